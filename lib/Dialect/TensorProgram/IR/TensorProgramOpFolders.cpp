@@ -1,0 +1,222 @@
+//===- TensorProgramOpFolders.cpp - folders and canonicalizations ---------===//
+//
+// Part of the Wrapper project.
+//
+// Only exact identities: x + (-0.0), x - 0.0, x * 1, x / 1 fold for floats
+// (x + 0.0 does not, since -0.0 + 0.0 is +0.0); no-op layout ops fold to
+// their input; chains of reshapes and permutes collapse; splat constants
+// fold through add, sub and mul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tensor_program;
+
+/// The splat value of a constant operand, if it is one.
+static std::optional<Attribute> getSplat(Attribute attr) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return std::nullopt;
+  return splat.getSplatValue<Attribute>();
+}
+
+/// Whether `attr` is a splat of exactly `value` (for floats, bit-exact, so
+/// that -0.0 and 0.0 differ).
+static bool isSplatOf(Attribute attr, double value) {
+  std::optional<Attribute> splat = getSplat(attr);
+  if (!splat)
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(*splat)) {
+    APFloat expected(value);
+    bool losesInfo;
+    expected.convert(f.getValue().getSemantics(),
+                     APFloat::rmNearestTiesToEven, &losesInfo);
+    return f.getValue().bitwiseIsEqual(expected);
+  }
+  if (auto i = dyn_cast<IntegerAttr>(*splat))
+    return i.getValue().getSExtValue() == static_cast<int64_t>(value) &&
+           value == static_cast<double>(static_cast<int64_t>(value));
+  return false;
+}
+
+/// Folds `lhs op rhs` to `lhs` when rhs is the identity splat and the result
+/// type is lhs's (no broadcasting happens).
+static OpFoldResult foldRightIdentity(Operation *op, Value lhs, Attribute rhs,
+                                      double floatIdentity,
+                                      double intIdentity) {
+  if (lhs.getType() != op->getResult(0).getType())
+    return {};
+  Type element = cast<RankedTensorType>(lhs.getType()).getElementType();
+  double identity = isa<FloatType>(element) ? floatIdentity : intIdentity;
+  return isSplatOf(rhs, identity) ? OpFoldResult(lhs) : OpFoldResult();
+}
+
+/// Folds two splat operands with `floatFn` / `intFn` into a splat of the
+/// result type.
+static OpFoldResult
+foldSplats(Operation *op, Attribute lhs, Attribute rhs,
+           function_ref<APFloat(APFloat, APFloat)> floatFn,
+           function_ref<APInt(APInt, APInt)> intFn) {
+  std::optional<Attribute> a = getSplat(lhs), b = getSplat(rhs);
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!a || !b || !resultType || !resultType.hasStaticShape())
+    return {};
+  if (auto fa = dyn_cast<FloatAttr>(*a)) {
+    auto fb = cast<FloatAttr>(*b);
+    return SplatElementsAttr::get(resultType,
+                                  floatFn(fa.getValue(), fb.getValue()));
+  }
+  if (auto ia = dyn_cast<IntegerAttr>(*a)) {
+    auto ib = cast<IntegerAttr>(*b);
+    return SplatElementsAttr::get(resultType,
+                                  intFn(ia.getValue(), ib.getValue()));
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult splat = foldSplats(
+          *this, adaptor.getLhs(), adaptor.getRhs(),
+          [](APFloat a, APFloat b) { return a + b; },
+          [](APInt a, APInt b) { return a + b; }))
+    return splat;
+  return foldRightIdentity(*this, getLhs(), adaptor.getRhs(), -0.0, 0);
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult splat = foldSplats(
+          *this, adaptor.getLhs(), adaptor.getRhs(),
+          [](APFloat a, APFloat b) { return a - b; },
+          [](APInt a, APInt b) { return a - b; }))
+    return splat;
+  return foldRightIdentity(*this, getLhs(), adaptor.getRhs(), 0.0, 0);
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult splat = foldSplats(
+          *this, adaptor.getLhs(), adaptor.getRhs(),
+          [](APFloat a, APFloat b) { return a * b; },
+          [](APInt a, APInt b) { return a * b; }))
+    return splat;
+  return foldRightIdentity(*this, getLhs(), adaptor.getRhs(), 1.0, 1);
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  return foldRightIdentity(*this, getLhs(), adaptor.getRhs(), 1.0, 1);
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  return {};
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+namespace {
+/// full with a static shape is a splat constant.
+struct FullToSplat : public OpRewritePattern<FullOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FullOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "shape is dynamic");
+    Type element = type.getElementType();
+    Attribute value;
+    if (auto f = dyn_cast<FloatType>(element)) {
+      APFloat v(op.getValue().convertToDouble());
+      bool losesInfo;
+      v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      value = FloatAttr::get(element, v);
+    } else {
+      value = IntegerAttr::get(
+          element, static_cast<int64_t>(op.getValue().convertToDouble()));
+    }
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, SplatElementsAttr::get(type, value));
+    return success();
+  }
+};
+} // namespace
+
+void FullOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<FullToSplat>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Layout
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() && getType().hasStaticShape())
+    return getInput();
+  // reshape(reshape(x)) = reshape(x): only the final shape matters.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult PermuteOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getInput();
+  // permute(permute(x, p), q) = permute(x, p[q[i]]).
+  if (auto inner = getInput().getDefiningOp<PermuteOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t dim : perm)
+      composed.push_back(inner.getPermutation()[dim]);
+    getInputMutable().assign(inner.getInput());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() && getType().hasStaticShape())
+    return getInput();
+  return {};
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  int64_t size = getInput().getType().getDimSize(getDim());
+  if (getStart() == 0 && getStep() == 1 && !ShapedType::isDynamic(size) &&
+      static_cast<int64_t>(getEnd()) >= size &&
+      getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return {};
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  auto isZero = [](int64_t v) { return v == 0; };
+  if (llvm::all_of(getLow(), isZero) && llvm::all_of(getHigh(), isZero) &&
+      getInput().getType() == getType())
+    return getInput();
+  return {};
+}

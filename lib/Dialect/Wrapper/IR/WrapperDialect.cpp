@@ -1,0 +1,246 @@
+//===- WrapperDialect.cpp - The wrapper dialect ---------------------------===//
+//
+// Part of the Wrapper project.
+//
+// Dialect registration, the `#wrapper.device` attribute, the container types
+// and the verification of the dialect's discardable attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+
+#include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.cpp.inc"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Wrapper/Dialect/Wrapper/IR/WrapperAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.cpp.inc"
+
+void WrapperDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Wrapper/Dialect/Wrapper/IR/WrapperAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceAttr
+//===----------------------------------------------------------------------===//
+
+// #wrapper.device<cpu>, #wrapper.device<cuda>, #wrapper.device<cuda:1>
+Attribute DeviceAttr::parse(AsmParser &parser, Type) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&keyword))
+    return {};
+  std::optional<DeviceKind> kind = symbolizeDeviceKind(keyword);
+  if (!kind) {
+    parser.emitError(loc, "unknown device kind '")
+        << keyword << "'; expected 'cpu' or 'cuda'";
+    return {};
+  }
+  int64_t ordinal = 0;
+  if (succeeded(parser.parseOptionalColon())) {
+    SMLoc ordinalLoc = parser.getCurrentLocation();
+    if (parser.parseInteger(ordinal))
+      return {};
+    if (*kind == DeviceKind::CPU) {
+      parser.emitError(ordinalLoc, "the cpu device takes no ordinal");
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<DeviceAttr>(parser.getContext(), *kind, ordinal);
+}
+
+void DeviceAttr::print(AsmPrinter &printer) const {
+  printer << "<" << str() << ">";
+}
+
+std::string DeviceAttr::str() const {
+  if (isCPU())
+    return "cpu";
+  return (stringifyDeviceKind(getKind()) + ":" + Twine(getOrdinal())).str();
+}
+
+LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 DeviceKind kind, int64_t ordinal) {
+  if (ordinal < 0)
+    return emitError() << "device ordinal must be non-negative, got "
+                       << ordinal;
+  if (kind == DeviceKind::CPU && ordinal != 0)
+    return emitError() << "the cpu device takes no ordinal";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tuple and list types
+//===----------------------------------------------------------------------===//
+
+static LogicalResult
+verifyContainerElements(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef container, ArrayRef<Type> elements) {
+  for (auto [index, element] : llvm::enumerate(elements)) {
+    if (isa<wrapper::TupleType, ListType>(element))
+      continue;
+    auto memref = dyn_cast<MemRefType>(element);
+    if (!memref)
+      return emitError() << container << " element #" << index
+                         << " must be a memref, tuple or list, got " << element;
+    if (failed(verifyBufferType(emitError, memref,
+                                (container + " element").str())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult wrapper::TupleType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<Type> elements) {
+  return verifyContainerElements(emitError, "tuple", elements);
+}
+
+LogicalResult ListType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<Type> elements) {
+  return verifyContainerElements(emitError, "list", elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer type helpers
+//===----------------------------------------------------------------------===//
+
+DeviceAttr mlir::wrapper::getBufferDevice(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return DeviceAttr::get(type.getContext(), DeviceKind::CPU);
+  return dyn_cast<DeviceAttr>(space);
+}
+
+LogicalResult
+mlir::wrapper::verifyBufferType(function_ref<InFlightDiagnostic()> emitError,
+                                MemRefType type, StringRef what) {
+  if (!getBufferDevice(type))
+    return emitError() << what << " memory space must be a #wrapper.device "
+                       << "attribute or absent, got " << type.getMemorySpace();
+  return success();
+}
+
+std::optional<int64_t> mlir::wrapper::getStorageExtent(MemRefType type,
+                                                       bool *overflow) {
+  if (overflow)
+    *overflow = false;
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  if (ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  if (llvm::is_contained(type.getShape(), 0))
+    return 0;
+  // 1 + offset + sum((size - 1) * stride), checked for overflow.
+  int64_t extent = 1;
+  bool overflowed = llvm::AddOverflow(extent, offset, extent);
+  for (auto [size, stride] : llvm::zip_equal(type.getShape(), strides)) {
+    int64_t term;
+    overflowed |= llvm::MulOverflow(size - 1, stride, term);
+    overflowed |= llvm::AddOverflow(extent, term, extent);
+  }
+  if (overflowed) {
+    if (overflow)
+      *overflow = true;
+    return std::nullopt;
+  }
+  return extent;
+}
+
+std::optional<int64_t> mlir::wrapper::getElementBytes(Type elementType) {
+  if (elementType.isIntOrFloat())
+    return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  if (isa<IndexType>(elementType))
+    return 8;
+  if (auto complex = dyn_cast<ComplexType>(elementType))
+    if (std::optional<int64_t> bytes = getElementBytes(complex.getElementType()))
+      return 2 * *bytes;
+  return std::nullopt;
+}
+
+std::optional<int64_t> mlir::wrapper::getStorageBytes(MemRefType type) {
+  std::optional<int64_t> extent = getStorageExtent(type);
+  std::optional<int64_t> elementBytes = getElementBytes(type.getElementType());
+  if (!extent || !elementBytes)
+    return std::nullopt;
+  int64_t bytes;
+  if (llvm::MulOverflow(*extent, *elementBytes, bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  return op->emitOpError() << "unknown wrapper attribute '"
+                           << attr.getName().getValue()
+                           << "' on an operation";
+}
+
+LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned argIndex,
+                                                       NamedAttribute attr) {
+  if (attr.getName() != getMutatedAttrName())
+    return op->emitOpError() << "unknown wrapper argument attribute '"
+                             << attr.getName().getValue() << "'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << getMutatedAttrName()
+                             << "' must be a unit attribute";
+  if (!isa<GraphOp>(op))
+    return op->emitOpError() << "'" << getMutatedAttrName()
+                             << "' is only valid on wrapper.graph arguments";
+  Type type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  if (!isa<MemRefType>(type))
+    return op->emitOpError() << "argument #" << argIndex
+                             << " is marked mutated but is not a buffer";
+  return success();
+}
+
+LogicalResult WrapperDialect::verifyRegionResultAttribute(Operation *op,
+                                                          unsigned regionIndex,
+                                                          unsigned resultIndex,
+                                                          NamedAttribute attr) {
+  if (attr.getName() != getAliasOfAttrName())
+    return op->emitOpError() << "unknown wrapper result attribute '"
+                             << attr.getName().getValue() << "'";
+  auto index = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!index || !index.getType().isSignlessInteger(64))
+    return op->emitOpError() << "'" << getAliasOfAttrName()
+                             << "' must be an i64 argument index";
+  if (!isa<GraphOp>(op))
+    return op->emitOpError() << "'" << getAliasOfAttrName()
+                             << "' is only valid on wrapper.graph results";
+  return success();
+}
