@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the project and runs every test: the lit suite (round-trip, invalid,
+# pass and conversion tests, and the C++ unit tests), then installs the
+# package and builds the downstream example against it.
+# Prints "N passed, N failed" last; exits non-zero when anything fails.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+start=$(date +%s)
+
+"$root/scripts/build.sh" all || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0 failed=0
+log=$(mktemp)
+/usr/lib/llvm-22/bin/lit -sv "$build/test" "$build/test/Unit" | tee "$log"
+lit_status=${PIPESTATUS[0]}
+p=$(sed -nE 's/^ *Passed *: *([0-9]+).*/\1/p' "$log" | tail -1)
+f=$(awk '/^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:/ {
+          sub(/.*: */, ""); n += $1 } END { print n + 0 }' "$log")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-0}))
+if ((lit_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
+rm -f "$log"
+
+# The installed package, consumed by a downstream project.
+echo "== downstream example against the installed package"
+prefix=$build/install
+downstream=$build/downstream
+if cmake --install "$build" --prefix "$prefix" >/dev/null &&
+   cmake -G Ninja -S "$root/examples/downstream" -B "$downstream" \
+     -DWrapper_DIR="$prefix/lib/cmake/wrapper" \
+     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 >/dev/null &&
+   ninja -C "$downstream" >/dev/null &&
+   "$downstream/downstream-opt" "$root/examples/downstream/roundtrip.mlir" |
+     "$downstream/downstream-opt" |
+     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/roundtrip.mlir"
+then
+  echo "PASS: downstream example builds against the installed package and round-trips"
+  passed=$((passed + 1))
+else
+  echo "FAIL: downstream example"
+  failed=$((failed + 1))
+fi
+
+echo "test time: $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,128 @@
+// RUN: wrapper-opt %s --canonicalize --split-input-file | FileCheck %s
+
+// Tests that x + (-0.0), x - 0.0, x * 1 and x / 1 fold to x.
+// CHECK-LABEL: func.func @identities
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<4xi32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]], %[[I]], %[[I]]
+func.func @identities(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>) {
+  %nz = tensor_program.constant dense<-0.0> : tensor<4xf32>
+  %z = tensor_program.constant dense<0.0> : tensor<4xf32>
+  %one = tensor_program.constant dense<1.0> : tensor<4xf32>
+  %iz = tensor_program.constant dense<0> : tensor<4xi32>
+  %ione = tensor_program.constant dense<1> : tensor<4xi32>
+  %0 = tensor_program.add %x, %nz : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tensor_program.sub %x, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = tensor_program.mul %x, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = tensor_program.div %x, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = tensor_program.add %i, %iz : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %5 = tensor_program.mul %ione, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// Tests that x + 0.0 does not fold: it turns -0.0 into +0.0.
+// CHECK-LABEL: func.func @plus_zero_is_not_identity
+// CHECK: tensor_program.add
+func.func @plus_zero_is_not_identity(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = tensor_program.constant dense<0.0> : tensor<4xf32>
+  %0 = tensor_program.add %x, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an identity that broadcasts x does not fold.
+// CHECK-LABEL: func.func @broadcasting_identity
+// CHECK: tensor_program.mul
+func.func @broadcasting_identity(%x: tensor<4xf32>) -> tensor<2x4xf32> {
+  %one = tensor_program.constant dense<1.0> : tensor<2x4xf32>
+  %0 = tensor_program.mul %x, %one : (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Tests that splat constants fold through add, sub and mul, with broadcasting.
+// CHECK-LABEL: func.func @splats
+// CHECK-DAG: %[[A:.*]] = tensor_program.constant dense<5.000000e+00> : tensor<2x4xf32>
+// CHECK-DAG: %[[B:.*]] = tensor_program.constant dense<-1> : tensor<4xi32>
+// CHECK: return %[[A]], %[[B]]
+func.func @splats() -> (tensor<2x4xf32>, tensor<4xi32>) {
+  %a = tensor_program.constant dense<2.0> : tensor<4xf32>
+  %b = tensor_program.constant dense<3.0> : tensor<2x1xf32>
+  %0 = tensor_program.add %a, %b : (tensor<4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  %c = tensor_program.constant dense<2> : tensor<4xi32>
+  %d = tensor_program.constant dense<3> : tensor<4xi32>
+  %1 = tensor_program.sub %c, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1 : tensor<2x4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// Tests that neg(neg(x)) and a cast to the same type fold to x.
+// CHECK-LABEL: func.func @involutions
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]]
+func.func @involutions(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tensor_program.neg %x : tensor<4xf32>
+  %1 = tensor_program.neg %0 : tensor<4xf32>
+  %2 = tensor_program.cast %x : tensor<4xf32> to tensor<4xf32>
+  return %1, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that a static full becomes a splat constant, and a dynamic one stays.
+// CHECK-LABEL: func.func @full
+// CHECK-DAG: tensor_program.constant dense<2.500000e-01> : tensor<4xf16>
+// CHECK-DAG: tensor_program.constant dense<3> : tensor<2xi8>
+// CHECK-DAG: tensor_program.full 1.000000e+00 [%{{.*}}] : tensor<?xf32>
+func.func @full(%n: index) -> (tensor<4xf16>, tensor<2xi8>, tensor<?xf32>) {
+  %0 = tensor_program.full 0.25 : tensor<4xf16>
+  %1 = tensor_program.full 3.0 : tensor<2xi8>
+  %2 = tensor_program.full 1.0 [%n] : tensor<?xf32>
+  return %0, %1, %2 : tensor<4xf16>, tensor<2xi8>, tensor<?xf32>
+}
+
+// -----
+
+// Tests that no-op layout ops fold away.
+// CHECK-LABEL: func.func @noop_layout
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]]
+func.func @noop_layout(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tensor_program.reshape %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %1 = tensor_program.permute %x [0, 1] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %2 = tensor_program.broadcast %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %3 = tensor_program.slice %x dim 1 start 0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  %4 = tensor_program.concat %x dim 0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %5 = tensor_program.pad %x low [0, 0] high [0, 0] value 1.0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that chains of reshapes and permutes collapse into one op.
+// CHECK-LABEL: func.func @chains
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-DAG: %[[R:.*]] = tensor_program.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<24xf32>
+// CHECK-DAG: %[[P:.*]] = tensor_program.permute %[[X]] [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK: return %[[R]], %[[P]]
+func.func @chains(%x: tensor<2x3x4xf32>) -> (tensor<24xf32>, tensor<4x2x3xf32>) {
+  %0 = tensor_program.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %1 = tensor_program.reshape %0 : tensor<6x4xf32> -> tensor<24xf32>
+  %2 = tensor_program.permute %x [1, 2, 0] : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+  %3 = tensor_program.permute %2 [1, 2, 0] : tensor<3x4x2xf32> -> tensor<4x2x3xf32>
+  return %1, %3 : tensor<24xf32>, tensor<4x2x3xf32>
+}
+
+// -----
+
+// Tests that a slice that does not cover the dimension stays.
+// CHECK-LABEL: func.func @partial_slice
+// CHECK: tensor_program.slice
+func.func @partial_slice(%x: tensor<4x8xf32>) -> tensor<4x7xf32> {
+  %0 = tensor_program.slice %x dim 1 start 1 : tensor<4x8xf32> -> tensor<4x7xf32>
+  return %0 : tensor<4x7xf32>
+}
