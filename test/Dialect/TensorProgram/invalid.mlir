@@ -784,3 +784,41 @@ func.func @yield_outside_fused(%a: tensor<4xf32>) {
   // expected-error @below {{'tensor_program.yield' op expects parent op 'tensor_program.fused'}}
   tensor_program.yield %a : tensor<4xf32>
 }
+
+// -----
+
+func.func @pad_overflow(%x: tensor<4xf32>) {
+  // expected-error @below {{'tensor_program.pad' op padded size of dimension 0 overflows a 64-bit count}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.pad %x low [9223372036854775807] high [1] value 0.0 : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_overflow(%x: tensor<9223372036854775807xf32>) {
+  // expected-error @below {{'tensor_program.concat' op concatenated size of dimension 0 overflows a 64-bit count}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.concat %x, %x dim 0 : (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @as_strided_overflow(%x: tensor<4xf32>) {
+  // expected-error @below {{'tensor_program.as_strided' op reaches element beyond 2^63, but the input has 4 elements}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.as_strided %x sizes [9223372036854775807] strides [9223372036854775807] offset 1 : tensor<4xf32> -> tensor<9223372036854775807xf32>
+  return
+}
+
+// -----
+
+func.func @fused_foreign_terminator(%a: tensor<4xf32>) {
+  // expected-error @below {{'tensor_program.fused' op region must end in 'tensor_program.yield'}}
+  %0 = "tensor_program.fused"(%a) <{kind = 0 : i32}> ({
+  ^bb0(%x: tensor<4xf32>):
+    "llvm.unreachable"() : () -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}

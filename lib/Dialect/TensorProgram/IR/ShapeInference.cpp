@@ -191,8 +191,12 @@ mlir::tensor_program::concatShape(ArrayRef<ArrayRef<int64_t>> inputs,
     for (auto [d, size] : llvm::enumerate(shape)) {
       int64_t &out = result.shape[d];
       if (static_cast<int64_t>(d) == dim) {
-        out = isDynamic(out) || isDynamic(size) ? ShapedType::kDynamic
-                                                : out + size;
+        if (isDynamic(out) || isDynamic(size))
+          out = ShapedType::kDynamic;
+        else if (llvm::AddOverflow(out, size, out))
+          return ShapeResult::failure("concatenated size of dimension " +
+                                      std::to_string(d) +
+                                      " overflows a 64-bit count");
         continue;
       }
       if (isDynamic(size) || size == out)
@@ -224,8 +228,13 @@ ShapeResult mlir::tensor_program::padShape(ArrayRef<int64_t> input,
       return ShapeResult::failure("padding of dimension " +
                                   std::to_string(dim) +
                                   " must be non-negative");
-    result.shape.push_back(isDynamic(size) ? ShapedType::kDynamic
-                                           : size + low[dim] + high[dim]);
+    int64_t padded = size;
+    if (!isDynamic(size) && (llvm::AddOverflow(padded, low[dim], padded) ||
+                             llvm::AddOverflow(padded, high[dim], padded)))
+      return ShapeResult::failure("padded size of dimension " +
+                                  std::to_string(dim) +
+                                  " overflows a 64-bit count");
+    result.shape.push_back(padded);
   }
   return result;
 }

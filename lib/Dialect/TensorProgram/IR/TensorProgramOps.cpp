@@ -657,7 +657,9 @@ LogicalResult FusedOp::verifyRegions() {
       return emitOpError() << "region argument #" << index << " has type "
                            << std::get<0>(pair) << ", but input #" << index
                            << " has type " << std::get<1>(pair);
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "region must end in 'tensor_program.yield'";
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError() << "yields " << yield.getValues().getTypes()
                          << ", but the op returns " << getResultTypes();
