@@ -4,7 +4,7 @@
 // Tests that malformed input and a missing file get a diagnostic and a
 // non-zero exit code, not a crash.
 // CHECK: bad-input.mlir:9:21: error: expected '('
-// MISSING: could not open input file
+// MISSING: cannot open input file
 wrapper.graph @g() {
   %b = wrapper.alloc : memref<4xf32>
   wrapper.return
