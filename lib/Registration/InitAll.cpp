@@ -6,10 +6,24 @@
 
 #include "Wrapper/InitAll.h"
 
+#include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramDialect.h"
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
+#include "Wrapper/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,14 +43,27 @@ void mlir::wrapper::registerWrapperDialects(DialectRegistry &registry) {
 
 void mlir::wrapper::registerAllDialects(DialectRegistry &registry) {
   registerWrapperDialects(registry);
-  registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
-                  func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
+  // What one-shot bufferization needs to know about upstream ops.
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
 }
 
 void mlir::wrapper::registerAllPasses() {
+  tensor_program::registerTensorProgramPasses();
+  registerWrapperConversionPasses();
+  registerPipelines();
   // Upstream passes that lit tests and pipelines use on their own.
   registerTransformsPasses();
 }

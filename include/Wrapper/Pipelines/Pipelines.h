@@ -1,0 +1,61 @@
+//===- Pipelines.h - named pipelines ----------------------------*- C++ -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_PIPELINES_PIPELINES_H
+#define WRAPPER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+
+namespace wrapper {
+
+/// Options of --wrapper-cpu-codegen.
+struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
+                     "threads (OMP_NUM_THREADS threads)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Give every public function a C interface wrapper "
+                     "(_mlir_ciface_<name>) taking memref descriptors by "
+                     "pointer"),
+      llvm::cl::init(false)};
+};
+
+/// Options of --wrapper-cpu-pipeline.
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
+                     "threads"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Give every public function a C interface wrapper"),
+      llvm::cl::init(false)};
+};
+
+/// linalg (on tensors or buffers) with func.func entries in; LLVM dialect
+/// out: bufferization, deallocation, loops, OpenMP, and the lowering of
+/// every remaining dialect to LLVM.
+void buildCPUCodegenPipeline(OpPassManager &pm,
+                             const CPUCodegenOptions &options);
+
+/// tensor_program in, LLVM dialect out: decomposition, lowering to linalg,
+/// then the CPU codegen pipeline.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Registers the named pipelines with the command line.
+void registerPipelines();
+
+} // namespace wrapper
+} // namespace mlir
+
+#endif // WRAPPER_PIPELINES_PIPELINES_H

@@ -1,0 +1,172 @@
+//===- Contractions.cpp - tensor_program matrix products to linalg --------===//
+//
+// Part of the Wrapper project.
+//
+// 2-D f32 matmul and 3-D f32 batch_matmul become the named linalg ops (which
+// later GEMM templates recognize); other cases become a contraction
+// linalg.generic with broadcast batch dimensions, accumulating in f32 for
+// f16/bf16.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+using namespace mlir::wrapper::tp_to_linalg;
+namespace tp = mlir::tensor_program;
+
+/// Dynamic sizes of the result [batch..., M, N] of lhs x rhs.
+static SmallVector<Value> contractionSizes(OpBuilder &b, Location loc,
+                                           RankedTensorType resultType,
+                                           Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (!resultType.isDynamicDim(dim))
+      continue;
+    if (dim == rank - 2) {
+      sizes.push_back(
+          tensor::DimOp::create(b, loc, lhs, lhsType.getRank() - 2));
+    } else if (dim == rank - 1) {
+      sizes.push_back(
+          tensor::DimOp::create(b, loc, rhs, rhsType.getRank() - 1));
+    } else {
+      // A batch dimension: from whichever operand has it dynamic.
+      for (Value operand : {lhs, rhs}) {
+        auto type = cast<RankedTensorType>(operand.getType());
+        int64_t d = dim - (rank - type.getRank());
+        if (d >= 0 && type.isDynamicDim(d)) {
+          sizes.push_back(tensor::DimOp::create(b, loc, operand, d));
+          break;
+        }
+      }
+    }
+  }
+  return sizes;
+}
+
+/// lhs [..., M, K] x rhs [..., K, N] -> [..., M, N] as a linalg.generic over
+/// (batch..., m, n, k).
+static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                              RankedTensorType resultType) {
+  MLIRContext *context = b.getContext();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = resultType.getRank();
+  int64_t batch = rank - 2;
+  Type element = resultType.getElementType();
+  Type compute = getComputeType(element);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  // Batch dimensions of an operand, broadcast into the result's.
+  auto batchExprs = [&](RankedTensorType type) {
+    SmallVector<AffineExpr> exprs;
+    int64_t operandBatch = type.getRank() - 2;
+    for (int64_t i = 0; i < operandBatch; ++i) {
+      int64_t out = batch - operandBatch + i;
+      if (type.getDimSize(i) == 1 && resultType.getDimSize(out) != 1)
+        exprs.push_back(getAffineConstantExpr(0, context));
+      else
+        exprs.push_back(d(out));
+    }
+    return exprs;
+  };
+  SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
+  lhsExprs.append({d(batch), d(batch + 2)});
+  SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
+  rhsExprs.append({d(batch + 2), d(batch + 1)});
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < rank; ++i)
+    outExprs.push_back(d(i));
+  int64_t loops = rank + 1;
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, lhsExprs, context),
+                                 AffineMap::get(loops, 0, rhsExprs, context),
+                                 AffineMap::get(loops, 0, outExprs, context)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+
+  SmallVector<Value> sizes = contractionSizes(b, loc, resultType, lhs, rhs);
+  Value zero = scalarConstant(b, loc, compute, 0);
+  Value init = createFilled(b, loc, resultType, sizes, compute, zero);
+  auto accType = RankedTensorType::get(resultType.getShape(), compute);
+  bool isFloat = isa<FloatType>(compute);
+  auto generic = linalg::GenericOp::create(
+      b, loc, accType, ValueRange{lhs, rhs}, init, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = convertScalar(nb, l, args[0], compute);
+        Value y = convertScalar(nb, l, args[1], compute);
+        Value product =
+            isFloat ? arith::MulFOp::create(nb, l, x, y).getResult()
+                    : arith::MulIOp::create(nb, l, x, y).getResult();
+        Value sum =
+            isFloat ? arith::AddFOp::create(nb, l, args[2], product).getResult()
+                    : arith::AddIOp::create(nb, l, args[2], product).getResult();
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  Value result = generic.getResult(0);
+  if (compute != element)
+    result = mapElements(b, loc, result, resultType,
+                         [&](OpBuilder &nb, Location l, Value v) {
+                           return convertScalar(nb, l, v, element);
+                         });
+  return result;
+}
+
+namespace {
+struct LowerMatmul : public OpRewritePattern<tp::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (type.getRank() == 2 && type.getElementType().isF32()) {
+      Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
+      Value init = createFilled(
+          rewriter, loc, type, contractionSizes(rewriter, loc, type, lhs, rhs),
+          type.getElementType(), zero);
+      auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{type},
+                                             ValueRange{lhs, rhs}, init);
+      rewriter.replaceOp(op, matmul.getResult(0));
+      return success();
+    }
+    rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
+    return success();
+  }
+};
+
+struct LowerBatchMatmul : public OpRewritePattern<tp::BatchMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::BatchMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (type.getElementType().isF32()) {
+      Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
+      Value init = createFilled(
+          rewriter, loc, type, contractionSizes(rewriter, loc, type, lhs, rhs),
+          type.getElementType(), zero);
+      auto bmm = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{type},
+                                               ValueRange{lhs, rhs}, init);
+      rewriter.replaceOp(op, bmm.getResult(0));
+      return success();
+    }
+    rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
+    return success();
+  }
+};
+} // namespace
+
+void tp_to_linalg::populateContractionPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerMatmul, LowerBatchMatmul>(patterns.getContext());
+}

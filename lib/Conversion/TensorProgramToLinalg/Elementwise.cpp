@@ -1,0 +1,274 @@
+//===- Elementwise.cpp - elementwise tensor_program ops to linalg ---------===//
+//
+// Part of the Wrapper project.
+//
+// Every elementwise op becomes one linalg.generic over the result shape, with
+// broadcasting in the operands' indexing maps; the scalar payload is built
+// by `buildPayload` in the compute type (f32 for f16/bf16).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+using namespace mlir::wrapper::tp_to_linalg;
+namespace tp = mlir::tensor_program;
+
+static Value constant(OpBuilder &b, Location loc, Type type, double value) {
+  return scalarConstant(b, loc, type, value);
+}
+
+/// 1 / (1 + exp(-x))
+static Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value neg = arith::NegFOp::create(b, loc, x);
+  Value exp = math::ExpOp::create(b, loc, neg);
+  Value den = arith::AddFOp::create(b, loc, constant(b, loc, t, 1), exp);
+  return arith::DivFOp::create(b, loc, constant(b, loc, t, 1), den);
+}
+
+static arith::CmpFPredicate floatPredicate(tp::ComparePredicate p) {
+  switch (p) {
+  case tp::ComparePredicate::eq:
+    return arith::CmpFPredicate::OEQ;
+  case tp::ComparePredicate::ne:
+    return arith::CmpFPredicate::UNE;
+  case tp::ComparePredicate::lt:
+    return arith::CmpFPredicate::OLT;
+  case tp::ComparePredicate::le:
+    return arith::CmpFPredicate::OLE;
+  case tp::ComparePredicate::gt:
+    return arith::CmpFPredicate::OGT;
+  case tp::ComparePredicate::ge:
+    return arith::CmpFPredicate::OGE;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+static arith::CmpIPredicate intPredicate(tp::ComparePredicate p) {
+  switch (p) {
+  case tp::ComparePredicate::eq:
+    return arith::CmpIPredicate::eq;
+  case tp::ComparePredicate::ne:
+    return arith::CmpIPredicate::ne;
+  case tp::ComparePredicate::lt:
+    return arith::CmpIPredicate::slt;
+  case tp::ComparePredicate::le:
+    return arith::CmpIPredicate::sle;
+  case tp::ComparePredicate::gt:
+    return arith::CmpIPredicate::sgt;
+  case tp::ComparePredicate::ge:
+    return arith::CmpIPredicate::sge;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+/// Builds the scalar computation of elementwise `op` on `args` (already in
+/// the compute type, except the i1 condition of where). Returns the result
+/// in the compute type (or i1 for compare).
+static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  Value x = args.empty() ? Value() : args[0];
+  Type t = x ? x.getType() : Type();
+  bool isFloat = t && isa<FloatType>(t);
+  return TypeSwitch<Operation *, Value>(op)
+      .Case([&](tp::AddOp) -> Value {
+        return isFloat ? arith::AddFOp::create(b, loc, x, args[1]).getResult()
+                       : arith::AddIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::SubOp) -> Value {
+        return isFloat ? arith::SubFOp::create(b, loc, x, args[1]).getResult()
+                       : arith::SubIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::MulOp) -> Value {
+        return isFloat ? arith::MulFOp::create(b, loc, x, args[1]).getResult()
+                       : arith::MulIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::DivOp) -> Value {
+        return isFloat ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
+                       : arith::DivSIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::MaxOp) -> Value {
+        return isFloat
+                   ? arith::MaximumFOp::create(b, loc, x, args[1]).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::MinOp) -> Value {
+        return isFloat
+                   ? arith::MinimumFOp::create(b, loc, x, args[1]).getResult()
+                   : arith::MinSIOp::create(b, loc, x, args[1]).getResult();
+      })
+      .Case([&](tp::PowOp) -> Value {
+        return math::PowFOp::create(b, loc, x, args[1]);
+      })
+      .Case([&](tp::NegOp) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, x);
+        return arith::SubIOp::create(b, loc, constant(b, loc, t, 0), x);
+      })
+      .Case([&](tp::AbsOp) -> Value {
+        return isFloat ? math::AbsFOp::create(b, loc, x).getResult()
+                       : math::AbsIOp::create(b, loc, x).getResult();
+      })
+      .Case([&](tp::ExpOp) -> Value { return math::ExpOp::create(b, loc, x); })
+      .Case([&](tp::LogOp) -> Value { return math::LogOp::create(b, loc, x); })
+      .Case(
+          [&](tp::SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x); })
+      .Case([&](tp::RsqrtOp) -> Value {
+        return math::RsqrtOp::create(b, loc, x);
+      })
+      .Case(
+          [&](tp::TanhOp) -> Value { return math::TanhOp::create(b, loc, x); })
+      .Case([&](tp::SigmoidOp) -> Value { return sigmoid(b, loc, x); })
+      .Case([&](tp::ReluOp) -> Value {
+        // max(x, 0), NaN propagating as torch.relu does.
+        return isFloat ? arith::MaximumFOp::create(b, loc, x,
+                                                   constant(b, loc, t, 0))
+                             .getResult()
+                       : arith::MaxSIOp::create(b, loc, x,
+                                                constant(b, loc, t, 0))
+                             .getResult();
+      })
+      .Case([&](tp::SiluOp) -> Value {
+        return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
+      })
+      .Case([&](tp::GeluOp gelu) -> Value {
+        Value half = arith::MulFOp::create(b, loc, x, constant(b, loc, t, 0.5));
+        Value inner;
+        if (gelu.getApproximate() == tp::GeluApproximation::none) {
+          // 0.5 * x * (1 + erf(x / sqrt(2)))
+          Value scaled = arith::MulFOp::create(
+              b, loc, x, constant(b, loc, t, 0.7071067811865476));
+          inner = math::ErfOp::create(b, loc, scaled);
+        } else {
+          // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+          Value x2 = arith::MulFOp::create(b, loc, x, x);
+          Value x3 = arith::MulFOp::create(b, loc, x2, x);
+          Value cubic = arith::MulFOp::create(b, loc, x3,
+                                              constant(b, loc, t, 0.044715));
+          Value sum = arith::AddFOp::create(b, loc, x, cubic);
+          Value scaled = arith::MulFOp::create(
+              b, loc, sum, constant(b, loc, t, 0.7978845608028654));
+          inner = math::TanhOp::create(b, loc, scaled);
+        }
+        Value onePlus =
+            arith::AddFOp::create(b, loc, constant(b, loc, t, 1), inner);
+        return arith::MulFOp::create(b, loc, half, onePlus);
+      })
+      .Case([&](tp::WhereOp) -> Value {
+        return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+      })
+      .Case([&](tp::CompareOp cmp) -> Value {
+        if (isFloat)
+          return arith::CmpFOp::create(
+              b, loc, floatPredicate(cmp.getPredicate()), x, args[1]);
+        return arith::CmpIOp::create(b, loc, intPredicate(cmp.getPredicate()),
+                                     x, args[1]);
+      })
+      .Case([&](tp::CastOp) -> Value { return x; })
+      .Default([](Operation *) -> Value { return {}; });
+}
+
+namespace {
+/// Lowers any elementwise op (trait ElementwiseOp) to one linalg.generic.
+struct LowerElementwise : public RewritePattern {
+  LowerElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!tp::isElementwise(op) || op->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not an elementwise op");
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type resultElement = resultType.getElementType();
+    MLIRContext *context = rewriter.getContext();
+
+    // The type the payload computes in: the operands' compute type. The
+    // condition of where stays i1; cast computes in its input's type.
+    ValueRange operands = op->getOperands();
+    Value valueOperand = isa<tp::WhereOp>(op) ? operands[1] : operands[0];
+    Type operandElement =
+        cast<RankedTensorType>(valueOperand.getType()).getElementType();
+    Type compute =
+        isa<tp::CastOp>(op) ? operandElement : getComputeType(operandElement);
+
+    SmallVector<AffineMap> maps;
+    for (Value operand : operands)
+      maps.push_back(getBroadcastMap(cast<RankedTensorType>(operand.getType()),
+                                     resultType.getShape(), context));
+    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    Value init = createEmpty(
+        rewriter, loc, resultType,
+        getBroadcastDynamicSizes(rewriter, loc, resultType, operands));
+
+    bool failedPayload = false;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, operands, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> inputs;
+          for (auto [index, arg] : llvm::enumerate(args.drop_back())) {
+            bool isCondition = isa<tp::WhereOp>(op) && index == 0;
+            inputs.push_back(isCondition ? arg
+                                         : convertScalar(b, l, arg, compute));
+          }
+          Value result = buildPayload(op, b, l, inputs);
+          if (!result) {
+            failedPayload = true;
+            result = args.back();
+          }
+          linalg::YieldOp::create(b, l,
+                                  convertScalar(b, l, result, resultElement));
+        });
+    if (failedPayload) {
+      rewriter.eraseOp(generic);
+      return rewriter.notifyMatchFailure(op, "no scalar payload for this op");
+    }
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct LowerConstant : public OpRewritePattern<tp::ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::ConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "value is not a typed attribute");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(), value);
+    return success();
+  }
+};
+
+struct LowerFull : public OpRewritePattern<tp::FullOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::FullOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value value = scalarConstant(rewriter, loc, type.getElementType(),
+                                 op.getValue().convertToDouble());
+    rewriter.replaceOp(op, createFilled(rewriter, loc, type,
+                                        op.getDynamicSizes(),
+                                        type.getElementType(), value));
+    return success();
+  }
+};
+} // namespace
+
+void tp_to_linalg::populateElementwisePatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerElementwise, LowerConstant, LowerFull>(
+      patterns.getContext());
+}

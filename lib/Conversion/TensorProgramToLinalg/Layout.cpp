@@ -1,0 +1,237 @@
+//===- Layout.cpp - tensor_program layout ops to linalg and tensor --------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+using namespace mlir::wrapper::tp_to_linalg;
+namespace tp = mlir::tensor_program;
+
+/// The size of every dimension of `value`, static or read with tensor.dim.
+static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
+                                          Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    if (type.isDynamicDim(dim))
+      sizes.push_back(tensor::DimOp::create(b, loc, value, dim).getResult());
+    else
+      sizes.push_back(b.getIndexAttr(type.getDimSize(dim)));
+  }
+  return sizes;
+}
+
+namespace {
+struct LowerPermute : public OpRewritePattern<tp::PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    SmallVector<Value> sizes;
+    for (auto [dim, source] : llvm::enumerate(op.getPermutation()))
+      if (type.isDynamicDim(dim))
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, loc, op.getInput(), source));
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    auto transpose = linalg::TransposeOp::create(rewriter, loc, op.getInput(),
+                                                 init, op.getPermutation());
+    rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+struct LowerBroadcast : public OpRewritePattern<tp::BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    auto inputType = op.getInput().getType();
+    Value init = createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    SmallVector<AffineMap> maps = {
+        getBroadcastMap(inputType, type.getShape(), getContext()),
+        rewriter.getMultiDimIdentityMap(type.getRank())};
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, op.getInput(), init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// reshape: tensor.reshape with the target shape as an index tensor.
+struct LowerReshape : public OpRewritePattern<tp::ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    SmallVector<Value> extents;
+    unsigned next = 0;
+    for (int64_t size : type.getShape())
+      extents.push_back(
+          ShapedType::isDynamic(size)
+              ? op.getDynamicSizes()[next++]
+              : arith::ConstantIndexOp::create(rewriter, loc, size)
+                    .getResult());
+    auto shapeType = RankedTensorType::get({type.getRank()},
+                                           rewriter.getIndexType());
+    Value shape =
+        tensor::FromElementsOp::create(rewriter, loc, shapeType, extents);
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, op.getInput(),
+                                                   shape);
+    return success();
+  }
+};
+
+/// slice: tensor.extract_slice with start and end clamped to the size.
+struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t start = static_cast<int64_t>(op.getStart());
+    int64_t end = static_cast<int64_t>(op.getEnd());
+    int64_t step = static_cast<int64_t>(op.getStep());
+    int64_t rank = inputType.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    strides[dim] = rewriter.getIndexAttr(step);
+    RankedTensorType type = op.getType();
+    if (!inputType.isDynamicDim(dim)) {
+      int64_t size = inputType.getDimSize(dim);
+      offsets[dim] = rewriter.getIndexAttr(std::min(start, size));
+      sizes[dim] = rewriter.getIndexAttr(type.getDimSize(dim));
+    } else {
+      // first = min(start, n); last = min(end, n);
+      // count = ceildiv(max(last - first, 0), step)
+      Value n = cast<Value>(sizes[dim]);
+      auto index = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+      };
+      Value first = arith::MinSIOp::create(rewriter, loc, index(start), n);
+      Value last = arith::MinSIOp::create(rewriter, loc, index(end), n);
+      Value span = arith::SubIOp::create(rewriter, loc, last, first);
+      Value clamped = arith::MaxSIOp::create(rewriter, loc, span, index(0));
+      Value count =
+          arith::CeilDivSIOp::create(rewriter, loc, clamped, index(step));
+      offsets[dim] = first;
+      sizes[dim] = count;
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, type, input,
+                                                        offsets, sizes,
+                                                        strides);
+    return success();
+  }
+};
+
+struct LowerConcat : public OpRewritePattern<tp::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
+        op, op.getType(), static_cast<int64_t>(op.getDim()), op.getInputs());
+    return success();
+  }
+};
+
+struct LowerPad : public OpRewritePattern<tp::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value value = scalarConstant(rewriter, loc, type.getElementType(),
+                                 op.getValue().convertToDouble());
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t v : op.getLow())
+      low.push_back(rewriter.getIndexAttr(v));
+    for (int64_t v : op.getHigh())
+      high.push_back(rewriter.getIndexAttr(v));
+    auto pad = tensor::PadOp::create(rewriter, loc, type, op.getInput(), low,
+                                     high, value);
+    rewriter.replaceOp(op, pad.getResult());
+    return success();
+  }
+};
+
+/// as_strided: flatten the input, then gather each result element from
+/// offset + sum(index[d] * stride[d]).
+struct LowerAsStrided : public OpRewritePattern<tp::AsStridedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::AsStridedOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    // Flatten to one dimension.
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (OpFoldResult size : getSizes(rewriter, loc, input)) {
+      Value v = isa<Value>(size)
+                    ? cast<Value>(size)
+                    : arith::ConstantIndexOp::create(
+                          rewriter, loc,
+                          cast<IntegerAttr>(cast<Attribute>(size)).getInt())
+                          .getResult();
+      count = arith::MulIOp::create(rewriter, loc, count, v);
+    }
+    std::optional<int64_t> staticCount = tp::getNumElements(inputType.getShape());
+    auto flatType = RankedTensorType::get(
+        {staticCount ? *staticCount : ShapedType::kDynamic},
+        inputType.getElementType());
+    Value shape = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({1}, rewriter.getIndexType()),
+        count);
+    Value flat =
+        tensor::ReshapeOp::create(rewriter, loc, flatType, input, shape);
+
+    RankedTensorType type = op.getType();
+    Value init = createEmpty(rewriter, loc, type, {});
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    ArrayRef<int64_t> strides = op.getStrides();
+    int64_t offset = static_cast<int64_t>(op.getOffset());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, init,
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(type.getRank())},
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          Value position = arith::ConstantIndexOp::create(b, l, offset);
+          for (auto [dim, stride] : llvm::enumerate(strides)) {
+            Value index = linalg::IndexOp::create(b, l, dim);
+            Value s = arith::ConstantIndexOp::create(b, l, stride);
+            Value term = arith::MulIOp::create(b, l, index, s);
+            position = arith::AddIOp::create(b, l, position, term);
+          }
+          Value element = tensor::ExtractOp::create(b, l, flat, position);
+          linalg::YieldOp::create(b, l, element);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void tp_to_linalg::populateLayoutPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerPermute, LowerBroadcast, LowerReshape, LowerSlice,
+               LowerConcat, LowerPad, LowerAsStrided>(patterns.getContext());
+}

@@ -1,0 +1,259 @@
+//===- Decompose.cpp - expand composites into primitives ------------------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tensor-program-decompose"
+
+namespace mlir {
+namespace tensor_program {
+#define GEN_PASS_DEF_TENSORPROGRAMDECOMPOSEPASS
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h.inc"
+} // namespace tensor_program
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tensor_program;
+
+/// A rank-0 constant of `x`'s element type, which broadcasts against `x`.
+static Value scalar(OpBuilder &b, Location loc, Value x, double value) {
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  auto type = RankedTensorType::get({}, element);
+  Attribute attr;
+  if (auto f = dyn_cast<FloatType>(element)) {
+    APFloat v(value);
+    bool losesInfo;
+    v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+    attr = DenseElementsAttr::get(type, v);
+  } else {
+    attr = DenseElementsAttr::get(
+        type, APInt(element.getIntOrFloatBitWidth(),
+                    static_cast<int64_t>(value), /*isSigned=*/true));
+  }
+  return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
+}
+
+/// The trailing `count` dimensions of `x`.
+static SmallVector<int64_t> trailingDims(Value x, int64_t count) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  return llvm::to_vector(llvm::seq<int64_t>(rank - count, rank));
+}
+
+namespace {
+struct DecomposeSoftmax : public OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    SmallVector<int64_t> dims = {static_cast<int64_t>(op.getDim())};
+    Value max = ReduceMaxOp::create(rewriter, loc, x, dims, true);
+    Value centred = SubOp::create(rewriter, loc, x, max);
+    Value exp = ExpOp::create(rewriter, loc, centred);
+    Value sum = ReduceSumOp::create(rewriter, loc, exp, dims, true);
+    rewriter.replaceOpWithNewOp<DivOp>(op, exp, sum);
+    return success();
+  }
+};
+
+struct DecomposeLogSoftmax : public OpRewritePattern<LogSoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogSoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    SmallVector<int64_t> dims = {static_cast<int64_t>(op.getDim())};
+    Value max = ReduceMaxOp::create(rewriter, loc, x, dims, true);
+    Value centred = SubOp::create(rewriter, loc, x, max);
+    Value exp = ExpOp::create(rewriter, loc, centred);
+    Value sum = ReduceSumOp::create(rewriter, loc, exp, dims, true);
+    Value log = LogOp::create(rewriter, loc, sum);
+    rewriter.replaceOpWithNewOp<SubOp>(op, centred, log);
+    return success();
+  }
+};
+
+struct DecomposeLayerNorm : public OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    SmallVector<int64_t> dims =
+        trailingDims(x, static_cast<int64_t>(op.getNormalizedRank()));
+    Value mean = ReduceMeanOp::create(rewriter, loc, x, dims, true);
+    Value centred = SubOp::create(rewriter, loc, x, mean);
+    Value square = MulOp::create(rewriter, loc, centred, centred);
+    Value var = ReduceMeanOp::create(rewriter, loc, square, dims, true);
+    Value eps = scalar(rewriter, loc, x, op.getEps().convertToDouble());
+    Value shifted = AddOp::create(rewriter, loc, var, eps);
+    Value inv = RsqrtOp::create(rewriter, loc, shifted);
+    Value y = MulOp::create(rewriter, loc, centred, inv);
+    if (Value weight = op.getWeight())
+      y = MulOp::create(rewriter, loc, y, weight);
+    if (Value bias = op.getBias())
+      y = AddOp::create(rewriter, loc, y, bias);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct DecomposeRmsNorm : public OpRewritePattern<RmsNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RmsNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Value square = MulOp::create(rewriter, loc, x, x);
+    Value meanSquare =
+        ReduceMeanOp::create(rewriter, loc, square, trailingDims(x, 1), true);
+    Value eps = scalar(rewriter, loc, x, op.getEps().convertToDouble());
+    Value shifted = AddOp::create(rewriter, loc, meanSquare, eps);
+    Value inv = RsqrtOp::create(rewriter, loc, shifted);
+    Value y = MulOp::create(rewriter, loc, x, inv);
+    if (Value weight = op.getWeight())
+      y = MulOp::create(rewriter, loc, y, weight);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// reduce_mean over static dimensions: reduce_sum / N.
+struct DecomposeMean : public OpRewritePattern<ReduceMeanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceMeanOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = op.getInput().getType().getShape();
+    int64_t count = 1;
+    for (int64_t dim : op.getDims()) {
+      if (ShapedType::isDynamic(shape[dim]))
+        return rewriter.notifyMatchFailure(op, "a reduced dimension is dynamic");
+      count *= shape[dim];
+    }
+    Location loc = op.getLoc();
+    Value sum = ReduceSumOp::create(rewriter, loc, op.getInput(),
+                                    op.getDims(), op.getKeepdim());
+    Value n = scalar(rewriter, loc, sum, static_cast<double>(count));
+    rewriter.replaceOpWithNewOp<DivOp>(op, sum, n);
+    return success();
+  }
+};
+
+struct DecomposeSilu : public OpRewritePattern<SiluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SiluOp op,
+                                PatternRewriter &rewriter) const override {
+    Value sig = SigmoidOp::create(rewriter, op.getLoc(), op.getInput());
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getInput(), sig);
+    return success();
+  }
+};
+
+/// gelu with the tanh approximation:
+/// 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+struct DecomposeGeluTanh : public OpRewritePattern<GeluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GeluOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getApproximate() != GeluApproximation::tanh)
+      return rewriter.notifyMatchFailure(op, "exact gelu needs erf");
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Value x2 = MulOp::create(rewriter, loc, x, x);
+    Value x3 = MulOp::create(rewriter, loc, x2, x);
+    Value cubic =
+        MulOp::create(rewriter, loc, x3, scalar(rewriter, loc, x, 0.044715));
+    Value inner = AddOp::create(rewriter, loc, x, cubic);
+    Value scaled = MulOp::create(
+        rewriter, loc, inner,
+        scalar(rewriter, loc, x, 0.7978845608028654 /* sqrt(2/pi) */));
+    Value t = TanhOp::create(rewriter, loc, scaled);
+    Value onePlus = AddOp::create(rewriter, loc, t, scalar(rewriter, loc, x, 1));
+    Value half = MulOp::create(rewriter, loc, x, scalar(rewriter, loc, x, 0.5));
+    rewriter.replaceOpWithNewOp<MulOp>(op, half, onePlus);
+    return success();
+  }
+};
+
+/// linear(x, w, b) = matmul(x, permute(w, [1, 0])) + b, with a rank-1 input
+/// reshaped to one row and back.
+struct DecomposeLinear : public OpRewritePattern<LinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Value w = op.getWeight();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    Value wT = PermuteOp::create(rewriter, loc, w, ArrayRef<int64_t>{1, 0});
+    Value y;
+    if (xType.getRank() == 1) {
+      auto rowType = RankedTensorType::get({1, xType.getDimSize(0)},
+                                           xType.getElementType());
+      SmallVector<Value> rowSizes;
+      if (xType.isDynamicDim(0))
+        rowSizes.push_back(tensor::DimOp::create(rewriter, loc, x, 0));
+      Value row = ReshapeOp::create(rewriter, loc, rowType, x, rowSizes);
+      Value product = MatmulOp::create(rewriter, loc, row, wT);
+      SmallVector<Value> outSizes;
+      if (wType.isDynamicDim(0))
+        outSizes.push_back(tensor::DimOp::create(rewriter, loc, w, 0));
+      y = ReshapeOp::create(rewriter, loc, op.getType(), product, outSizes);
+    } else {
+      y = MatmulOp::create(rewriter, loc, x, wT);
+    }
+    if (Value bias = op.getBias())
+      y = AddOp::create(rewriter, loc, y, bias);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct TensorProgramDecomposePass
+    : public tensor_program::impl::TensorProgramDecomposePassBase<
+          TensorProgramDecomposePass> {
+  using TensorProgramDecomposePassBase::TensorProgramDecomposePassBase;
+
+  void runOnOperation() override {
+    // Counts the ops the patterns replace.
+    struct Counter : public RewriterBase::Listener {
+      unsigned replaced = 0;
+      void notifyOperationReplaced(Operation *, ValueRange) override {
+        ++replaced;
+      }
+    } counter;
+    RewritePatternSet patterns(&getContext());
+    DecomposeOptions options;
+    options.activations = decomposeActivations;
+    options.linear = decomposeLinear;
+    populateDecomposePatterns(patterns, options);
+    // Only the new ops are visited again; folding is left to canonicalize.
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    config.setListener(&counter);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+    numDecomposed += counter.replaced;
+  }
+};
+} // namespace
+
+void mlir::tensor_program::populateDecomposePatterns(
+    RewritePatternSet &patterns, const DecomposeOptions &options) {
+  patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeLayerNorm,
+               DecomposeRmsNorm, DecomposeMean>(patterns.getContext());
+  if (options.activations)
+    patterns.add<DecomposeSilu, DecomposeGeluTanh>(patterns.getContext());
+  if (options.linear)
+    patterns.add<DecomposeLinear>(patterns.getContext());
+}

@@ -1,0 +1,115 @@
+//===- Pipelines.cpp - named pipelines ------------------------------------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Pipelines/Pipelines.h"
+
+#include "Wrapper/Conversion/Passes.h"
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+
+namespace {
+/// Marks public functions with `llvm.emit_c_interface` so that
+/// func-to-llvm emits `_mlir_ciface_<name>` wrappers.
+struct AddCInterfacePass
+    : public PassWrapper<AddCInterfacePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AddCInterfacePass)
+  StringRef getArgument() const final { return "wrapper-add-c-interface"; }
+  StringRef getDescription() const final {
+    return "Marks public functions with llvm.emit_c_interface";
+  }
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(&getContext()));
+  }
+};
+} // namespace
+
+void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
+                                            const CPUCodegenOptions &options) {
+  if (options.cInterface)
+    pm.addPass(std::make_unique<AddCInterfacePass>());
+  // Fuse elementwise producers into consumers while still on tensors.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+
+  // Tensors to buffers, with function boundaries taking plain (identity
+  // layout) memrefs; temporaries are freed by ownership-based deallocation.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+
+  // Loops: parallel dimensions become scf.parallel (run on OpenMP threads),
+  // reduction dimensions scf.for inside them.
+  if (options.parallel) {
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  }
+  pm.addPass(createCanonicalizerPass());
+
+  // Everything to LLVM.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
+                                     const CPUPipelineOptions &options) {
+  pm.addPass(tensor_program::createTensorProgramDecomposePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertTensorProgramToLinalgPass());
+  CPUCodegenOptions codegen;
+  codegen.parallel = options.parallel;
+  codegen.cInterface = options.cInterface;
+  buildCPUCodegenPipeline(pm, codegen);
+}
+
+void mlir::wrapper::registerPipelines() {
+  PassPipelineRegistration<CPUCodegenOptions>(
+      "wrapper-cpu-codegen",
+      "Lowers linalg programs (on tensors or buffers, func.func entries) to "
+      "the LLVM dialect: bufferization, deallocation, parallel loops on "
+      "OpenMP, and LLVM lowering; runnable with mlir-runner",
+      buildCPUCodegenPipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "wrapper-cpu-pipeline",
+      "Compiles tensor_program functions to the LLVM dialect for the CPU",
+      buildCPUPipeline);
+  PassRegistration<AddCInterfacePass>();
+}
