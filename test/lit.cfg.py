@@ -19,12 +19,17 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%wrapper_src_root", config.wrapper_src_root))
+# Runtime libraries that mlir-runner loads to run compiled programs.
+runner_libs = [os.path.join(config.mlir_lib_dir, lib) for lib in
+               ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
+                "libomp.so")]
+config.substitutions.append(("%runner_libs", ",".join(runner_libs)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
-tools = ["wrapper-opt"]
+tools = ["wrapper-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)

@@ -1,0 +1,98 @@
+// RUN: wrapper-opt %s --convert-tensor-program-to-linalg --split-input-file | FileCheck %s --implicit-check-not=tensor_program.
+
+// Tests that a keepdim sum fills with 0 and maps the kept dimension to 0.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @sum_keepdim
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[Z]] : f32)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.addf
+func.func @sum_keepdim(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  %0 = tensor_program.reduce_sum %x dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// Tests that a bf16 max accumulates in f32 from -inf and rounds at the end;
+// a dynamic mean divides by the element count read at run time.
+// CHECK-LABEL: func.func @max_and_mean
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: arith.maximumf
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: tensor.dim
+// CHECK: arith.sitofp %{{.*}} : i64 to f32
+// CHECK: arith.divf
+func.func @max_and_mean(%x: tensor<4x8xbf16>, %y: tensor<?x8xf32>) -> (tensor<4xbf16>, tensor<8xf32>) {
+  %0 = tensor_program.reduce_max %x dims [1] : tensor<4x8xbf16> -> tensor<4xbf16>
+  %1 = tensor_program.reduce_mean %y dims [0] : tensor<?x8xf32> -> tensor<8xf32>
+  return %0, %1 : tensor<4xbf16>, tensor<8xf32>
+}
+
+// -----
+
+// Tests that argmax carries value and index, and takes NaN as a maximum.
+// CHECK-LABEL: func.func @argmax
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf uno
+// CHECK: linalg.index 1
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
+func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi64> {
+  %0 = tensor_program.argmax %x dim 1 : tensor<4x8xf32> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// Tests the layout lowerings.
+// CHECK-LABEL: func.func @layout
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]
+// CHECK: tensor.reshape %{{.*}}(%{{.*}}) : (tensor<4x8xf32>, tensor<2xindex>) -> tensor<2x16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 2] [4, 2] [1, 2] : tensor<4x8xf32> to tensor<4x2xf32>
+// CHECK: tensor.concat dim(0)
+// CHECK: tensor.pad %{{.*}} low[0, 1] high[0, 2]
+// CHECK: tensor.extract
+func.func @layout(%x: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<2x16xf32>, tensor<4x2xf32>, tensor<8x8xf32>, tensor<4x11xf32>, tensor<2x2xf32>) {
+  %0 = tensor_program.permute %x [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  %1 = tensor_program.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
+  %2 = tensor_program.slice %x dim 1 start 2 end 6 step 2 : tensor<4x8xf32> -> tensor<4x2xf32>
+  %3 = tensor_program.concat %x, %x dim 0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %4 = tensor_program.pad %x low [0, 1] high [0, 2] value 0.0 : tensor<4x8xf32> -> tensor<4x11xf32>
+  %5 = tensor_program.as_strided %x sizes [2, 2] strides [1, 2] offset 1 : tensor<4x8xf32> -> tensor<2x2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<8x4xf32>, tensor<2x16xf32>, tensor<4x2xf32>, tensor<8x8xf32>, tensor<4x11xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests that a slice of a dynamic dimension clamps at run time.
+// CHECK-LABEL: func.func @dynamic_slice
+// CHECK: arith.minsi
+// CHECK: arith.ceildivsi
+// CHECK: tensor.extract_slice
+func.func @dynamic_slice(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = tensor_program.slice %x dim 0 start 1 end 9 step 3 : tensor<?x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// Tests that 2-D f32 matmul and 3-D f32 batch_matmul use the named ops, and
+// batch broadcasting or f16 use a contraction generic accumulating in f32.
+// CHECK-LABEL: func.func @contractions
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>)
+// CHECK: linalg.batch_matmul
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.extf
+// CHECK: arith.truncf
+func.func @contractions(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<3x4x8xf32>, %d: tensor<3x8x2xf32>,
+                        %h: tensor<4x8xf16>, %k: tensor<8x2xf16>)
+    -> (tensor<4x2xf32>, tensor<3x4x2xf32>, tensor<3x4x2xf32>, tensor<4x2xf16>) {
+  %0 = tensor_program.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  %1 = tensor_program.batch_matmul %c, %d : (tensor<3x4x8xf32>, tensor<3x8x2xf32>) -> tensor<3x4x2xf32>
+  %2 = tensor_program.matmul %c, %b : (tensor<3x4x8xf32>, tensor<8x2xf32>) -> tensor<3x4x2xf32>
+  %3 = tensor_program.matmul %h, %k : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  return %0, %1, %2, %3 : tensor<4x2xf32>, tensor<3x4x2xf32>, tensor<3x4x2xf32>, tensor<4x2xf16>
+}
