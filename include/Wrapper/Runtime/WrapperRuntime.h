@@ -1,0 +1,109 @@
+/*===- WrapperRuntime.h - the Wrapper runtime C ABI ----------------*- C -*-===*
+ *
+ * Part of the Wrapper project.
+ *
+ * The C ABI that compiled programs and tools call: error codes with
+ * messages, aligned allocation under a configurable limit, and NumPy .npy
+ * reading and writing. No MLIR dependency; compiles as C99.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef WRAPPER_RUNTIME_WRAPPERRUNTIME_H
+#define WRAPPER_RUNTIME_WRAPPERRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every fallible function returns one of these; WRAPPER_OK is 0. */
+typedef enum wrapper_status {
+  WRAPPER_OK = 0,
+  WRAPPER_ERROR_INVALID_ARGUMENT = 1,
+  WRAPPER_ERROR_OUT_OF_MEMORY = 2,
+  WRAPPER_ERROR_LIMIT = 3,
+  WRAPPER_ERROR_IO = 4,
+  WRAPPER_ERROR_FORMAT = 5,
+  WRAPPER_ERROR_UNSUPPORTED = 6
+} wrapper_status;
+
+/* The message of the last error on the calling thread ("" if none). */
+const char *wrapper_last_error(void);
+/* The name of a status code ("WRAPPER_ERROR_IO"). */
+const char *wrapper_status_name(wrapper_status status);
+
+/*===------------------------------------------------------------------===*
+ * Allocation
+ *===------------------------------------------------------------------===*/
+
+/* Allocates `bytes` (0 allowed) aligned to `alignment` (a power of two, at
+ * least sizeof(void *)). Fails with WRAPPER_ERROR_LIMIT when the bytes live
+ * would exceed the limit. */
+wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out);
+/* Frees what wrapper_alloc returned; NULL is allowed. */
+void wrapper_free(void *ptr);
+/* Sets the limit on bytes live at once (0 = no limit). */
+void wrapper_set_alloc_limit(uint64_t bytes);
+/* Bytes currently allocated through wrapper_alloc, and the peak. */
+uint64_t wrapper_allocated_bytes(void);
+uint64_t wrapper_peak_allocated_bytes(void);
+
+/*===------------------------------------------------------------------===*
+ * Arrays and .npy files
+ *===------------------------------------------------------------------===*/
+
+typedef enum wrapper_dtype {
+  WRAPPER_DTYPE_BOOL = 0,
+  WRAPPER_DTYPE_I8 = 1,
+  WRAPPER_DTYPE_I16 = 2,
+  WRAPPER_DTYPE_I32 = 3,
+  WRAPPER_DTYPE_I64 = 4,
+  WRAPPER_DTYPE_U8 = 5,
+  WRAPPER_DTYPE_F16 = 6,
+  WRAPPER_DTYPE_F32 = 7,
+  WRAPPER_DTYPE_F64 = 8,
+  WRAPPER_DTYPE_BF16 = 9
+} wrapper_dtype;
+
+#define WRAPPER_MAX_RANK 16
+
+/* A dense row-major array that owns `data` (allocated by the runtime). */
+typedef struct wrapper_array {
+  wrapper_dtype dtype;
+  int32_t rank;
+  int64_t shape[WRAPPER_MAX_RANK];
+  void *data;
+} wrapper_array;
+
+/* Size in bytes of one element of `dtype` (0 for an unknown dtype). */
+size_t wrapper_dtype_size(wrapper_dtype dtype);
+/* NumPy's name of a dtype ("float32"). */
+const char *wrapper_dtype_name(wrapper_dtype dtype);
+/* The number of elements of `array`, or -1 if it overflows. */
+int64_t wrapper_array_numel(const wrapper_array *array);
+
+/* Allocates an array of the given dtype and shape (zero-filled). */
+wrapper_status wrapper_array_create(wrapper_dtype dtype, int32_t rank,
+                                    const int64_t *shape, wrapper_array *out);
+void wrapper_array_destroy(wrapper_array *array);
+
+/* Reads a .npy file (format 1.0, 2.0 or 3.0; little-endian; C order;
+ * dtypes above; bfloat16 as written by ml_dtypes is not recognized). */
+wrapper_status wrapper_npy_load(const char *path, wrapper_array *out);
+/* Writes a .npy file (format 1.0). bf16 arrays are refused (NumPy has no
+ * bfloat16). */
+wrapper_status wrapper_npy_save(const char *path, const wrapper_array *array);
+
+/* Conversions between half/bfloat16 bits and float. */
+float wrapper_f16_to_f32(uint16_t bits);
+uint16_t wrapper_f32_to_f16(float value);
+float wrapper_bf16_to_f32(uint16_t bits);
+uint16_t wrapper_f32_to_bf16(float value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WRAPPER_RUNTIME_WRAPPERRUNTIME_H */

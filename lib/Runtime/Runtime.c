@@ -1,0 +1,210 @@
+/*===- Runtime.c - errors, allocation, half-precision conversion ----------===*
+ *
+ * Part of the Wrapper project.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "Wrapper/Runtime/WrapperRuntime.h"
+#include "RuntimeInternal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===------------------------------------------------------------------===*
+ * Errors
+ *===------------------------------------------------------------------===*/
+
+static _Thread_local char lastError[1024];
+
+wrapper_status wrapper_set_error(wrapper_status status, const char *format,
+                                 ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(lastError, sizeof(lastError), format, args);
+  va_end(args);
+  return status;
+}
+
+const char *wrapper_last_error(void) { return lastError; }
+
+const char *wrapper_status_name(wrapper_status status) {
+  switch (status) {
+  case WRAPPER_OK:
+    return "WRAPPER_OK";
+  case WRAPPER_ERROR_INVALID_ARGUMENT:
+    return "WRAPPER_ERROR_INVALID_ARGUMENT";
+  case WRAPPER_ERROR_OUT_OF_MEMORY:
+    return "WRAPPER_ERROR_OUT_OF_MEMORY";
+  case WRAPPER_ERROR_LIMIT:
+    return "WRAPPER_ERROR_LIMIT";
+  case WRAPPER_ERROR_IO:
+    return "WRAPPER_ERROR_IO";
+  case WRAPPER_ERROR_FORMAT:
+    return "WRAPPER_ERROR_FORMAT";
+  case WRAPPER_ERROR_UNSUPPORTED:
+    return "WRAPPER_ERROR_UNSUPPORTED";
+  }
+  return "WRAPPER_ERROR_UNKNOWN";
+}
+
+/*===------------------------------------------------------------------===*
+ * Allocation
+ *===------------------------------------------------------------------===*/
+
+/* Each allocation is preceded by a header recording its size, so that the
+ * live byte count stays exact. */
+typedef struct {
+  size_t bytes;
+  size_t offset; /* from the raw pointer to the user pointer */
+} AllocHeader;
+
+static uint64_t allocLimit;
+static uint64_t allocated;
+static uint64_t peakAllocated;
+
+void wrapper_set_alloc_limit(uint64_t bytes) {
+  __atomic_store_n(&allocLimit, bytes, __ATOMIC_RELAXED);
+}
+uint64_t wrapper_allocated_bytes(void) {
+  return __atomic_load_n(&allocated, __ATOMIC_RELAXED);
+}
+uint64_t wrapper_peak_allocated_bytes(void) {
+  return __atomic_load_n(&peakAllocated, __ATOMIC_RELAXED);
+}
+
+wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
+  if (!out)
+    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                             "wrapper_alloc: out is NULL");
+  *out = NULL;
+  if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0)
+    return wrapper_set_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapper_alloc: alignment %zu is not a power of two >= %zu",
+        alignment, sizeof(void *));
+  size_t extra = alignment + sizeof(AllocHeader);
+  if (bytes > SIZE_MAX - extra)
+    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                             "wrapper_alloc: %zu bytes overflow the address "
+                             "space",
+                             bytes);
+  uint64_t limit = __atomic_load_n(&allocLimit, __ATOMIC_RELAXED);
+  uint64_t now = __atomic_add_fetch(&allocated, bytes, __ATOMIC_RELAXED);
+  if (limit && now > limit) {
+    __atomic_sub_fetch(&allocated, bytes, __ATOMIC_RELAXED);
+    return wrapper_set_error(
+        WRAPPER_ERROR_LIMIT,
+        "allocation of %zu bytes would bring the live total to %llu bytes, "
+        "above the limit of %llu bytes",
+        bytes, (unsigned long long)now, (unsigned long long)limit);
+  }
+  char *raw = (char *)malloc(bytes + extra);
+  if (!raw) {
+    __atomic_sub_fetch(&allocated, bytes, __ATOMIC_RELAXED);
+    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                             "out of memory allocating %zu bytes", bytes);
+  }
+  uintptr_t base = (uintptr_t)(raw + sizeof(AllocHeader));
+  uintptr_t aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
+  AllocHeader *header = (AllocHeader *)(aligned - sizeof(AllocHeader));
+  header->bytes = bytes;
+  header->offset = aligned - (uintptr_t)raw;
+  uint64_t peak = __atomic_load_n(&peakAllocated, __ATOMIC_RELAXED);
+  while (now > peak &&
+         !__atomic_compare_exchange_n(&peakAllocated, &peak, now, 1,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+  *out = (void *)aligned;
+  return WRAPPER_OK;
+}
+
+void wrapper_free(void *ptr) {
+  if (!ptr)
+    return;
+  AllocHeader *header = (AllocHeader *)((char *)ptr - sizeof(AllocHeader));
+  __atomic_sub_fetch(&allocated, header->bytes, __ATOMIC_RELAXED);
+  free((char *)ptr - header->offset);
+}
+
+/*===------------------------------------------------------------------===*
+ * Half precision
+ *===------------------------------------------------------------------===*/
+
+float wrapper_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {
+      /* Subnormal: normalize. */
+      exponent = 127 - 15 + 1;
+      while ((mantissa & 0x400) == 0) {
+        mantissa <<= 1;
+        --exponent;
+      }
+      mantissa &= 0x3ff;
+      bits = sign | (exponent << 23) | (mantissa << 13);
+    }
+  } else if (exponent == 0x1f) {
+    bits = sign | 0x7f800000 | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  }
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint16_t wrapper_f32_to_f16(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
+  uint32_t exponent = (bits >> 23) & 0xff;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (exponent == 0xff) /* inf or NaN (keep NaN quiet) */
+    return sign | 0x7c00 | (mantissa ? 0x200 | (mantissa >> 13) : 0);
+  int32_t e = (int32_t)exponent - 127 + 15;
+  if (e >= 0x1f)
+    return sign | 0x7c00; /* overflow to inf */
+  if (e <= 0) {
+    if (e < -10)
+      return sign; /* underflow to zero */
+    /* Subnormal, round to nearest even. */
+    mantissa |= 0x800000;
+    uint32_t shift = (uint32_t)(14 - e);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1)))
+      ++half;
+    return sign | (uint16_t)half;
+  }
+  uint32_t half = ((uint32_t)e << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half; /* may carry into the exponent, which is right */
+  return sign | (uint16_t)half;
+}
+
+float wrapper_bf16_to_f32(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint16_t wrapper_f32_to_bf16(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7f800000) == 0x7f800000 && (bits & 0x7fffff))
+    return (uint16_t)((bits >> 16) | 0x40); /* quiet NaN */
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return (uint16_t)((bits + rounding) >> 16);
+}

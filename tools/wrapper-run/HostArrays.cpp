@@ -1,0 +1,359 @@
+//===- HostArrays.cpp - wrapper-run's arrays, files and call frames -------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostArrays.h"
+
+#include "Wrapper/Runtime/WrapperRuntime.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::wrapper;
+
+std::string mlir::wrapper::formatShape(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::interleave(
+      shape, [&](int64_t s) { text += std::to_string(s); },
+      [&] { text += ", "; });
+  return text + "]";
+}
+
+std::string mlir::wrapper::typeToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// The runtime dtype of an element type, if it has one.
+static std::optional<wrapper_dtype> dtypeOf(Type type) {
+  if (type.isF32())
+    return WRAPPER_DTYPE_F32;
+  if (type.isF64())
+    return WRAPPER_DTYPE_F64;
+  if (type.isF16())
+    return WRAPPER_DTYPE_F16;
+  if (type.isBF16())
+    return WRAPPER_DTYPE_BF16;
+  if (type.isInteger(1))
+    return WRAPPER_DTYPE_BOOL;
+  if (type.isInteger(8))
+    return WRAPPER_DTYPE_I8;
+  if (type.isInteger(16))
+    return WRAPPER_DTYPE_I16;
+  if (type.isInteger(32))
+    return WRAPPER_DTYPE_I32;
+  if (type.isInteger(64) || type.isIndex())
+    return WRAPPER_DTYPE_I64;
+  return std::nullopt;
+}
+
+static size_t elementBytes(Type type) {
+  std::optional<wrapper_dtype> dtype = dtypeOf(type);
+  return dtype ? wrapper_dtype_size(*dtype) : 0;
+}
+
+uint64_t mlir::wrapper::hostBytes(const HostTensor &tensor) {
+  return static_cast<uint64_t>(tensor.numel()) *
+         elementBytes(tensor.elementType);
+}
+
+/// Reads element `i` of raw storage of `dtype` as a double.
+static double readElement(const void *data, wrapper_dtype dtype, int64_t i) {
+  switch (dtype) {
+  case WRAPPER_DTYPE_BOOL:
+    return static_cast<const uint8_t *>(data)[i] != 0;
+  case WRAPPER_DTYPE_I8:
+    return static_cast<const int8_t *>(data)[i];
+  case WRAPPER_DTYPE_U8:
+    return static_cast<const uint8_t *>(data)[i];
+  case WRAPPER_DTYPE_I16:
+    return static_cast<const int16_t *>(data)[i];
+  case WRAPPER_DTYPE_I32:
+    return static_cast<const int32_t *>(data)[i];
+  case WRAPPER_DTYPE_I64:
+    return static_cast<double>(static_cast<const int64_t *>(data)[i]);
+  case WRAPPER_DTYPE_F16:
+    return wrapper_f16_to_f32(static_cast<const uint16_t *>(data)[i]);
+  case WRAPPER_DTYPE_BF16:
+    return wrapper_bf16_to_f32(static_cast<const uint16_t *>(data)[i]);
+  case WRAPPER_DTYPE_F32:
+    return static_cast<const float *>(data)[i];
+  case WRAPPER_DTYPE_F64:
+    return static_cast<const double *>(data)[i];
+  }
+  return 0;
+}
+
+static void writeElement(void *data, wrapper_dtype dtype, int64_t i,
+                         double v) {
+  switch (dtype) {
+  case WRAPPER_DTYPE_BOOL:
+    static_cast<uint8_t *>(data)[i] = v != 0;
+    return;
+  case WRAPPER_DTYPE_I8:
+    static_cast<int8_t *>(data)[i] = static_cast<int8_t>(v);
+    return;
+  case WRAPPER_DTYPE_U8:
+    static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(v);
+    return;
+  case WRAPPER_DTYPE_I16:
+    static_cast<int16_t *>(data)[i] = static_cast<int16_t>(v);
+    return;
+  case WRAPPER_DTYPE_I32:
+    static_cast<int32_t *>(data)[i] = static_cast<int32_t>(v);
+    return;
+  case WRAPPER_DTYPE_I64:
+    static_cast<int64_t *>(data)[i] = static_cast<int64_t>(v);
+    return;
+  case WRAPPER_DTYPE_F16:
+    static_cast<uint16_t *>(data)[i] = wrapper_f32_to_f16(static_cast<float>(v));
+    return;
+  case WRAPPER_DTYPE_BF16:
+    static_cast<uint16_t *>(data)[i] =
+        wrapper_f32_to_bf16(static_cast<float>(v));
+    return;
+  case WRAPPER_DTYPE_F32:
+    static_cast<float *>(data)[i] = static_cast<float>(v);
+    return;
+  case WRAPPER_DTYPE_F64:
+    static_cast<double *>(data)[i] = v;
+    return;
+  }
+}
+
+FailureOr<HostTensor> mlir::wrapper::loadInput(StringRef path, Type expected,
+                                               size_t index,
+                                               std::string &error,
+                                               StringRef what) {
+  std::string where = (what + " '" + path + "' (for argument #" +
+                       std::to_string(index) + ")")
+                          .str();
+  wrapper_array array;
+  if (wrapper_npy_load(path.str().c_str(), &array) != WRAPPER_OK) {
+    error = wrapper_last_error();
+    return failure();
+  }
+  llvm::scope_exit cleanup([&] { wrapper_array_destroy(&array); });
+  Type element = expected;
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(expected)) {
+    element = tensor.getElementType();
+    shape = tensor.getShape();
+  }
+  std::optional<wrapper_dtype> dtype = dtypeOf(element);
+  if (!dtype) {
+    error = where + ": element type " + typeToString(element) +
+            " cannot be read from .npy";
+    return failure();
+  }
+  if (array.dtype != *dtype) {
+    error = where + " has dtype " + wrapper_dtype_name(array.dtype) +
+            ", expected " + wrapper_dtype_name(*dtype) + " (" +
+            typeToString(expected) + ")";
+    return failure();
+  }
+  ArrayRef<int64_t> actual(array.shape, array.rank);
+  if (actual.size() != shape.size()) {
+    error = where + " has shape " + formatShape(actual) + " of rank " +
+            std::to_string(actual.size()) + ", expected rank " +
+            std::to_string(shape.size()) + " (" + typeToString(expected) + ")";
+    return failure();
+  }
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(size) && actual[dim] != size) {
+      error = where + " has shape " + formatShape(actual) + ", but dimension " +
+              std::to_string(dim) + " must be " + std::to_string(size) + " (" +
+              typeToString(expected) + ")";
+      return failure();
+    }
+  HostTensor t;
+  t.elementType = element;
+  t.shape.assign(actual.begin(), actual.end());
+  t.values.resize(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.values[i] = readElement(array.data, array.dtype, i);
+  return t;
+}
+
+LogicalResult mlir::wrapper::saveOutput(StringRef path,
+                                        const HostTensor &tensor,
+                                        std::string &error) {
+  std::optional<wrapper_dtype> dtype = dtypeOf(tensor.elementType);
+  wrapper_array array;
+  if (!dtype || wrapper_array_create(*dtype, tensor.shape.size(),
+                                     tensor.shape.data(), &array) != WRAPPER_OK) {
+    error = "cannot save " + typeToString(tensor.elementType) + " data to '" +
+            path.str() + "': " + wrapper_last_error();
+    return failure();
+  }
+  for (int64_t i = 0; i < tensor.numel(); ++i)
+    writeElement(array.data, array.dtype, i, tensor.values[i]);
+  wrapper_status status = wrapper_npy_save(path.str().c_str(), &array);
+  wrapper_array_destroy(&array);
+  if (status != WRAPPER_OK) {
+    error = wrapper_last_error();
+    return failure();
+  }
+  return success();
+}
+
+void mlir::wrapper::printTensor(llvm::raw_ostream &os, StringRef name,
+                                const HostTensor &t) {
+  os << name << ": " << typeToString(t.elementType) << " "
+     << formatShape(t.shape);
+  if (!t.values.empty()) {
+    double min = INFINITY, max = -INFINITY, sum = 0;
+    for (double v : t.values) {
+      min = std::min(min, v);
+      max = std::max(max, v);
+      sum += v;
+    }
+    os << " min " << llvm::format("%.6g", min) << " max "
+       << llvm::format("%.6g", max) << " mean "
+       << llvm::format("%.6g", sum / t.values.size());
+  }
+  os << "\n";
+  if (t.values.size() > 64)
+    return;
+  os << "  [";
+  llvm::interleave(
+      t.values, [&](double v) { os << llvm::format("%.6g", v); },
+      [&] { os << ", "; });
+  os << "]\n";
+}
+
+//===----------------------------------------------------------------------===//
+// CallFrame
+//===----------------------------------------------------------------------===//
+
+struct CallFrame::Buffer {
+  void *data = nullptr;
+  ~Buffer() { std::free(data); }
+};
+
+/// Words of a ranked memref descriptor: two pointers, offset, sizes and
+/// strides.
+static size_t descriptorWords(int64_t rank) { return 3 + 2 * rank; }
+
+CallFrame::CallFrame(ArrayRef<HostTensor> args, TypeRange argTypes,
+                     TypeRange types)
+    : resultTypes(types.begin(), types.end()) {
+  descriptors.reserve(args.size());
+  scalars.reserve(args.size());
+  // The result struct comes first.
+  size_t words = 0;
+  for (Type type : resultTypes) {
+    resultOffsets.push_back(words);
+    words += descriptorWords(cast<RankedTensorType>(type).getRank());
+  }
+  resultStruct.assign(words, 0);
+  resultPointer = resultStruct.data();
+  if (!resultTypes.empty())
+    packedArgs.push_back(&resultPointer);
+
+  // Scalars are passed by value: the packed argument points at the value.
+  for (auto [arg, type] : llvm::zip(args, argTypes)) {
+    if (!isa<RankedTensorType>(type)) {
+      int64_t bits = 0;
+      if (type.isF32()) {
+        float f = static_cast<float>(arg.values.front());
+        std::memcpy(&bits, &f, sizeof(f));
+      } else if (type.isF64()) {
+        double f = arg.values.front();
+        std::memcpy(&bits, &f, sizeof(f));
+      } else {
+        bits = static_cast<int64_t>(arg.values.front());
+      }
+      scalars.push_back(bits);
+      argKinds.push_back(-1 - static_cast<int>(scalars.size() - 1));
+      continue;
+    }
+    argKinds.push_back(static_cast<int>(descriptors.size()));
+    wrapper_dtype dtype = *dtypeOf(arg.elementType);
+    auto buffer = std::make_unique<Buffer>();
+    size_t bytes = std::max<size_t>(1, arg.numel() * wrapper_dtype_size(dtype));
+    buffer->data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    for (int64_t i = 0; i < arg.numel(); ++i)
+      writeElement(buffer->data, dtype, i, arg.values[i]);
+    std::vector<int64_t> d(descriptorWords(arg.shape.size()));
+    d[0] = reinterpret_cast<int64_t>(buffer->data);
+    d[1] = d[0];
+    d[2] = 0;
+    int64_t stride = 1;
+    for (int64_t dim = arg.shape.size() - 1; dim >= 0; --dim) {
+      d[3 + dim] = arg.shape[dim];
+      d[3 + arg.shape.size() + dim] = stride;
+      stride *= arg.shape[dim];
+    }
+    inputs.push_back(std::move(buffer));
+    descriptors.push_back(std::move(d));
+  }
+  descriptorPointers.resize(descriptors.size());
+  for (size_t i = 0; i < descriptors.size(); ++i)
+    descriptorPointers[i] = descriptors[i].data();
+  for (int kind : argKinds)
+    packedArgs.push_back(kind >= 0
+                             ? static_cast<void *>(&descriptorPointers[kind])
+                             : static_cast<void *>(&scalars[-1 - kind]));
+}
+
+CallFrame::~CallFrame() { releaseResults(); }
+
+void CallFrame::reset() {
+  releaseResults();
+  std::fill(resultStruct.begin(), resultStruct.end(), 0);
+}
+
+SmallVector<HostTensor> CallFrame::takeResults() {
+  SmallVector<HostTensor> results;
+  for (auto [type, offset] : llvm::zip(resultTypes, resultOffsets)) {
+    auto tensor = cast<RankedTensorType>(type);
+    int64_t rank = tensor.getRank();
+    const int64_t *d = &resultStruct[offset];
+    auto *aligned = reinterpret_cast<char *>(d[1]);
+    int64_t elementOffset = d[2];
+    HostTensor t;
+    t.elementType = tensor.getElementType();
+    t.shape.assign(d + 3, d + 3 + rank);
+    wrapper_dtype dtype = *dtypeOf(t.elementType);
+    size_t size = wrapper_dtype_size(dtype);
+    t.values.resize(t.numel());
+    for (int64_t flat = 0; flat < t.numel(); ++flat) {
+      int64_t rest = flat, position = elementOffset;
+      for (int64_t dim = rank - 1; dim >= 0; --dim) {
+        position += (rest % t.shape[dim]) * d[3 + rank + dim];
+        rest /= t.shape[dim];
+      }
+      t.values[flat] = readElement(aligned + position * size, dtype, 0);
+    }
+    results.push_back(std::move(t));
+  }
+  releaseResults();
+  return results;
+}
+
+void CallFrame::releaseResults() {
+  // Free each buffer the call allocated once: not inputs returned as they
+  // are, not constants (MLIR marks their allocated pointer 0xdeadbeef).
+  std::set<int64_t> freed;
+  for (const std::unique_ptr<Buffer> &input : inputs)
+    freed.insert(reinterpret_cast<int64_t>(input->data));
+  freed.insert(0);
+  freed.insert(0xdeadbeef);
+  for (size_t offset : resultOffsets) {
+    int64_t allocated = resultStruct[offset];
+    if (freed.insert(allocated).second)
+      std::free(reinterpret_cast<void *>(allocated));
+    resultStruct[offset] = 0;
+  }
+}

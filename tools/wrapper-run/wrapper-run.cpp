@@ -1,0 +1,484 @@
+//===- wrapper-run.cpp - compile and run a module on the CPU --------------===//
+//
+// Part of the Wrapper project.
+//
+// Compiles a tensor_program (or linalg-on-tensors) module with the CPU
+// pipeline, JIT-compiles it, runs its entry function on inputs read from
+// .npy files or generated from a seed, and prints, saves or checks the
+// outputs: against .npy references (--compare) or against the reference
+// interpreter (--verify). --benchmark times repeated runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostArrays.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+#include "Wrapper/InitAll.h"
+#include "Wrapper/Interpreter/Interpreter.h"
+#include "Wrapper/Pipelines/Pipelines.h"
+#include "Wrapper/Runtime/WrapperRuntime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::wrapper;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("wrapper-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<module.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Function to run (default: the "
+                                           "only public function, or main)"),
+                                  cl::cat(category));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("A .npy file per argument, in "
+                                             "order (default: random data)"),
+                                    cl::cat(category));
+static cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<int64_t> dynamicSize(
+    "dynamic-size",
+    cl::desc("Size of every dynamic dimension of random inputs"), cl::init(5),
+    cl::cat(category));
+static cl::opt<bool> print("print", cl::desc("Print the outputs"),
+                           cl::init(true), cl::cat(category));
+static cl::opt<std::string> savePrefix(
+    "save", cl::desc("Save output #i to <prefix><i>.npy"), cl::cat(category));
+static cl::list<std::string> compare(
+    "compare", cl::desc("A reference .npy file per output, in order"),
+    cl::cat(category));
+static cl::opt<bool> verifyWithInterpreter(
+    "verify",
+    cl::desc("Also run the reference interpreter and compare the outputs"),
+    cl::cat(category));
+static cl::opt<bool> interpretOnly(
+    "interpret", cl::desc("Run only the reference interpreter"),
+    cl::cat(category));
+static cl::opt<double> relTolerance("rtol",
+                            cl::desc("Relative tolerance (default: by dtype)"),
+                            cl::init(-1), cl::cat(category));
+static cl::opt<double> absTolerance("atol",
+                            cl::desc("Absolute tolerance (default: by dtype)"),
+                            cl::init(-1), cl::cat(category));
+static cl::opt<unsigned> benchmark(
+    "benchmark", cl::desc("Time this many runs after a warm-up run"),
+    cl::init(0), cl::cat(category));
+static cl::opt<int> numThreads("num-threads",
+                            cl::desc("Worker threads (OMP_NUM_THREADS; "
+                                     "default: all cores)"),
+                            cl::init(0), cl::cat(category));
+static cl::opt<bool> parallel("parallel",
+                              cl::desc("Run kernels on several threads"),
+                              cl::init(true), cl::cat(category));
+static cl::opt<uint64_t> maxAllocBytes(
+    "max-alloc-bytes",
+    cl::desc("Refuse inputs and outputs above this many bytes in total"),
+    cl::init(uint64_t(16) << 30), cl::cat(category));
+static cl::opt<bool> timing("time",
+                            cl::desc("Report compile time by stage"),
+                            cl::cat(category));
+
+namespace {
+/// Reports an error and returns the exit code of the tool.
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "wrapper-run: error: " << message << "\n";
+  return 1;
+}
+
+func::FuncOp findEntry(ModuleOp module, std::string &error) {
+  if (!entry.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal())
+      error = "no function named '" + entry + "' with a body in the module";
+    return func && !func.isExternal() ? func : func::FuncOp();
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      candidates.push_back(func);
+  if (candidates.size() == 1)
+    return candidates.front();
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  error = candidates.empty()
+              ? "the module has no public function to run"
+              : "the module has " + std::to_string(candidates.size()) +
+                    " public functions; name one with --entry";
+  return {};
+}
+
+/// Default tolerances by element type.
+std::pair<double, double> tolerances(Type element) {
+  double r = 1e-4, a = 1e-5;
+  if (element.isF16())
+    r = 1e-2, a = 1e-3;
+  else if (element.isBF16())
+    r = 2e-2, a = 1e-2;
+  else if (element.isF64())
+    r = 1e-9, a = 1e-12;
+  else if (isa<IntegerType>(element))
+    r = 0, a = 0;
+  return {relTolerance >= 0 ? double(relTolerance) : r,
+          absTolerance >= 0 ? double(absTolerance) : a};
+}
+
+/// Compares `actual` with `expected`; prints a line; returns whether close.
+bool compareTensors(StringRef what, const HostTensor &actual,
+                    const HostTensor &expected) {
+  if (actual.shape != expected.shape) {
+    llvm::outs() << what << ": shape " << formatShape(actual.shape)
+                 << " differs from the reference's "
+                 << formatShape(expected.shape) << ": FAIL\n";
+    return false;
+  }
+  auto [r, a] = tolerances(actual.elementType);
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0, firstBad = -1;
+  for (size_t i = 0; i < actual.values.size(); ++i) {
+    double x = actual.values[i], y = expected.values[i];
+    if (std::isnan(x) && std::isnan(y))
+      continue;
+    double diff = std::fabs(x - y);
+    if (std::isinf(x) && std::isinf(y) && (x > 0) == (y > 0))
+      diff = 0;
+    if (std::isnan(diff))
+      diff = INFINITY;
+    maxAbs = std::max(maxAbs, diff);
+    if (y != 0)
+      maxRel = std::max(maxRel, diff / std::fabs(y));
+    if (diff > a + r * std::fabs(y)) {
+      if (firstBad < 0)
+        firstBad = i;
+      ++bad;
+    }
+  }
+  llvm::outs() << what << ": max abs error " << llvm::format("%.3g", maxAbs)
+               << ", max rel error " << llvm::format("%.3g", maxRel)
+               << " (rtol " << llvm::format("%g", r) << ", atol "
+               << llvm::format("%g", a) << "): ";
+  if (bad) {
+    llvm::outs() << "FAIL, " << bad << " of " << actual.values.size()
+                 << " elements differ; first at flat index " << firstBad
+                 << ": " << actual.values[firstBad] << " vs "
+                 << expected.values[firstBad] << "\n";
+    return false;
+  }
+  llvm::outs() << "ok\n";
+  return true;
+}
+
+/// Random inputs for `types`: floats uniform in [-1, 1), integers in
+/// [-5, 5], booleans fair coins; dynamic dimensions get --dynamic-size.
+FailureOr<SmallVector<HostTensor>> randomInputs(TypeRange types,
+                                                std::string &error) {
+  std::mt19937_64 rng(seed);
+  SmallVector<HostTensor> result;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    HostTensor t;
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      t.elementType = tensor.getElementType();
+      for (int64_t size : tensor.getShape())
+        t.shape.push_back(ShapedType::isDynamic(size) ? int64_t(dynamicSize)
+                                                      : size);
+    } else if (type.isIntOrIndexOrFloat()) {
+      t.elementType = type;
+    } else {
+      error = "argument #" + std::to_string(index) + " has type " +
+              typeToString(type) + ", which wrapper-run cannot generate";
+      return failure();
+    }
+    t.values.resize(t.numel());
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::uniform_int_distribution<int> integers(-5, 5);
+    for (double &v : t.values) {
+      if (isa<FloatType>(t.elementType))
+        v = roundToElementType(uniform(rng), t.elementType);
+      else if (t.elementType.isInteger(1))
+        v = rng() & 1;
+      else if (isa<IndexType>(t.elementType))
+        v = dynamicSize;
+      else
+        v = integers(rng);
+    }
+    result.push_back(std::move(t));
+  }
+  return result;
+}
+
+/// Checks that the runtime shapes of `args` fit the program: every op's
+/// operands broadcast, contractions agree, reshapes keep the count. Returns
+/// a message naming the op otherwise. (The compiled code trusts shapes.)
+std::string checkShapes(func::FuncOp func, ArrayRef<HostTensor> args) {
+  llvm::DenseMap<Value, SmallVector<int64_t>> shapes;
+  for (auto [arg, value] : llvm::zip(func.getArguments(), args))
+    shapes[arg] = value.shape;
+  std::string message;
+  auto shapeOf = [&](Value v) -> SmallVector<int64_t> {
+    auto it = shapes.find(v);
+    if (it != shapes.end())
+      return it->second;
+    return SmallVector<int64_t>(cast<RankedTensorType>(v.getType()).getShape());
+  };
+  auto where = [](Operation *op) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "'" << op->getName() << "' at " << op->getLoc();
+    return text;
+  };
+  func.walk([&](Operation *op) -> WalkResult {
+    if (op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return WalkResult::advance();
+    SmallVector<SmallVector<int64_t>> operandShapes;
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        operandShapes.push_back(shapeOf(operand));
+    tensor_program::ShapeResult result;
+    if (tensor_program::isElementwise(op)) {
+      SmallVector<ArrayRef<int64_t>> refs(operandShapes.begin(),
+                                          operandShapes.end());
+      result = tensor_program::broadcastShapes(refs);
+    } else if (isa<tensor_program::MatmulOp, tensor_program::BatchMatmulOp>(
+                   op)) {
+      result = tensor_program::matmulShape(operandShapes[0], operandShapes[1]);
+      if (result.ok() && operandShapes[0][operandShapes[0].size() - 1] !=
+                             operandShapes[1][operandShapes[1].size() - 2])
+        result.error = "contracting dimensions differ";
+    } else {
+      // Other ops: the static result type, with dynamic dimensions taken
+      // from the first operand where they line up.
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      result.shape.assign(type.getShape().begin(), type.getShape().end());
+      for (auto [dim, size] : llvm::enumerate(result.shape))
+        if (ShapedType::isDynamic(size) && !operandShapes.empty() &&
+            dim < operandShapes[0].size())
+          size = operandShapes[0][dim];
+    }
+    if (!result.ok()) {
+      message = "input shapes do not fit the program: " + where(op) + ": " +
+                result.error;
+      return WalkResult::interrupt();
+    }
+    // Static dimensions of the result type must hold at run time.
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(size) && dim < result.shape.size() &&
+          result.shape[dim] != size) {
+        message = "input shapes do not fit the program: " + where(op) +
+                  ": result dimension " + std::to_string(dim) + " would be " +
+                  std::to_string(result.shape[dim]) + ", but the program " +
+                  "says " + std::to_string(size);
+        return WalkResult::interrupt();
+      }
+    shapes[op->getResult(0)] = result.shape;
+    return WalkResult::advance();
+  });
+  return message;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "wrapper-run: compile and run a module on the "
+                              "CPU\n");
+  if (numThreads > 0)
+    setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  func::FuncOp func = findEntry(*module, error);
+  if (!func)
+    return fail(error);
+  std::string entryName = func.getName().str();
+  TypeRange argTypes = func.getArgumentTypes();
+  TypeRange resultTypes = func.getResultTypes();
+  for (auto [index, type] : llvm::enumerate(resultTypes))
+    if (!isa<RankedTensorType>(type))
+      return fail("result #" + llvm::Twine(index) + " of '" + entryName +
+                  "' has type " + typeToString(type) +
+                  "; wrapper-run returns ranked tensors only");
+
+  // Inputs.
+  SmallVector<HostTensor> args;
+  if (!inputs.empty()) {
+    if (inputs.size() != argTypes.size())
+      return fail("'" + entryName + "' takes " + llvm::Twine(argTypes.size()) +
+                  " arguments, but " + llvm::Twine(inputs.size()) +
+                  " --input files were given");
+    for (auto [index, path] : llvm::enumerate(inputs)) {
+      FailureOr<HostTensor> t = loadInput(path, argTypes[index], index, error);
+      if (failed(t))
+        return fail(error);
+      args.push_back(std::move(*t));
+    }
+  } else {
+    FailureOr<SmallVector<HostTensor>> random = randomInputs(argTypes, error);
+    if (failed(random))
+      return fail(error);
+    args = std::move(*random);
+  }
+  uint64_t inputBytes = 0;
+  for (const HostTensor &t : args)
+    inputBytes += hostBytes(t);
+  if (inputBytes > maxAllocBytes)
+    return fail("the inputs need " + llvm::Twine(inputBytes) +
+                " bytes, more than --max-alloc-bytes=" +
+                llvm::Twine(uint64_t(maxAllocBytes)));
+  std::string shapeError = checkShapes(func, args);
+  if (!shapeError.empty())
+    return fail(shapeError);
+
+  // The oracle.
+  std::optional<InterpreterResult> reference;
+  if (verifyWithInterpreter || interpretOnly) {
+    FailureOr<InterpreterResult> r = interpret(func, args, error);
+    if (failed(r))
+      return fail("reference interpreter: " + error);
+    reference = std::move(*r);
+  }
+
+  SmallVector<HostTensor> outputs;
+  if (interpretOnly) {
+    outputs = reference->results;
+  } else {
+    // Compile.
+    DefaultTimingManager tm;
+    tm.setEnabled(timing);
+    TimingScope rootTiming = tm.getRootScope();
+    PassManager pm(&context);
+    pm.enableTiming(rootTiming);
+    CPUPipelineOptions options;
+    options.parallel = parallel;
+    options.cInterface = true;
+    buildCPUPipeline(pm, options);
+    auto start = std::chrono::steady_clock::now();
+    if (failed(pm.run(*module)))
+      return fail("compilation failed");
+    auto compiled = std::chrono::steady_clock::now();
+
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    ExecutionEngineOptions engineOptions;
+    auto transformer = makeOptimizingTransformer(3, 0, nullptr);
+    engineOptions.transformer = transformer;
+    engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+    SmallVector<StringRef> libs;
+    std::string omp = WRAPPER_LIBOMP_PATH;
+    if (parallel)
+      libs.push_back(omp);
+    engineOptions.sharedLibPaths = libs;
+    auto engine = ExecutionEngine::create(*module, engineOptions);
+    if (!engine)
+      return fail("JIT compilation failed: " +
+                  llvm::toString(engine.takeError()));
+    auto jitted = std::chrono::steady_clock::now();
+    if (timing)
+      llvm::errs() << "compile: pipeline "
+                   << std::chrono::duration<double, std::milli>(compiled - start)
+                          .count()
+                   << " ms, LLVM JIT "
+                   << std::chrono::duration<double, std::milli>(jitted -
+                                                                compiled)
+                          .count()
+                   << " ms\n";
+
+    // Run.
+    CallFrame frame(args, argTypes, resultTypes);
+    std::string symbol = "_mlir_ciface_" + entryName;
+    auto run = [&]() -> bool {
+      frame.reset();
+      if (llvm::Error err = (*engine)->invokePacked(symbol, frame.packed())) {
+        error = llvm::toString(std::move(err));
+        return false;
+      }
+      return true;
+    };
+    if (!run())
+      return fail("running '" + entryName + "' failed: " + error);
+    outputs = frame.takeResults();
+    if (benchmark > 0) {
+      std::vector<double> ms;
+      for (unsigned i = 0; i < benchmark; ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        if (!run())
+          return fail("running '" + entryName + "' failed: " + error);
+        auto t1 = std::chrono::steady_clock::now();
+        frame.releaseResults();
+        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
+      std::sort(ms.begin(), ms.end());
+      llvm::outs() << "benchmark: " << benchmark << " runs, min "
+                   << llvm::format("%.4f", ms.front()) << " ms, median "
+                   << llvm::format("%.4f", ms[ms.size() / 2]) << " ms\n";
+    }
+  }
+
+  // Report.
+  bool ok = true;
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    std::string name = "output #" + std::to_string(index);
+    if (print && !benchmark)
+      printTensor(llvm::outs(), name, output);
+    if (!savePrefix.empty()) {
+      std::string path = savePrefix + std::to_string(index) + ".npy";
+      if (failed(saveOutput(path, output, error)))
+        return fail(error);
+    }
+    if (index < compare.size()) {
+      FailureOr<HostTensor> expected =
+          loadInput(compare[index], RankedTensorType::get(
+                                        output.shape, output.elementType),
+                    index, error, /*what=*/"reference");
+      if (failed(expected))
+        return fail(error);
+      ok &= compareTensors(name + " vs " + compare[index], output, *expected);
+    }
+    if (reference && !interpretOnly)
+      ok &= compareTensors(name + " vs interpreter", output,
+                           reference->results[index]);
+  }
+  if (compare.size() > outputs.size())
+    return fail(llvm::Twine(compare.size()) + " --compare files for " +
+                llvm::Twine(outputs.size()) + " outputs");
+  return ok ? 0 : 1;
+}
