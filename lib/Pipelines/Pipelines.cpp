@@ -59,6 +59,9 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones that deallocation inserted (a returned view of an argument, for
+  // one) become allocations and copies.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
   // Loops: parallel dimensions become scf.parallel (run on OpenMP threads),

@@ -403,9 +403,13 @@ int main(int argc, char **argv) {
     engineOptions.transformer = transformer;
     engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
     SmallVector<StringRef> libs;
+    // libomp runs the parallel loops; MLIR's C runner utils provide
+    // memrefCopy for copies between strided buffers.
     std::string omp = WRAPPER_LIBOMP_PATH;
+    std::string runnerUtils = WRAPPER_C_RUNNER_UTILS_PATH;
     if (parallel)
       libs.push_back(omp);
+    libs.push_back(runnerUtils);
     engineOptions.sharedLibPaths = libs;
     auto engine = ExecutionEngine::create(*module, engineOptions);
     if (!engine)

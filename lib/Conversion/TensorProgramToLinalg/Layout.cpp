@@ -75,27 +75,62 @@ struct LowerBroadcast : public OpRewritePattern<tp::BroadcastOp> {
   }
 };
 
-/// reshape: tensor.reshape with the target shape as an index tensor.
+/// Reshapes row-major `input` to `type` (sizes of its dynamic dimensions in
+/// `dynamicSizes`) by collapsing to one dimension and expanding to the
+/// target: valid for any two shapes with the same element count, and
+/// bufferizable without copies when the input is contiguous.
+static Value reshapeRowMajor(OpBuilder &b, Location loc, Value input,
+                             RankedTensorType type, ValueRange dynamicSizes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type element = inputType.getElementType();
+  // To one dimension.
+  Value flat = input;
+  int64_t count = 1;
+  for (int64_t size : inputType.getShape())
+    count = ShapedType::isDynamic(size) || ShapedType::isDynamic(count)
+                ? ShapedType::kDynamic
+                : count * size;
+  auto flatType = RankedTensorType::get({count}, element);
+  if (inputType.getRank() == 0) {
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
+                                         ArrayRef<ReassociationIndices>{},
+                                         ArrayRef<OpFoldResult>{
+                                             b.getIndexAttr(1)});
+  } else if (inputType.getRank() > 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, inputType.getRank()));
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (type.getRank() == 1) {
+    if (flat.getType() == type)
+      return flat;
+    return tensor::CastOp::create(b, loc, type, flat);
+  }
+  // From one dimension to the target.
+  SmallVector<OpFoldResult> outputShape;
+  unsigned next = 0;
+  for (int64_t size : type.getShape())
+    outputShape.push_back(ShapedType::isDynamic(size)
+                              ? OpFoldResult(dynamicSizes[next++])
+                              : OpFoldResult(b.getIndexAttr(size)));
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, flat,
+                                           ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  return tensor::ExpandShapeOp::create(b, loc, type, flat,
+                                       ArrayRef<ReassociationIndices>{all},
+                                       outputShape);
+}
+
 struct LowerReshape : public OpRewritePattern<tp::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tp::ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    SmallVector<Value> extents;
-    unsigned next = 0;
-    for (int64_t size : type.getShape())
-      extents.push_back(
-          ShapedType::isDynamic(size)
-              ? op.getDynamicSizes()[next++]
-              : arith::ConstantIndexOp::create(rewriter, loc, size)
-                    .getResult());
-    auto shapeType = RankedTensorType::get({type.getRank()},
-                                           rewriter.getIndexType());
-    Value shape =
-        tensor::FromElementsOp::create(rewriter, loc, shapeType, extents);
-    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, op.getInput(),
-                                                   shape);
+    rewriter.replaceOp(op, reshapeRowMajor(rewriter, op.getLoc(),
+                                           op.getInput(), op.getType(),
+                                           op.getDynamicSizes()));
     return success();
   }
 };
@@ -185,25 +220,21 @@ struct LowerAsStrided : public OpRewritePattern<tp::AsStridedOp> {
     Value input = op.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     // Flatten to one dimension.
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (OpFoldResult size : getSizes(rewriter, loc, input)) {
-      Value v = isa<Value>(size)
-                    ? cast<Value>(size)
-                    : arith::ConstantIndexOp::create(
-                          rewriter, loc,
-                          cast<IntegerAttr>(cast<Attribute>(size)).getInt())
-                          .getResult();
-      count = arith::MulIOp::create(rewriter, loc, count, v);
-    }
-    std::optional<int64_t> staticCount = tp::getNumElements(inputType.getShape());
+    std::optional<int64_t> staticCount =
+        tp::getNumElements(inputType.getShape());
     auto flatType = RankedTensorType::get(
         {staticCount ? *staticCount : ShapedType::kDynamic},
         inputType.getElementType());
-    Value shape = tensor::FromElementsOp::create(
-        rewriter, loc, RankedTensorType::get({1}, rewriter.getIndexType()),
-        count);
-    Value flat =
-        tensor::ReshapeOp::create(rewriter, loc, flatType, input, shape);
+    SmallVector<Value> flatSizes;
+    if (!staticCount) {
+      Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t dim = 0; dim < inputType.getRank(); ++dim)
+        count = arith::MulIOp::create(
+            rewriter, loc, count,
+            tensor::DimOp::create(rewriter, loc, input, dim));
+      flatSizes.push_back(count);
+    }
+    Value flat = reshapeRowMajor(rewriter, loc, input, flatType, flatSizes);
 
     RankedTensorType type = op.getType();
     Value init = createEmpty(rewriter, loc, type, {});

@@ -49,7 +49,8 @@ func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi64> {
 // Tests the layout lowerings.
 // CHECK-LABEL: func.func @layout
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]
-// CHECK: tensor.reshape %{{.*}}(%{{.*}}) : (tensor<4x8xf32>, tensor<2xindex>) -> tensor<2x16xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[}}[0, 1]] output_shape [2, 16] : tensor<32xf32> into tensor<2x16xf32>
 // CHECK: tensor.extract_slice %{{.*}}[0, 2] [4, 2] [1, 2] : tensor<4x8xf32> to tensor<4x2xf32>
 // CHECK: tensor.concat dim(0)
 // CHECK: tensor.pad %{{.*}} low[0, 1] high[0, 2]
