@@ -28,6 +28,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -387,6 +388,12 @@ int main(int argc, char **argv) {
     TimingScope rootTiming = tm.getRootScope();
     PassManager pm(&context);
     pm.enableTiming(rootTiming);
+    // Compile only what the entry needs: other functions become private and
+    // symbol-dce removes those it does not call.
+    for (auto other : module->getOps<func::FuncOp>())
+      if (other != func)
+        other.setPrivate();
+    pm.addPass(createSymbolDCEPass());
     CPUPipelineOptions options;
     options.parallel = parallel;
     options.cInterface = true;

@@ -1,0 +1,156 @@
+//===- RuntimeTest.cpp - the runtime's C ABI ------------------------------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Runtime/WrapperRuntime.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace {
+std::string tempPath(const char *name) {
+  return std::string(::testing::TempDir()) + "/" + name + "_" +
+         std::to_string(getpid()) + ".npy";
+}
+
+TEST(Runtime, AllocRespectsAlignmentAndLimit) {
+  void *p = nullptr;
+  ASSERT_EQ(wrapper_alloc(1000, 64, &p), WRAPPER_OK);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  EXPECT_GE(wrapper_allocated_bytes(), 1000u);
+  wrapper_set_alloc_limit(wrapper_allocated_bytes() + 100);
+  void *q = nullptr;
+  EXPECT_EQ(wrapper_alloc(1000, 64, &q), WRAPPER_ERROR_LIMIT);
+  EXPECT_EQ(q, nullptr);
+  EXPECT_NE(std::string(wrapper_last_error()).find("above the limit"),
+            std::string::npos);
+  wrapper_set_alloc_limit(0);
+  wrapper_free(p);
+  EXPECT_EQ(wrapper_alloc(8, 3, &q), WRAPPER_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wrapper_alloc(8, 64, nullptr), WRAPPER_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wrapper_alloc(SIZE_MAX - 8, 64, &q), WRAPPER_ERROR_OUT_OF_MEMORY);
+  wrapper_free(nullptr);
+}
+
+TEST(Runtime, HalfConversions) {
+  EXPECT_EQ(wrapper_f32_to_f16(1.0f), 0x3c00);
+  EXPECT_EQ(wrapper_f32_to_f16(-2.0f), 0xc000);
+  EXPECT_EQ(wrapper_f32_to_f16(65504.0f), 0x7bff);
+  EXPECT_EQ(wrapper_f32_to_f16(1e6f), 0x7c00); // overflow to inf
+  EXPECT_EQ(wrapper_f32_to_f16(5.9604645e-8f), 0x0001); // smallest subnormal
+  EXPECT_FLOAT_EQ(wrapper_f16_to_f32(0x3555), 0.33325195f);
+  EXPECT_TRUE(std::isnan(wrapper_f16_to_f32(wrapper_f32_to_f16(NAN))));
+  // Round to nearest even: 1 + 2^-11 is halfway between 1 and 1 + 2^-10.
+  EXPECT_EQ(wrapper_f32_to_f16(1.0f + 1.0f / 2048), 0x3c00);
+  EXPECT_EQ(wrapper_f32_to_bf16(1.0f), 0x3f80);
+  EXPECT_FLOAT_EQ(wrapper_bf16_to_f32(0x4049), 3.140625f);
+  for (int bits = 0; bits < 0x7c00; bits += 7)
+    EXPECT_EQ(wrapper_f32_to_f16(wrapper_f16_to_f32(bits)), bits);
+}
+
+TEST(Runtime, NpyRoundTrip) {
+  int64_t shape[] = {2, 3, 4};
+  wrapper_array a;
+  ASSERT_EQ(wrapper_array_create(WRAPPER_DTYPE_F32, 3, shape, &a), WRAPPER_OK);
+  for (int i = 0; i < 24; ++i)
+    static_cast<float *>(a.data)[i] = i * 0.5f;
+  std::string path = tempPath("roundtrip");
+  ASSERT_EQ(wrapper_npy_save(path.c_str(), &a), WRAPPER_OK);
+  wrapper_array b;
+  ASSERT_EQ(wrapper_npy_load(path.c_str(), &b), WRAPPER_OK)
+      << wrapper_last_error();
+  EXPECT_EQ(b.dtype, WRAPPER_DTYPE_F32);
+  ASSERT_EQ(b.rank, 3);
+  EXPECT_EQ(b.shape[2], 4);
+  EXPECT_EQ(std::memcmp(a.data, b.data, 24 * sizeof(float)), 0);
+  wrapper_array_destroy(&a);
+  wrapper_array_destroy(&b);
+  // Rank 0 and rank 1 shapes print as () and (n,).
+  wrapper_array s;
+  ASSERT_EQ(wrapper_array_create(WRAPPER_DTYPE_I64, 0, nullptr, &s),
+            WRAPPER_OK);
+  ASSERT_EQ(wrapper_npy_save(path.c_str(), &s), WRAPPER_OK);
+  wrapper_array t;
+  ASSERT_EQ(wrapper_npy_load(path.c_str(), &t), WRAPPER_OK);
+  EXPECT_EQ(t.rank, 0);
+  wrapper_array_destroy(&s);
+  wrapper_array_destroy(&t);
+  std::remove(path.c_str());
+}
+
+/// Writes a .npy file with `header` (the dict text) and `payload` bytes.
+std::string writeNpy(const char *name, const std::string &header,
+                     size_t payload) {
+  std::string path = tempPath(name);
+  FILE *f = std::fopen(path.c_str(), "wb");
+  std::string dict = header;
+  while ((10 + dict.size() + 1) % 64)
+    dict += ' ';
+  dict += '\n';
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                           (unsigned char)(dict.size() & 0xff),
+                           (unsigned char)(dict.size() >> 8)};
+  std::fwrite(pre, 1, 10, f);
+  std::fwrite(dict.data(), 1, dict.size(), f);
+  for (size_t i = 0; i < payload; ++i)
+    std::fputc(0, f);
+  std::fclose(f);
+  return path;
+}
+
+TEST(Runtime, NpyRefusesWhatItCannotRead) {
+  struct Case {
+    const char *header;
+    size_t payload;
+    wrapper_status status;
+    const char *message;
+  } cases[] = {
+      {"{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8,
+       WRAPPER_ERROR_UNSUPPORTED, "has dtype '>f4'"},
+      {"{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16,
+       WRAPPER_ERROR_UNSUPPORTED, "has dtype '<c8'"},
+      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16,
+       WRAPPER_ERROR_UNSUPPORTED, "is in Fortran order"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 12,
+       WRAPPER_ERROR_FORMAT, "holds 12 bytes of data, but its shape and dtype "
+                             "need 16"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 20,
+       WRAPPER_ERROR_FORMAT, "holds 20 bytes"},
+      {"{'descr': '<f4', 'fortran_order': False, }", 0, WRAPPER_ERROR_FORMAT,
+       "expected the keys"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (x), }", 0,
+       WRAPPER_ERROR_FORMAT, "malformed 'shape'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': "
+       "(4611686018427387904, 4), }",
+       0, WRAPPER_ERROR_LIMIT, "overflows"},
+  };
+  for (const Case &c : cases) {
+    std::string path = writeNpy("bad", c.header, c.payload);
+    wrapper_array a;
+    EXPECT_EQ(wrapper_npy_load(path.c_str(), &a), c.status) << c.header;
+    EXPECT_NE(std::string(wrapper_last_error()).find(c.message),
+              std::string::npos)
+        << wrapper_last_error();
+    EXPECT_EQ(a.data, nullptr);
+    std::remove(path.c_str());
+  }
+  wrapper_array a;
+  EXPECT_EQ(wrapper_npy_load("/nonexistent/x.npy", &a), WRAPPER_ERROR_IO);
+  EXPECT_EQ(wrapper_npy_load(nullptr, &a), WRAPPER_ERROR_INVALID_ARGUMENT);
+  int64_t negative[] = {-1};
+  EXPECT_EQ(wrapper_array_create(WRAPPER_DTYPE_F32, 1, negative, &a),
+            WRAPPER_ERROR_INVALID_ARGUMENT);
+  int64_t shape[] = {2};
+  ASSERT_EQ(wrapper_array_create(WRAPPER_DTYPE_BF16, 1, shape, &a), WRAPPER_OK);
+  EXPECT_EQ(wrapper_npy_save(tempPath("bf16").c_str(), &a),
+            WRAPPER_ERROR_UNSUPPORTED);
+  wrapper_array_destroy(&a);
+}
+} // namespace
