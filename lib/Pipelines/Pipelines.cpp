@@ -8,6 +8,7 @@
 
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
+#include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -74,6 +75,10 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   }
   pm.addPass(createCanonicalizerPass());
 
+  // Transcendentals as vectorizable polynomials instead of libm calls.
+  if (options.approximateMath)
+    pm.addPass(createWrapperApproximateMathPass());
+
   // Everything to LLVM.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -100,6 +105,7 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   CPUCodegenOptions codegen;
   codegen.parallel = options.parallel;
   codegen.cInterface = options.cInterface;
+  codegen.approximateMath = options.approximateMath;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

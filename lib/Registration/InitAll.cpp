@@ -11,6 +11,7 @@
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
 #include "Wrapper/Pipelines/Pipelines.h"
+#include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -64,6 +65,7 @@ void mlir::wrapper::registerAllPasses() {
   tensor_program::registerTensorProgramPasses();
   registerWrapperConversionPasses();
   registerPipelines();
+  registerWrapperTransformsPasses();
   // Upstream passes that lit tests and pipelines use on their own.
   registerTransformsPasses();
 }

@@ -27,6 +27,11 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
                      "(_mlir_ciface_<name>) taking memref descriptors by "
                      "pointer"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
+                     "polynomial approximations (a few ulp in f32)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of --wrapper-cpu-pipeline.
@@ -40,6 +45,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C interface wrapper"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
+                     "polynomial approximations (a few ulp in f32)"),
+      llvm::cl::init(true)};
 };
 
 /// linalg (on tensors or buffers) with func.func entries in; LLVM dialect

@@ -1,0 +1,24 @@
+//===- Passes.h - project-wide passes ---------------------------*- C++ -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_TRANSFORMS_PASSES_H
+#define WRAPPER_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace wrapper {
+
+#define GEN_PASS_DECL
+#include "Wrapper/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Wrapper/Transforms/Passes.h.inc"
+
+} // namespace wrapper
+} // namespace mlir
+
+#endif // WRAPPER_TRANSFORMS_PASSES_H
