@@ -1,6 +1,6 @@
 // An MLP block as PyTorch computes it (linear, bias, gelu, linear, residual,
 // layer_norm), written in tensor_program with a dynamic batch dimension.
-// The README's main-job command runs a pipeline over it.
+// The README's main-job command compiles it and runs it on the CPU.
 func.func @mlp_block(%x: tensor<?x64xf32>, %w1: tensor<256x64xf32>, %b1: tensor<256xf32>,
                      %w2: tensor<64x256xf32>, %b2: tensor<64xf32>,
                      %gamma: tensor<64xf32>, %beta: tensor<64xf32>) -> tensor<?x64xf32> {

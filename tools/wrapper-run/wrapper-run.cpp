@@ -100,8 +100,12 @@ static cl::opt<uint64_t> maxAllocBytes(
     cl::desc("Refuse inputs and outputs above this many bytes in total"),
     cl::init(uint64_t(16) << 30), cl::cat(category));
 static cl::opt<bool> timing("time",
-                            cl::desc("Report compile time by stage"),
+                            cl::desc("Report the compile time (pipeline and "
+                                     "LLVM JIT)"),
                             cl::cat(category));
+static cl::opt<bool> timePasses("pass-timing",
+                                cl::desc("Report the time of every pass"),
+                                cl::cat(category));
 
 namespace {
 /// Reports an error and returns the exit code of the tool.
@@ -390,7 +394,7 @@ int main(int argc, char **argv) {
   } else {
     // Compile.
     DefaultTimingManager tm;
-    tm.setEnabled(timing);
+    tm.setEnabled(timePasses);
     TimingScope rootTiming = tm.getRootScope();
     PassManager pm(&context);
     pm.enableTiming(rootTiming);
@@ -442,12 +446,17 @@ int main(int argc, char **argv) {
     auto jitted = std::chrono::steady_clock::now();
     if (timing)
       llvm::errs() << "compile: pipeline "
-                   << std::chrono::duration<double, std::milli>(compiled - start)
-                          .count()
+                   << llvm::format(
+                          "%.1f",
+                          std::chrono::duration<double, std::milli>(compiled -
+                                                                    start)
+                              .count())
                    << " ms, LLVM JIT "
-                   << std::chrono::duration<double, std::milli>(jitted -
-                                                                compiled)
-                          .count()
+                   << llvm::format(
+                          "%.1f",
+                          std::chrono::duration<double, std::milli>(jitted -
+                                                                    compiled)
+                              .count())
                    << " ms\n";
 
     // Run.
