@@ -101,6 +101,9 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
                                      const CPUPipelineOptions &options) {
   pm.addPass(tensor_program::createTensorProgramDecomposePass());
   pm.addPass(createCanonicalizerPass());
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramFusePass());
   pm.addPass(createConvertTensorProgramToLinalgPass());
   CPUCodegenOptions codegen;
   codegen.parallel = options.parallel;

@@ -36,6 +36,10 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
 
 /// Options of --wrapper-cpu-pipeline.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "

@@ -1,4 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 13 | FileCheck %s
+// RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 34 | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // Scaled dot-product attention over 2 heads: softmax(q k^T / sqrt(d)) v.
 func.func @main(%q: tensor<2x16x32xf32>, %k: tensor<2x16x32xf32>, %v: tensor<2x16x32xf32>) -> tensor<2x16x32xf32> {

@@ -1,4 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 12 | FileCheck %s
+// RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 33 | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // An MLP block: linear + bias + gelu + linear + bias.
 func.func @main(%x: tensor<8x64xf32>, %w1: tensor<256x64xf32>, %b1: tensor<256xf32>, %w2: tensor<64x256xf32>, %b2: tensor<64xf32>) -> tensor<8x64xf32> {

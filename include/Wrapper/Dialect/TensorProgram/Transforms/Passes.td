@@ -47,11 +47,78 @@ def TensorProgramDecomposePass : Pass<"tensor-program-decompose"> {
     Option<"decomposeActivations", "activations", "bool", /*default=*/"true",
            "Also expand silu and tanh-approximated gelu into primitives">,
     Option<"decomposeLinear", "linear", "bool", /*default=*/"true",
-           "Also expand linear into permute + matmul + add">
+           "Also expand linear into permute + matmul + add">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the number of ops expanded">
   ];
   let statistics = [
     Statistic<"numDecomposed", "decomposed", "Composite ops expanded">
   ];
+}
+
+def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> {
+  let summary = "Groups ops into fused regions, one per future kernel";
+  let description = [{
+    Partitions the computing ops of a function into `tensor_program.fused`
+    regions, each of which becomes one kernel. Every op lands in exactly one
+    group (no work is duplicated), except cheap producers that are cloned
+    into each group using them: splat and rank-0 constants and `tensor.dim`.
+
+    The algorithm is greedy in program order. An op joins the group of one
+    of its producers (the latest one it may join) when the rules allow it,
+    and otherwise starts a group:
+
+    * an elementwise or layout op joins any group (as a pointwise chain, a
+      reduction's prologue or epilogue, or a matmul epilogue);
+    * a reduction joins a pointwise group (which becomes a reduction group)
+      or a reduction group that reduces the same dimensions of the same
+      shape, so that softmax, log_softmax, layer_norm and rms_norm of one row
+      form one kernel, as Inductor's persistent reductions do;
+    * a matrix product always starts a group (fusing producers into it would
+      recompute them for every output tile); elementwise consumers may join
+      it as an epilogue;
+    * an op never joins a group that one of its other operands depends on
+      (that would make a cycle), nor a group at the size bound.
+
+    Ops that cannot be fused (`extern`, `copy_back`, composites that were
+    not decomposed, ops taking index operands other than `tensor.dim`) stay
+    outside. Values used outside their group become results of the fused op;
+    the block is then sorted topologically.
+
+    Before:
+    ```mlir
+    %0 = tensor_program.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    %1 = tensor_program.relu %0 : tensor<4x8xf32>
+    ```
+    After:
+    ```mlir
+    %1 = tensor_program.fused pointwise(%a, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+    ^bb0(%x: tensor<4x8xf32>, %y: tensor<8xf32>):
+      %0 = tensor_program.add %x, %y : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+      %r = tensor_program.relu %0 : tensor<4x8xf32>
+      tensor_program.yield %r : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"fuseElementwise", "elementwise", "bool", /*default=*/"true",
+           "Fuse chains of elementwise and layout ops">,
+    Option<"fuseReductions", "reductions", "bool", /*default=*/"true",
+           "Fuse reductions with their producers and consumers">,
+    Option<"fuseMatmulEpilogues", "matmul-epilogues", "bool",
+           /*default=*/"true",
+           "Fuse elementwise consumers into matrix products">,
+    Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"64",
+           "The most ops one group may hold">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per function with the kernels formed and ops fused "
+           "(the statistics, which release builds of MLIR do not collect)">
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Fused ops (kernels) formed">,
+    Statistic<"numFusedOps", "fused-ops", "Ops placed in fused ops">
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 #endif // WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_TD

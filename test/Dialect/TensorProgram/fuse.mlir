@@ -1,0 +1,135 @@
+// RUN: wrapper-opt %s --tensor-program-fuse --split-input-file | FileCheck %s
+// RUN: wrapper-opt %s --tensor-program-fuse="elementwise=false reductions=false matmul-epilogues=false" --split-input-file | FileCheck %s --check-prefix=NONE
+// RUN: wrapper-opt %s --tensor-program-fuse="max-group-size=2" --split-input-file | FileCheck %s --check-prefix=SMALL
+
+// Tests that an elementwise chain with broadcasts becomes one pointwise
+// kernel, with a rank-0 constant cloned in.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK: %[[F:.*]] = tensor_program.fused pointwise(%[[A]], %[[B]])
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<8xf32>):
+// CHECK-NEXT: %[[C:.*]] = tensor_program.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT: tensor_program.add %[[X]], %[[Y]]
+// CHECK-NEXT: tensor_program.mul %{{.*}}, %[[C]]
+// CHECK-NEXT: tensor_program.relu
+// CHECK-NEXT: tensor_program.yield
+// CHECK-NOT: tensor_program.constant
+// CHECK: return %[[F]]
+// NONE-LABEL: func.func @chain
+// NONE-COUNT-3: tensor_program.fused pointwise
+// SMALL-LABEL: func.func @chain
+// SMALL-COUNT-2: tensor_program.fused pointwise
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %c = tensor_program.constant dense<2.0> : tensor<f32>
+  %0 = tensor_program.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = tensor_program.mul %0, %c : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %2 = tensor_program.relu %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that a decomposed softmax (two reductions over the same row) is one
+// reduction kernel.
+// CHECK-LABEL: func.func @softmax
+// CHECK: tensor_program.fused reduction
+// CHECK: tensor_program.reduce_max
+// CHECK: tensor_program.reduce_sum
+// CHECK: tensor_program.div
+// CHECK: tensor_program.yield
+// CHECK-NOT: tensor_program.fused
+// CHECK: return
+func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = tensor_program.reduce_max %x dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  %c = tensor_program.sub %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = tensor_program.exp %c : tensor<4x8xf32>
+  %s = tensor_program.reduce_sum %e dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  %r = tensor_program.div %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that reductions over different dimensions are separate kernels.
+// CHECK-LABEL: func.func @different_rows
+// CHECK: tensor_program.fused reduction
+// CHECK: tensor_program.reduce_sum %{{.*}} dims [1]
+// CHECK: tensor_program.yield
+// CHECK: tensor_program.fused reduction
+// CHECK: tensor_program.reduce_sum %{{.*}} dims [0]
+func.func @different_rows(%x: tensor<4x8xf32>) -> tensor<8xf32> {
+  %s = tensor_program.reduce_sum %x dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  %c = tensor_program.sub %x, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %t = tensor_program.reduce_sum %c dims [0] : tensor<4x8xf32> -> tensor<8xf32>
+  return %t : tensor<8xf32>
+}
+
+// -----
+
+// Tests that a matmul starts a kernel (its producer is not pulled in) and
+// takes its elementwise consumers as an epilogue.
+// CHECK-LABEL: func.func @matmul_epilogue
+// CHECK: %[[P:.*]] = tensor_program.fused pointwise
+// CHECK: tensor_program.exp
+// CHECK: tensor_program.fused matmul(%[[P]], %{{.*}}, %{{.*}})
+// CHECK: tensor_program.matmul
+// CHECK: tensor_program.add
+// CHECK: tensor_program.gelu
+// NONE-LABEL: func.func @matmul_epilogue
+// NONE-COUNT-4: tensor_program.fused
+func.func @matmul_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %e = tensor_program.exp %x : tensor<4x8xf32>
+  %m = tensor_program.matmul %e, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %a = tensor_program.add %m, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %g = tensor_program.gelu %a : tensor<4x16xf32>
+  return %g : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that a value used outside its group becomes a result of the fused op.
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[F:.*]]:2 = tensor_program.fused pointwise
+// CHECK: tensor_program.yield %{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>
+// CHECK: return %[[F]]#0, %[[F]]#1
+func.func @shared(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor_program.exp %x : tensor<8xf32>
+  %n = tensor_program.neg %e : tensor<8xf32>
+  return %e, %n : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Tests that an op does not join a group its other operand depends on
+// through an op outside the group (that would make a cycle), and that
+// externs stay outside.
+// CHECK-LABEL: func.func @no_cycle
+// CHECK: %[[G:.*]] = tensor_program.fused pointwise
+// CHECK: tensor_program.exp
+// CHECK: %[[E:.*]] = tensor_program.extern "aten::relu"(%[[G]])
+// CHECK: tensor_program.fused pointwise(%[[G]], %[[E]])
+// CHECK: tensor_program.add
+func.func @no_cycle(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %a = tensor_program.exp %x : tensor<8xf32>
+  %b = tensor_program.extern "aten::relu"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  %c = tensor_program.add %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %c : tensor<8xf32>
+}
+
+// -----
+
+// Tests that composites are left for --tensor-program-decompose, and that a
+// dynamic size read with tensor.dim is cloned into the kernel.
+// CHECK-LABEL: func.func @leftovers
+// CHECK: tensor_program.softmax
+// CHECK: tensor_program.fused pointwise(%{{.*}}) : (tensor<?x8xf32>) -> tensor<?x2x4xf32>
+// CHECK: tensor.dim
+// CHECK: tensor_program.reshape
+func.func @leftovers(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x2x4xf32>) {
+  %s = tensor_program.softmax %x dim 1 : tensor<?x8xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor_program.exp %x : tensor<?x8xf32>
+  %r = tensor_program.reshape %e [%n] : tensor<?x8xf32> -> tensor<?x2x4xf32>
+  return %s, %r : tensor<?x8xf32>, tensor<?x2x4xf32>
+}
