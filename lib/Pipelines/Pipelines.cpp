@@ -45,8 +45,6 @@ struct AddCInterfacePass
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUCodegenOptions &options) {
-  if (options.cInterface)
-    pm.addPass(std::make_unique<AddCInterfacePass>());
   // Fuse elementwise producers into consumers while still on tensors.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
@@ -60,6 +58,11 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The wrapper host program (if any) after its kernels are buffers: its
+  // frees are explicit, so it must not go through deallocation.
+  pm.addPass(createConvertWrapperToStandardPass());
+  if (options.cInterface)
+    pm.addPass(std::make_unique<AddCInterfacePass>());
   // Clones that deallocation inserted (a returned view of an argument, for
   // one) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -104,6 +107,12 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(
         tensor_program::createTensorProgramFusePass());
+  if (options.wrapperHost) {
+    // Kernels plus a wrapper host graph, then the graph to func/memref.
+    pm.addPass(createConvertTensorProgramToWrapperPass());
+  }
+  // Functions that are not graphs (and, without the wrapper host, all of
+  // them) are lowered to linalg as a whole.
   pm.addPass(createConvertTensorProgramToLinalgPass());
   CPUCodegenOptions codegen;
   codegen.parallel = options.parallel;

@@ -62,4 +62,63 @@ def ConvertTensorProgramToLinalgPass
   ];
 }
 
+def ConvertTensorProgramToWrapperPass
+    : Pass<"convert-tensor-program-to-wrapper", "::mlir::ModuleOp"> {
+  let summary = "Turns tensor_program functions into kernels and a wrapper host graph";
+  let description = [{
+    Each public `func.func` that is a tensor program (tensor arguments and
+    results; only `tensor_program` ops, `tensor.dim`, index constants and
+    the return) becomes a `wrapper.graph` on buffers, and each
+    `tensor_program.fused` op a kernel. Other functions are left as they
+    are (`--convert-tensor-program-to-linalg` lowers them whole).
+
+    * a private `func.func @<graph>_kernel_<n>` taking its inputs and then
+      its outputs as memrefs, whose body is the fused region lowered to
+      linalg on tensors between `bufferization.to_tensor` of the inputs and
+      `bufferization.materialize_in_destination` into the outputs;
+    * a `wrapper.kernel` definition naming it, with metadata (kind, source
+      ops);
+    * in the graph: a `wrapper.comment` naming the source ops, a
+      `wrapper.alloc` per output (dynamic sizes read with `memref.dim` from
+      the inputs they derive from), the `wrapper.call`, and a `wrapper.free`
+      after the last use of every intermediate buffer.
+
+    Computing ops outside fused regions are first wrapped in one-op fused
+    regions. Non-splat constants become `wrapper.constant`s read with
+    `wrapper.get_constant`; `copy_back` becomes a copy kernel into the
+    argument, which the signature marks `wrapper.mutated`; an output that is
+    an argument is marked `wrapper.alias_of`.
+
+    Refused with a diagnostic: `tensor_program.extern` (no runtime kernels
+    yet), a dynamic output dimension whose size cannot be traced to an
+    input dimension, and functions with non-tensor arguments or results.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::wrapper::WrapperDialect"
+  ];
+}
+
+def ConvertWrapperToStandardPass
+    : Pass<"convert-wrapper-to-standard", "::mlir::ModuleOp"> {
+  let summary = "Lowers the wrapper host program to func and memref";
+  let description = [{
+    Lowers `wrapper` ops on CPU buffers to upstream ops that the CPU codegen
+    pipeline takes to LLVM: `wrapper.graph` becomes a public `func.func`,
+    `alloc`/`reuse` become `memref.alloc` (64-byte aligned), `free` and
+    `free_if_not_reused` (when no reuse follows) `memref.dealloc`,
+    `reinterpret` `memref.reinterpret_cast`, `call` a `func.call` of the
+    kernel's implementation, `constant`/`get_constant` `memref.global` /
+    `memref.get_global`, `return` `func.return`; comments disappear and
+    debug prints become calls of the runtime. Memory spaces are dropped.
+
+    Refused with a diagnostic: buffers on CUDA devices, GPU kernels, and
+    extern calls (lowered by `--wrapper-lower-extern-abi` once it exists).
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // WRAPPER_CONVERSION_PASSES_TD

@@ -40,6 +40,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "fuse",
       llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> wrapperHost{
+      *this, "wrapper-host",
+      llvm::cl::desc("Compile through kernels and a wrapper host graph "
+                     "(--convert-tensor-program-to-wrapper); otherwise lower "
+                     "each function to linalg as a whole"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "

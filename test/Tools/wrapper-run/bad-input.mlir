@@ -35,7 +35,7 @@
 //
 // An op the CPU path does not support:
 // RUN: not wrapper-run %s --entry=uses_extern 2>&1 | FileCheck %s --check-prefix=EXTERN
-// EXTERN: error: 'tensor_program.extern' op has no linalg form
+// EXTERN: error: 'tensor_program.extern' op cannot be lowered yet: extern kernels need the runtime shim library
 //
 // Missing and malformed files:
 // RUN: not wrapper-run %s --entry=takes_4x3 --input=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=MISSING

@@ -180,6 +180,14 @@ void GraphOp::print(OpAsmPrinter &p) {
       getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
+void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                    FunctionType type) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addRegion();
+}
+
 bool GraphOp::isArgumentMutated(unsigned index) {
   return static_cast<bool>(
       getArgAttr(index, WrapperDialect::getMutatedAttrName()));

@@ -81,6 +81,9 @@ def Wrapper_GraphOp : Wrapper_Op<"graph", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type)>
+  ];
   let extraClassDeclaration = [{
     //===------------------------------------------------------------------===//
     // FunctionOpInterface

@@ -1,0 +1,420 @@
+//===- TensorProgramToWrapper.cpp - kernels and a host graph --------------===//
+//
+// Part of the Wrapper project.
+//
+// Turns each public tensor_program function into a wrapper.graph: fused
+// regions become kernel functions on buffers, and the function body becomes
+// the host program that allocates, calls and frees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeTracing.h"
+
+#include "Wrapper/Conversion/Passes.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "convert-tensor-program-to-wrapper"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_CONVERTTENSORPROGRAMTOWRAPPERPASS
+#include "Wrapper/Conversion/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::wrapper;
+namespace tp = mlir::tensor_program;
+
+/// Whether a function is a tensor program the host graph can express: tensor
+/// arguments and results, and only tensor_program ops, tensor.dim, index
+/// constants and the return. Other functions are left to
+/// --convert-tensor-program-to-linalg.
+static bool isGraphCandidate(func::FuncOp func) {
+  if (!func.isPublic() || func.isExternal())
+    return false;
+  FunctionType type = func.getFunctionType();
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+    if (!isa<RankedTensorType>(t))
+      return false;
+  bool hasProgram = false;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<tensor_program::TensorProgramDialect>(op.getDialect())) {
+      hasProgram = true;
+      continue;
+    }
+    if (!isa<tensor::DimOp, arith::ConstantIndexOp, func::ReturnOp>(op))
+      return false;
+  }
+  return hasProgram;
+}
+
+static MemRefType bufferType(Type tensor) {
+  auto t = cast<RankedTensorType>(tensor);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+/// Wraps each computing op outside fused regions in a one-op fused region.
+static LogicalResult wrapUnfusedOps(func::FuncOp func) {
+  for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+    if (!isa<tp::TensorProgramDialect>(op.getDialect()) ||
+        isa<tp::FusedOp, tp::ExternOp, tp::CopyBackOp, tp::ConstantOp>(op))
+      continue;
+    if (tp::isComposite(&op) && !tp::isContraction(&op))
+      return op.emitOpError()
+             << "is a composite; run --tensor-program-decompose first";
+    SmallVector<Value> inputs;
+    for (Value operand : op.getOperands()) {
+      if (isa<RankedTensorType>(operand.getType())) {
+        if (!llvm::is_contained(inputs, operand))
+          inputs.push_back(operand);
+        continue;
+      }
+      Operation *def = operand.getDefiningOp();
+      if (!def || !isa<tensor::DimOp, arith::ConstantIndexOp>(def))
+        return op.emitOpError()
+               << "takes an index operand that is not a constant or a "
+                  "tensor.dim, which a kernel cannot receive";
+      if (auto dim = dyn_cast<tensor::DimOp>(def))
+        if (!llvm::is_contained(inputs, dim.getSource()))
+          inputs.push_back(dim.getSource());
+    }
+    tp::FusionKind kind = tp::isContraction(&op) ? tp::FusionKind::matmul
+                          : tp::isReduction(&op) ? tp::FusionKind::reduction
+                                                 : tp::FusionKind::pointwise;
+    OpBuilder b(&op);
+    auto fused = tp::FusedOp::create(b, op.getLoc(), kind,
+                                     op.getResultTypes(), inputs);
+    Block &body = fused.getBody().front();
+    IRMapping mapping;
+    for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+      mapping.map(input, arg);
+    OpBuilder inner = OpBuilder::atBlockEnd(&body);
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && !isa<RankedTensorType>(operand.getType()) &&
+          !mapping.contains(operand))
+        inner.clone(*def, mapping);
+    Operation *clone = inner.clone(op, mapping);
+    tp::YieldOp::create(inner, op.getLoc(), clone->getResults());
+    op.replaceAllUsesWith(fused.getResults());
+    op.erase();
+  }
+  return success();
+}
+
+namespace {
+/// Builds the kernels and the graph of one function.
+class GraphBuilder {
+public:
+  GraphBuilder(ModuleOp module, func::FuncOp func)
+      : module(module), func(func), name(func.getName().str()),
+        moduleBuilder(module.getContext()) {
+    moduleBuilder.setInsertionPoint(func);
+  }
+
+  LogicalResult build();
+
+private:
+  /// A new private kernel implementation and its wrapper.kernel definition.
+  std::pair<func::FuncOp, KernelOp> createKernel(StringRef suffix,
+                                                 TypeRange params,
+                                                 DictionaryAttr metadata);
+  LogicalResult lowerFused(tp::FusedOp fused, OpBuilder &b);
+  Value copyToFresh(Value buffer, OpBuilder &b, Location loc);
+  void copyInto(Value source, Value target, OpBuilder &b, Location loc);
+  Value lookup(Value tensor) { return buffers.lookup(tensor); }
+
+  ModuleOp module;
+  func::FuncOp func;
+  std::string name;
+  OpBuilder moduleBuilder;
+  GraphOp graph;
+  IRMapping buffers; // tensor values -> buffers
+  unsigned kernelCount = 0, constantCount = 0;
+  SmallVector<func::FuncOp> kernelImpls;
+
+public:
+  SmallVector<func::FuncOp> takeKernels() { return std::move(kernelImpls); }
+};
+} // namespace
+
+std::pair<func::FuncOp, KernelOp>
+GraphBuilder::createKernel(StringRef suffix, TypeRange params,
+                           DictionaryAttr metadata) {
+  std::string kernelName = name + "_" + suffix.str() + "_" +
+                           std::to_string(kernelCount++);
+  Location loc = func.getLoc();
+  auto impl = func::FuncOp::create(
+      moduleBuilder, loc, kernelName + "_impl",
+      moduleBuilder.getFunctionType(params, {}));
+  impl.setPrivate();
+  impl.addEntryBlock();
+  auto kernel = KernelOp::create(moduleBuilder, loc, kernelName,
+                                 SymbolRefAttr::get(impl), metadata);
+  kernelImpls.push_back(impl);
+  return {impl, kernel};
+}
+
+void GraphBuilder::copyInto(Value source, Value target, OpBuilder &b,
+                            Location loc) {
+  auto [impl, kernel] = createKernel(
+      "copy", TypeRange{source.getType(), target.getType()},
+      moduleBuilder.getDictionaryAttr(
+          moduleBuilder.getNamedAttr("kind", moduleBuilder.getStringAttr(
+                                                 "copy"))));
+  OpBuilder body = OpBuilder::atBlockEnd(&impl.getBody().front());
+  memref::CopyOp::create(body, loc, impl.getArgument(0), impl.getArgument(1));
+  func::ReturnOp::create(body, loc);
+  CallOp::create(b, loc, kernel.getSymName(), ValueRange{source, target},
+                 ValueRange{}, ValueRange{});
+}
+
+Value GraphBuilder::copyToFresh(Value buffer, OpBuilder &b, Location loc) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      sizes.push_back(memref::DimOp::create(b, loc, buffer, dim));
+  Value fresh = AllocOp::create(b, loc, bufferType(RankedTensorType::get(
+                                            type.getShape(),
+                                            type.getElementType())),
+                                sizes);
+  copyInto(buffer, fresh, b, loc);
+  return fresh;
+}
+
+LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
+  Location loc = fused.getLoc();
+  Block &region = fused.getBody().front();
+  SmallVector<Value> inputs;
+  for (Value input : fused.getInputs())
+    inputs.push_back(lookup(input));
+
+  // Kernel: inputs then outputs, as buffers.
+  SmallVector<Type> params;
+  for (Value input : inputs)
+    params.push_back(input.getType());
+  for (Type type : fused.getResultTypes())
+    params.push_back(bufferType(type));
+  SmallVector<Attribute> sourceOps;
+  for (Operation &op : region.without_terminator())
+    if (isa<tp::TensorProgramDialect>(op.getDialect()) &&
+        !isa<tp::ConstantOp>(op))
+      sourceOps.push_back(
+          b.getStringAttr(op.getName().stripDialect()));
+  DictionaryAttr metadata = b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr(tp::stringifyFusionKind(
+                                  fused.getKind()))),
+       b.getNamedAttr("source_ops", b.getArrayAttr(sourceOps))});
+  auto [impl, kernel] = createKernel("kernel", params, metadata);
+
+  // Kernel body: inputs as tensors, the region, results into the outputs.
+  OpBuilder body = OpBuilder::atBlockEnd(&impl.getBody().front());
+  IRMapping mapping;
+  for (auto [index, arg] : llvm::enumerate(region.getArguments())) {
+    Value tensor = bufferization::ToTensorOp::create(
+        body, loc, arg.getType(), impl.getArgument(index),
+        /*restrict=*/true, /*writable=*/false);
+    mapping.map(arg, tensor);
+  }
+  for (Operation &op : region.without_terminator())
+    body.clone(op, mapping);
+  auto yield = cast<tp::YieldOp>(region.getTerminator());
+  for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+    auto materialize = bufferization::MaterializeInDestinationOp::create(
+        body, loc, mapping.lookup(value),
+        impl.getArgument(inputs.size() + index));
+    materialize.setRestrict(true);
+    materialize.setWritable(true);
+  }
+  func::ReturnOp::create(body, loc);
+
+  // Host: comment, output allocations, the call.
+  std::string comment = "Source nodes: ";
+  llvm::raw_string_ostream os(comment);
+  llvm::interleaveComma(sourceOps, os, [&](Attribute a) {
+    os << cast<StringAttr>(a).getValue();
+  });
+  CommentOp::create(b, loc, comment);
+  SmallVector<Value> outputs;
+  for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+    FailureOr<SmallVector<Value>> sizes =
+        buildOutputDynamicSizes(b, loc, value, inputs);
+    if (failed(sizes))
+      return fused.emitOpError()
+             << "result #" << index
+             << " has a dynamic dimension whose size cannot be derived "
+                "from the kernel's inputs";
+    Value buffer = AllocOp::create(b, loc, bufferType(value.getType()),
+                                   *sizes);
+    outputs.push_back(buffer);
+    buffers.map(fused.getResult(index), buffer);
+  }
+  SmallVector<Value> args(inputs);
+  args.append(outputs);
+  CallOp::create(b, loc, kernel.getSymName(), args, ValueRange{},
+                 ValueRange{});
+  return success();
+}
+
+LogicalResult GraphBuilder::build() {
+  FunctionType type = func.getFunctionType();
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+    if (!isa<RankedTensorType>(t))
+      return func.emitOpError()
+             << "has a " << t
+             << " argument or result; a graph takes and returns tensors only";
+  SmallVector<Type> argTypes, resultTypes;
+  for (Type t : type.getInputs())
+    argTypes.push_back(bufferType(t));
+  for (Type t : type.getResults())
+    resultTypes.push_back(bufferType(t));
+
+  OpBuilder top(func);
+  graph = GraphOp::create(top, func.getLoc(), func.getName(),
+                          top.getFunctionType(argTypes, resultTypes));
+  Block *entry = graph.addEntryBlock();
+  for (auto [tensor, buffer] :
+       llvm::zip(func.getArguments(), entry->getArguments()))
+    buffers.map(tensor, buffer);
+  OpBuilder b = OpBuilder::atBlockEnd(entry);
+
+  for (Operation &op : func.getBody().front()) {
+    Location loc = op.getLoc();
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](tp::FusedOp fused) -> LogicalResult {
+              return lowerFused(fused, b);
+            })
+            .Case([&](tp::ConstantOp constant) -> LogicalResult {
+              std::string symbol =
+                  name + "_constant_" + std::to_string(constantCount++);
+              auto memrefType = bufferType(constant.getType());
+              ConstantOp::create(moduleBuilder, loc,
+                                 moduleBuilder.getStringAttr(symbol),
+                                 TypeAttr::get(memrefType),
+                                 constant.getValue());
+              buffers.map(constant.getResult(),
+                          GetConstantOp::create(b, loc, memrefType, symbol));
+              return success();
+            })
+            .Case([&](tensor::DimOp dim) -> LogicalResult {
+              Value index = arith::ConstantIndexOp::create(
+                  b, loc, *dim.getConstantIndex());
+              buffers.map(dim.getResult(),
+                          memref::DimOp::create(b, loc, lookup(dim.getSource()),
+                                                index));
+              return success();
+            })
+            .Case([&](arith::ConstantOp constant) -> LogicalResult {
+              buffers.map(constant.getResult(), b.clone(*constant)->getResult(0));
+              return success();
+            })
+            .Case([&](tp::CopyBackOp copy) -> LogicalResult {
+              auto arg = cast<BlockArgument>(copy.getTarget());
+              graph.setArgAttr(arg.getArgNumber(),
+                               WrapperDialect::getMutatedAttrName(),
+                               UnitAttr::get(b.getContext()));
+              copyInto(lookup(copy.getValue()), lookup(copy.getTarget()), b,
+                       loc);
+              return success();
+            })
+            .Case([&](tp::ExternOp externOp) -> LogicalResult {
+              return externOp.emitOpError()
+                     << "cannot be lowered yet: extern kernels need the "
+                        "runtime shim library";
+            })
+            .Case([&](func::ReturnOp ret) -> LogicalResult {
+              SmallVector<Value> results;
+              llvm::SmallPtrSet<Value, 8> returned;
+              for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+                Value buffer = lookup(value);
+                if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+                  graph.setResultAttr(
+                      index, WrapperDialect::getAliasOfAttrName(),
+                      b.getI64IntegerAttr(arg.getArgNumber()));
+                } else if (!isAllocatedHere(buffer) ||
+                           returned.contains(buffer)) {
+                  // Constants and buffers returned twice get their own copy,
+                  // so that the caller owns every output it frees.
+                  buffer = copyToFresh(buffer, b, loc);
+                }
+                returned.insert(buffer);
+                results.push_back(buffer);
+              }
+              ReturnOp::create(b, loc, results);
+              return success();
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be lowered to the wrapper host program";
+            });
+    if (failed(result))
+      return failure();
+  }
+
+  // Free every intermediate after its last use.
+  auto returnOp = cast<ReturnOp>(entry->getTerminator());
+  for (Operation &op : llvm::make_early_inc_range(*entry)) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc || llvm::is_contained(returnOp.getOperands(), alloc.getResult()))
+      continue;
+    Operation *last = alloc;
+    for (Operation *user : alloc.getResult().getUsers()) {
+      Operation *ancestor = entry->findAncestorOpInBlock(*user);
+      if (ancestor && last->isBeforeInBlock(ancestor))
+        last = ancestor;
+    }
+    OpBuilder after(last->getContext());
+    after.setInsertionPointAfter(last);
+    FreeOp::create(after, alloc.getLoc(), alloc.getResult());
+  }
+  return success();
+}
+
+namespace {
+struct ConvertTensorProgramToWrapperPass
+    : public wrapper::impl::ConvertTensorProgramToWrapperPassBase<
+          ConvertTensorProgramToWrapperPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isGraphCandidate(func))
+        funcs.push_back(func);
+    SmallVector<func::FuncOp> kernels;
+    for (func::FuncOp func : funcs) {
+      if (failed(wrapUnfusedOps(func)))
+        return signalPassFailure();
+      GraphBuilder builder(module, func);
+      if (failed(builder.build()))
+        return signalPassFailure();
+      kernels.append(builder.takeKernels());
+      func.erase();
+    }
+    // Kernel bodies: tensor_program to linalg on tensors.
+    RewritePatternSet patterns(&getContext());
+    populateTensorProgramToLinalgPatterns(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<tp::TensorProgramDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    for (func::FuncOp kernel : kernels)
+      if (failed(applyPartialConversion(kernel, target, frozen)))
+        return signalPassFailure();
+  }
+};
+} // namespace

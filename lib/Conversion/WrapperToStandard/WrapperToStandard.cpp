@@ -1,0 +1,216 @@
+//===- WrapperToStandard.cpp - the host program to func and memref --------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Conversion/Passes.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "convert-wrapper-to-standard"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_CONVERTWRAPPERTOSTANDARDPASS
+#include "Wrapper/Conversion/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::wrapper;
+
+/// The memref type without its (CPU) memory space.
+static Type stripMemorySpace(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.getMemorySpace())
+    return type;
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+/// Checks that every buffer the op touches lives on the CPU.
+static LogicalResult checkCPU(Operation *op) {
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes()))
+    if (auto memref = dyn_cast<MemRefType>(type))
+      if (DeviceAttr device = getBufferDevice(memref); device && device.isCUDA())
+        return op->emitOpError()
+               << "uses a buffer on " << device.str()
+               << "; the CPU lowering handles CPU buffers only";
+  return success();
+}
+
+static LogicalResult lowerGraph(GraphOp graph,
+                                SymbolTableCollection &symbols) {
+  OpBuilder b(graph);
+  SmallVector<Type> inputs, results;
+  for (Type t : graph.getArgumentTypes())
+    inputs.push_back(stripMemorySpace(t));
+  for (Type t : graph.getResultTypes())
+    results.push_back(stripMemorySpace(t));
+  auto func = func::FuncOp::create(b, graph.getLoc(), graph.getSymName(),
+                                   b.getFunctionType(inputs, results));
+  Block *entry = func.addEntryBlock();
+  IRMapping mapping;
+  for (auto [from, to] :
+       llvm::zip(graph.getBody().getArguments(), entry->getArguments()))
+    mapping.map(from, to);
+  OpBuilder body = OpBuilder::atBlockEnd(entry);
+  auto get = [&](Value v) { return mapping.lookupOrDefault(v); };
+
+  Block &source = graph.getBody().front();
+  for (Operation &op : source) {
+    if (failed(checkCPU(&op)))
+      return failure();
+    Location loc = op.getLoc();
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](AllocOp alloc) -> LogicalResult {
+              SmallVector<Value> sizes;
+              for (Value s : alloc.getDynamicSizes())
+                sizes.push_back(get(s));
+              auto type = cast<MemRefType>(stripMemorySpace(alloc.getType()));
+              mapping.map(alloc.getResult(),
+                          memref::AllocOp::create(body, loc, type, sizes,
+                                                  body.getI64IntegerAttr(64)));
+              return success();
+            })
+            .Case([&](FreeOp free) -> LogicalResult {
+              memref::DeallocOp::create(body, loc, get(free.getBuffer()));
+              return success();
+            })
+            .Case([&](FreeIfNotReusedOp free) -> LogicalResult {
+              // Freed unless a later reuse takes the storage.
+              bool reused = llvm::any_of(
+                  free.getBuffer().getUsers(),
+                  [](Operation *user) { return isa<ReuseOp>(user); });
+              if (!reused)
+                memref::DeallocOp::create(body, loc, get(free.getBuffer()));
+              return success();
+            })
+            .Case([&](ReuseOp reuse) -> LogicalResult {
+              // A view of the old storage with the new type; freeing it
+              // frees the storage.
+              auto type = cast<MemRefType>(stripMemorySpace(reuse.getType()));
+              if (!type.hasStaticShape()) {
+                mapping.map(reuse.getResult(), get(reuse.getOld()));
+                return success();
+              }
+              SmallVector<int64_t> strides;
+              int64_t offset;
+              if (failed(type.getStridesAndOffset(strides, offset)))
+                return reuse.emitOpError() << "has a non-strided layout";
+              mapping.map(reuse.getResult(),
+                          memref::ReinterpretCastOp::create(
+                              body, loc, type, get(reuse.getOld()), offset,
+                              type.getShape(), strides));
+              return success();
+            })
+            .Case([&](ReinterpretOp view) -> LogicalResult {
+              SmallVector<Value> offsets, sizes, strides;
+              for (Value v : view.getOffsets())
+                offsets.push_back(get(v));
+              for (Value v : view.getSizes())
+                sizes.push_back(get(v));
+              for (Value v : view.getStrides())
+                strides.push_back(get(v));
+              auto cast = memref::ReinterpretCastOp::create(
+                  body, loc,
+                  llvm::cast<MemRefType>(stripMemorySpace(view.getType())),
+                  get(view.getSource()), offsets, sizes, strides,
+                  view.getStaticOffsets(), view.getStaticSizes(),
+                  view.getStaticStrides());
+              mapping.map(view.getResult(), cast.getResult());
+              return success();
+            })
+            .Case([&](CallOp call) -> LogicalResult {
+              auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+                  call, call.getKernelAttr());
+              FunctionOpInterface impl =
+                  kernel ? kernel.lookupImpl(symbols) : FunctionOpInterface();
+              auto funcImpl = dyn_cast_or_null<func::FuncOp>(
+                  impl ? impl.getOperation() : nullptr);
+              if (!funcImpl)
+                return call.emitOpError()
+                       << "calls a GPU kernel; the CPU lowering calls "
+                          "func.func kernels only";
+              SmallVector<Value> args;
+              for (auto [arg, param] :
+                   llvm::zip(call.getArgs(), funcImpl.getArgumentTypes())) {
+                Value v = get(arg);
+                if (v.getType() != param)
+                  v = memref::CastOp::create(body, loc, param, v);
+                args.push_back(v);
+              }
+              func::CallOp::create(body, loc, funcImpl, args);
+              return success();
+            })
+            .Case([&](GetConstantOp get) -> LogicalResult {
+              auto type = cast<MemRefType>(stripMemorySpace(get.getType()));
+              mapping.map(get.getResult(),
+                          memref::GetGlobalOp::create(body, loc, type,
+                                                      get.getConstant()));
+              return success();
+            })
+            .Case([&](CommentOp) -> LogicalResult { return success(); })
+            .Case([&](ReturnOp ret) -> LogicalResult {
+              SmallVector<Value> values;
+              for (Value v : ret.getOperands())
+                values.push_back(get(v));
+              func::ReturnOp::create(body, loc, values);
+              return success();
+            })
+            .Default([&](Operation *other) -> LogicalResult {
+              if (isa<WrapperDialect>(other->getDialect()))
+                return other->emitOpError()
+                       << "is not supported by the CPU lowering yet";
+              Operation *clone = body.clone(*other, mapping);
+              (void)clone;
+              return success();
+            });
+    if (failed(result))
+      return failure();
+  }
+  graph.erase();
+  return success();
+}
+
+namespace {
+struct ConvertWrapperToStandardPass
+    : public wrapper::impl::ConvertWrapperToStandardPassBase<
+          ConvertWrapperToStandardPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbols;
+    // Constants first: graphs read them through memref.get_global.
+    for (auto constant :
+         llvm::make_early_inc_range(module.getOps<ConstantOp>())) {
+      if (failed(checkCPU(constant)))
+        return signalPassFailure();
+      if (constant.isExternal()) {
+        constant.emitOpError()
+            << "is external; the CPU lowering needs its value (external "
+               "weights are loaded by the AOT artifact)";
+        return signalPassFailure();
+      }
+      OpBuilder b(constant);
+      auto type = cast<MemRefType>(stripMemorySpace(constant.getMemRefType()));
+      memref::GlobalOp::create(b, constant.getLoc(), constant.getSymName(),
+                               b.getStringAttr("private"), type,
+                               *constant.getValue(), /*constant=*/true,
+                               /*alignment=*/b.getI64IntegerAttr(64));
+      constant.erase();
+    }
+    for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
+      if (failed(lowerGraph(graph, symbols)))
+        return signalPassFailure();
+    for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+      kernel.erase();
+  }
+};
+} // namespace
