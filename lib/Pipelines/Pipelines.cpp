@@ -56,6 +56,9 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Kernels compute straight into their output buffers rather than into a
+  // temporary that is then copied.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
   // The wrapper host program (if any) after its kernels are buffers: its
