@@ -29,7 +29,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
-tools = ["wrapper-opt", "wrapper-run", "mlir-runner"]
+tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "run_model",
+         "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)

@@ -31,6 +31,15 @@ wrapper_status wrapper_set_error(wrapper_status status, const char *format,
 
 const char *wrapper_last_error(void) { return lastError; }
 
+wrapper_status wrapper_report_error(wrapper_status status, const char *format,
+                                    ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(lastError, sizeof(lastError), format, args);
+  va_end(args);
+  return status;
+}
+
 const char *wrapper_status_name(wrapper_status status) {
   switch (status) {
   case WRAPPER_OK:

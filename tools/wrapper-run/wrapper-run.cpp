@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostArrays.h"
+#include "ToolSupport.h"
 
 #include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
@@ -69,6 +70,9 @@ static cl::opt<bool> print("print", cl::desc("Print the outputs"),
                            cl::init(true), cl::cat(category));
 static cl::opt<std::string> savePrefix(
     "save", cl::desc("Save output #i to <prefix><i>.npy"), cl::cat(category));
+static cl::opt<std::string> saveInputsPrefix(
+    "save-inputs", cl::desc("Save input #i to <prefix><i>.npy"),
+    cl::cat(category));
 static cl::list<std::string> compare(
     "compare", cl::desc("A reference .npy file per output, in order"),
     cl::cat(category));
@@ -112,28 +116,6 @@ namespace {
 int fail(const llvm::Twine &message) {
   llvm::errs() << "wrapper-run: error: " << message << "\n";
   return 1;
-}
-
-func::FuncOp findEntry(ModuleOp module, std::string &error) {
-  if (!entry.empty()) {
-    auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
-      error = "no function named '" + entry + "' with a body in the module";
-    return func && !func.isExternal() ? func : func::FuncOp();
-  }
-  SmallVector<func::FuncOp> candidates;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (func.isPublic() && !func.isExternal())
-      candidates.push_back(func);
-  if (candidates.size() == 1)
-    return candidates.front();
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    return main;
-  error = candidates.empty()
-              ? "the module has no public function to run"
-              : "the module has " + std::to_string(candidates.size()) +
-                    " public functions; name one with --entry";
-  return {};
 }
 
 /// Default tolerances by element type.
@@ -337,7 +319,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
-  func::FuncOp func = findEntry(*module, error);
+  func::FuncOp func = findEntryFunction(*module, entry, error);
   if (!func)
     return fail(error);
   std::string entryName = func.getName().str();
@@ -375,6 +357,11 @@ int main(int argc, char **argv) {
     return fail("the inputs need " + llvm::Twine(inputBytes) +
                 " bytes, more than --max-alloc-bytes=" +
                 llvm::Twine(uint64_t(maxAllocBytes)));
+  if (!saveInputsPrefix.empty())
+    for (auto [index, arg] : llvm::enumerate(args))
+      if (failed(saveOutput(saveInputsPrefix + std::to_string(index) + ".npy",
+                            arg, error)))
+        return fail(error);
   std::string shapeError = checkShapes(func, args);
   if (!shapeError.empty())
     return fail(shapeError);
@@ -400,9 +387,7 @@ int main(int argc, char **argv) {
     pm.enableTiming(rootTiming);
     // Compile only what the entry needs: other functions become private and
     // symbol-dce removes those it does not call.
-    for (auto other : module->getOps<func::FuncOp>())
-      if (other != func)
-        other.setPrivate();
+    privatizeAllBut(*module, func);
     pm.addPass(createSymbolDCEPass());
     CPUPipelineOptions options;
     options.parallel = parallel;

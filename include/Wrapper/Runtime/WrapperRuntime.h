@@ -31,6 +31,14 @@ typedef enum wrapper_status {
 
 /* The message of the last error on the calling thread ("" if none). */
 const char *wrapper_last_error(void);
+/* Records an error message for wrapper_last_error() (printf format) and
+ * returns `status`: for code built on the runtime, such as model.so. */
+wrapper_status wrapper_report_error(wrapper_status status, const char *format,
+                                    ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* The name of a status code ("WRAPPER_ERROR_IO"). */
 const char *wrapper_status_name(wrapper_status status);
 
