@@ -58,7 +58,7 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !dtypeName(tensor.getElementType())) {
       llvm::raw_string_ostream os(error);
-      os << "the model's signature has a " << type
+      os << "the model's signature has a value of type '" << type << "'"
          << ", which the model ABI cannot pass (ranked tensors of bool, "
             "integers, f16, bf16, f32 or f64 only)";
       return {};

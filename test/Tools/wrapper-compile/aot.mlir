@@ -24,7 +24,7 @@
 // RUN: not wrapper-compile %s -o %t/x.so --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: wrapper-compile: error: no function named 'nope' with a body in the module
 // RUN: not wrapper-compile %S/Inputs/scalar-result.mlir -o %t/y.so 2>&1 | FileCheck %s --check-prefix=SIG
-// SIG: wrapper-compile: error: the model's signature has a 'index', which the model ABI cannot pass
+// SIG: wrapper-compile: error: the model's signature has a value of type 'index', which the model ABI cannot pass
 
 func.func @main(%x: tensor<?x16xf32>, %w: tensor<16x8xf32>, %b: tensor<8xf32>) -> (tensor<?x8xf32>, tensor<?xf32>) {
   %wt = tensor_program.permute %w [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
