@@ -63,7 +63,9 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
-  pm.addPass(createConvertWrapperToStandardPass());
+  ConvertWrapperToStandardPassOptions host;
+  host.profile = options.profile;
+  pm.addPass(createConvertWrapperToStandardPass(host));
   if (options.cInterface)
     pm.addPass(std::make_unique<AddCInterfacePass>());
   // Clones that deallocation inserted (a returned view of an argument, for
@@ -121,6 +123,7 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   codegen.parallel = options.parallel;
   codegen.cInterface = options.cInterface;
   codegen.approximateMath = options.approximateMath;
+  codegen.profile = options.profile;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*===------------------------------------------------------------------===*
  * Errors
@@ -137,6 +138,46 @@ void wrapper_free(void *ptr) {
   AllocHeader *header = (AllocHeader *)((char *)ptr - sizeof(AllocHeader));
   __atomic_sub_fetch(&allocated, header->bytes, __ATOMIC_RELAXED);
   free((char *)ptr - header->offset);
+}
+
+/*===------------------------------------------------------------------===*
+ * Kernel profiling
+ *===------------------------------------------------------------------===*/
+
+static uint64_t profileStart[WRAPPER_PROFILE_MAX_KERNELS];
+static uint64_t profileTotal[WRAPPER_PROFILE_MAX_KERNELS];
+static uint64_t profileCalls[WRAPPER_PROFILE_MAX_KERNELS];
+
+static uint64_t nowNanoseconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void wrapper_profile_begin(int64_t id) {
+  if (id >= 0 && id < WRAPPER_PROFILE_MAX_KERNELS)
+    profileStart[id] = nowNanoseconds();
+}
+
+void wrapper_profile_end(int64_t id) {
+  if (id < 0 || id >= WRAPPER_PROFILE_MAX_KERNELS)
+    return;
+  profileTotal[id] += nowNanoseconds() - profileStart[id];
+  ++profileCalls[id];
+}
+
+void wrapper_profile_read(int64_t id, uint64_t *nanoseconds,
+                          uint64_t *calls) {
+  int valid = id >= 0 && id < WRAPPER_PROFILE_MAX_KERNELS;
+  if (nanoseconds)
+    *nanoseconds = valid ? profileTotal[id] : 0;
+  if (calls)
+    *calls = valid ? profileCalls[id] : 0;
+}
+
+void wrapper_profile_reset(void) {
+  memset(profileTotal, 0, sizeof(profileTotal));
+  memset(profileCalls, 0, sizeof(profileCalls));
 }
 
 /*===------------------------------------------------------------------===*

@@ -392,6 +392,7 @@ int main(int argc, char **argv) {
     CPUPipelineOptions options;
     options.parallel = parallel;
     options.cInterface = true;
+    options.profile = benchmark > 0;
     buildCPUPipeline(pm, options);
     auto start = std::chrono::steady_clock::now();
     if (failed(pm.run(*module)))
@@ -459,6 +460,12 @@ int main(int argc, char **argv) {
       return fail("running '" + entryName + "' failed: " + error);
     outputs = frame.takeResults();
     if (benchmark > 0) {
+      SmallVector<StringRef> kernels;
+      if (auto names = (*module)->getAttrOfType<ArrayAttr>(
+              "wrapper.profile_kernels"))
+        for (Attribute name : names)
+          kernels.push_back(cast<FlatSymbolRefAttr>(name).getValue());
+      wrapper_profile_reset();
       std::vector<double> ms;
       for (unsigned i = 0; i < benchmark; ++i) {
         auto t0 = std::chrono::steady_clock::now();
@@ -472,6 +479,18 @@ int main(int argc, char **argv) {
       llvm::outs() << "benchmark: " << benchmark << " runs, min "
                    << llvm::format("%.4f", ms.front()) << " ms, median "
                    << llvm::format("%.4f", ms[ms.size() / 2]) << " ms\n";
+      double total = 0;
+      for (double t : ms)
+        total += t;
+      for (auto [id, kernel] : llvm::enumerate(kernels)) {
+        uint64_t ns = 0, calls = 0;
+        wrapper_profile_read(id, &ns, &calls);
+        double perRun = ns * 1e-6 / benchmark;
+        llvm::outs() << "  kernel " << kernel << ": "
+                     << llvm::format("%.4f", perRun) << " ms per run ("
+                     << llvm::format("%.1f", 100.0 * ns * 1e-6 / total)
+                     << "%), " << calls / benchmark << " calls per run\n";
+      }
     }
   }
 

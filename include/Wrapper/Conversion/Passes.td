@@ -114,10 +114,20 @@ def ConvertWrapperToStandardPass
     `memref.get_global`, `return` `func.return`; comments disappear and
     debug prints become calls of the runtime. Memory spaces are dropped.
 
+    With `profile`, every kernel call is bracketed by calls of the
+    runtime's `wrapper_profile_begin`/`wrapper_profile_end` with the
+    kernel's index, and the module gets a `wrapper.profile_kernels` array
+    attribute naming the kernels by index (for `wrapper-run --benchmark`).
+
     Refused with a diagnostic: buffers on CUDA devices, GPU kernels, and
     extern calls (lowered by `--wrapper-lower-extern-abi` once it exists).
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
+  let options = [
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Time every kernel call with the runtime's profiling counters">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

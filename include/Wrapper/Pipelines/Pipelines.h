@@ -16,6 +16,11 @@ namespace wrapper {
 
 /// Options of --wrapper-cpu-codegen.
 struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time every kernel call with the runtime's profiling "
+                     "counters (wrapper-run --benchmark reads them)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
@@ -36,6 +41,11 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
 
 /// Options of --wrapper-cpu-pipeline.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time every kernel call with the runtime's profiling "
+                     "counters (wrapper-run --benchmark reads them)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),

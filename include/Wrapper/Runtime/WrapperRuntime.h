@@ -59,6 +59,21 @@ uint64_t wrapper_allocated_bytes(void);
 uint64_t wrapper_peak_allocated_bytes(void);
 
 /*===------------------------------------------------------------------===*
+ * Kernel profiling
+ *===------------------------------------------------------------------===*/
+
+#define WRAPPER_PROFILE_MAX_KERNELS 4096
+
+/* Bracket one call of kernel `id` (0 <= id < WRAPPER_PROFILE_MAX_KERNELS);
+ * host programs compiled with profiling call these around every kernel. */
+void wrapper_profile_begin(int64_t id);
+void wrapper_profile_end(int64_t id);
+/* Total nanoseconds and calls recorded for kernel `id` since the last
+ * reset; 0 calls for an id never seen. */
+void wrapper_profile_read(int64_t id, uint64_t *nanoseconds, uint64_t *calls);
+void wrapper_profile_reset(void);
+
+/*===------------------------------------------------------------------===*
  * Arrays and .npy files
  *===------------------------------------------------------------------===*/
 

@@ -7,6 +7,7 @@
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -45,8 +46,15 @@ static LogicalResult checkCPU(Operation *op) {
   return success();
 }
 
-static LogicalResult lowerGraph(GraphOp graph,
-                                SymbolTableCollection &symbols) {
+/// Kernel profiling: ids by kernel symbol, and the runtime's entry points.
+struct Profiler {
+  llvm::StringMap<int64_t> ids;
+  SmallVector<Attribute> names;
+  func::FuncOp begin, end;
+};
+
+static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
+                                Profiler *profiler) {
   OpBuilder b(graph);
   SmallVector<Type> inputs, results;
   for (Type t : graph.getArgumentTypes())
@@ -147,7 +155,18 @@ static LogicalResult lowerGraph(GraphOp graph,
                   v = memref::CastOp::create(body, loc, param, v);
                 args.push_back(v);
               }
+              Value id;
+              if (profiler) {
+                auto [it, inserted] = profiler->ids.try_emplace(
+                    call.getKernel(), profiler->ids.size());
+                if (inserted)
+                  profiler->names.push_back(call.getKernelAttr());
+                id = arith::ConstantIntOp::create(body, loc, it->second, 64);
+                func::CallOp::create(body, loc, profiler->begin, id);
+              }
               func::CallOp::create(body, loc, funcImpl, args);
+              if (profiler)
+                func::CallOp::create(body, loc, profiler->end, id);
               return success();
             })
             .Case([&](GetConstantOp get) -> LogicalResult {
@@ -184,6 +203,7 @@ namespace {
 struct ConvertWrapperToStandardPass
     : public wrapper::impl::ConvertWrapperToStandardPassBase<
           ConvertWrapperToStandardPass> {
+  using ConvertWrapperToStandardPassBase::ConvertWrapperToStandardPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
@@ -206,9 +226,25 @@ struct ConvertWrapperToStandardPass
                                /*alignment=*/b.getI64IntegerAttr(64));
       constant.erase();
     }
+    std::optional<Profiler> profiler;
+    if (profile) {
+      profiler.emplace();
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      auto type = b.getFunctionType({b.getI64Type()}, {});
+      profiler->begin = func::FuncOp::create(b, module.getLoc(),
+                                             "wrapper_profile_begin", type);
+      profiler->end = func::FuncOp::create(b, module.getLoc(),
+                                           "wrapper_profile_end", type);
+      profiler->begin.setPrivate();
+      profiler->end.setPrivate();
+    }
     for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
-      if (failed(lowerGraph(graph, symbols)))
+      if (failed(lowerGraph(graph, symbols,
+                            profiler ? &*profiler : nullptr)))
         return signalPassFailure();
+    if (profiler)
+      module->setAttr("wrapper.profile_kernels",
+                      ArrayAttr::get(&getContext(), profiler->names));
     for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
       kernel.erase();
   }

@@ -203,6 +203,18 @@ std::optional<int64_t> mlir::wrapper::getStorageBytes(MemRefType type) {
 
 LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
+  // The kernels a profiled host program numbers, by index.
+  if (attr.getName() == "wrapper.profile_kernels") {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !names ||
+        !llvm::all_of(names, [](Attribute a) {
+          return isa<FlatSymbolRefAttr>(a);
+        }))
+      return op->emitOpError()
+             << "'wrapper.profile_kernels' must be an array of kernel "
+                "symbols on a module";
+    return success();
+  }
   return op->emitOpError() << "unknown wrapper attribute '"
                            << attr.getName().getValue()
                            << "' on an operation";
