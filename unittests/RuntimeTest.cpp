@@ -43,7 +43,7 @@ TEST(Runtime, HalfConversions) {
   EXPECT_EQ(wrapper_f32_to_f16(1.0f), 0x3c00);
   EXPECT_EQ(wrapper_f32_to_f16(-2.0f), 0xc000);
   EXPECT_EQ(wrapper_f32_to_f16(65504.0f), 0x7bff);
-  EXPECT_EQ(wrapper_f32_to_f16(1e6f), 0x7c00); // overflow to inf
+  EXPECT_EQ(wrapper_f32_to_f16(1e6f), 0x7c00);          // overflow to inf
   EXPECT_EQ(wrapper_f32_to_f16(5.9604645e-8f), 0x0001); // smallest subnormal
   EXPECT_FLOAT_EQ(wrapper_f16_to_f32(0x3555), 0.33325195f);
   EXPECT_TRUE(std::isnan(wrapper_f16_to_f32(wrapper_f32_to_f16(NAN))));
@@ -94,7 +94,14 @@ std::string writeNpy(const char *name, const std::string &header,
   while ((10 + dict.size() + 1) % 64)
     dict += ' ';
   dict += '\n';
-  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  unsigned char pre[10] = {0x93,
+                           'N',
+                           'U',
+                           'M',
+                           'P',
+                           'Y',
+                           1,
+                           0,
                            (unsigned char)(dict.size() & 0xff),
                            (unsigned char)(dict.size() >> 8)};
   std::fwrite(pre, 1, 10, f);
@@ -119,8 +126,9 @@ TEST(Runtime, NpyRefusesWhatItCannotRead) {
       {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16,
        WRAPPER_ERROR_UNSUPPORTED, "is in Fortran order"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 12,
-       WRAPPER_ERROR_FORMAT, "holds 12 bytes of data, but its shape and dtype "
-                             "need 16"},
+       WRAPPER_ERROR_FORMAT,
+       "holds 12 bytes of data, but its shape and dtype "
+       "need 16"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 20,
        WRAPPER_ERROR_FORMAT, "holds 20 bytes"},
       {"{'descr': '<f4', 'fortran_order': False, }", 0, WRAPPER_ERROR_FORMAT,

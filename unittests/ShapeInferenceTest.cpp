@@ -95,7 +95,6 @@ TEST(NumElements, OverflowIsNotACount) {
   EXPECT_EQ(getNumElements({4, 8}), 32);
   EXPECT_EQ(getNumElements({}), 1);
   EXPECT_EQ(getNumElements({kDyn, 8}), std::nullopt);
-  EXPECT_EQ(getNumElements({int64_t(1) << 40, int64_t(1) << 40}),
-            std::nullopt);
+  EXPECT_EQ(getNumElements({int64_t(1) << 40, int64_t(1) << 40}), std::nullopt);
 }
 } // namespace

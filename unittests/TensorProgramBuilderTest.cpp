@@ -52,12 +52,12 @@ TEST_F(TensorProgramBuilderTest, InfersBroadcastResult) {
   func::FuncOp func = makeFunc({a, b});
   OpBuilder builder = OpBuilder::atBlockEnd(&func.getBody().front());
   Location loc = builder.getUnknownLoc();
-  auto add = AddOp::create(builder, loc, func.getArgument(0),
-                           func.getArgument(1));
+  auto add =
+      AddOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
   EXPECT_EQ(add.getType(), RankedTensorType::get({4, 8}, f32));
-  auto sum = ReduceSumOp::create(builder, loc, add,
-                                 builder.getDenseI64ArrayAttr({1}),
-                                 /*keepdim=*/true);
+  auto sum =
+      ReduceSumOp::create(builder, loc, add, builder.getDenseI64ArrayAttr({1}),
+                          /*keepdim=*/true);
   EXPECT_EQ(sum.getType(), RankedTensorType::get({4, 1}, f32));
   auto cmp = CompareOp::create(builder, loc, ComparePredicate::gt, add, sum);
   EXPECT_EQ(cmp.getType(),

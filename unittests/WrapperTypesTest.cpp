@@ -49,9 +49,9 @@ TEST_F(WrapperTypesTest, StorageExtent) {
   EXPECT_EQ(getStorageBytes(memref("memref<4x8xf16>")), 64);
   EXPECT_EQ(getStorageBytes(memref("memref<3xi1>")), 3);
   bool overflow = false;
-  EXPECT_EQ(getStorageExtent(
-                memref("memref<4611686018427387904x4xf32>"), &overflow),
-            std::nullopt);
+  EXPECT_EQ(
+      getStorageExtent(memref("memref<4611686018427387904x4xf32>"), &overflow),
+      std::nullopt);
   EXPECT_TRUE(overflow);
 }
 } // namespace

@@ -110,8 +110,7 @@ private:
     std::string location;
     llvm::raw_string_ostream os(location);
     op->getLoc().print(os);
-    error = (location + ": '" + op->getName().getStringRef() + "': " +
-             message)
+    error = (location + ": '" + op->getName().getStringRef() + "': " + message)
                 .str();
     return failure();
   }
@@ -149,9 +148,8 @@ private:
     Shape shape;
     unsigned next = 0;
     for (int64_t size : type.getShape())
-      shape.push_back(ShapedType::isDynamic(size)
-                          ? getIndex(dynamicSizes[next++])
-                          : size);
+      shape.push_back(
+          ShapedType::isDynamic(size) ? getIndex(dynamicSizes[next++]) : size);
     return shape;
   }
 
@@ -201,16 +199,13 @@ LogicalResult Interpreter::evaluateElementwise(Operation *op) {
         .Case([&](tp::SubOp) { r = x[0] - x[1]; })
         .Case([&](tp::MulOp) { r = x[0] * x[1]; })
         .Case([&](tp::DivOp) {
-          r = isFloat ? x[0] / x[1]
-                      : (x[1] == 0 ? 0 : std::trunc(x[0] / x[1]));
+          r = isFloat ? x[0] / x[1] : (x[1] == 0 ? 0 : std::trunc(x[0] / x[1]));
         })
         .Case([&](tp::MaxOp) {
-          r = std::isnan(x[0]) || std::isnan(x[1]) ? NAN
-                                                    : std::max(x[0], x[1]);
+          r = std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
         })
         .Case([&](tp::MinOp) {
-          r = std::isnan(x[0]) || std::isnan(x[1]) ? NAN
-                                                    : std::min(x[0], x[1]);
+          r = std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
         })
         .Case([&](tp::PowOp) { r = std::pow(x[0], x[1]); })
         .Case([&](tp::NegOp) { r = -x[0]; })
@@ -221,7 +216,9 @@ LogicalResult Interpreter::evaluateElementwise(Operation *op) {
         .Case([&](tp::RsqrtOp) { r = 1.0 / std::sqrt(x[0]); })
         .Case([&](tp::TanhOp) { r = std::tanh(x[0]); })
         .Case([&](tp::SigmoidOp) { r = sigmoid(x[0]); })
-        .Case([&](tp::ReluOp) { r = std::isnan(x[0]) ? NAN : std::max(x[0], 0.0); })
+        .Case([&](tp::ReluOp) {
+          r = std::isnan(x[0]) ? NAN : std::max(x[0], 0.0);
+        })
         .Case([&](tp::SiluOp) { r = x[0] * sigmoid(x[0]); })
         .Case([&](tp::GeluOp gelu) {
           if (gelu.getApproximate() == tp::GeluApproximation::none)
@@ -332,44 +329,43 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         return success();
       })
       .Case([&](tp::FullOp f) -> LogicalResult {
-        HostTensor t =
-            make(op, resolveShape(f.getType(), f.getDynamicSizes()));
+        HostTensor t = make(op, resolveShape(f.getType(), f.getDynamicSizes()));
         std::fill(t.values.begin(), t.values.end(),
                   f.getValue().convertToDouble());
         set(f.getResult(), std::move(t));
         return success();
       })
       .Case([&](tp::ReduceSumOp r) -> LogicalResult {
-        set(r.getResult(),
-            reduce(get(r.getInput()), r.getDims(), r.getKeepdim(),
-                   r.getType().getElementType(),
-                   [](double a, double b) { return a + b; }, 0));
+        set(r.getResult(), reduce(
+                               get(r.getInput()), r.getDims(), r.getKeepdim(),
+                               r.getType().getElementType(),
+                               [](double a, double b) { return a + b; }, 0));
         return success();
       })
       .Case([&](tp::ReduceProdOp r) -> LogicalResult {
-        set(r.getResult(),
-            reduce(get(r.getInput()), r.getDims(), r.getKeepdim(),
-                   r.getType().getElementType(),
-                   [](double a, double b) { return a * b; }, 1));
+        set(r.getResult(), reduce(
+                               get(r.getInput()), r.getDims(), r.getKeepdim(),
+                               r.getType().getElementType(),
+                               [](double a, double b) { return a * b; }, 1));
         return success();
       })
       .Case([&](tp::ReduceMaxOp r) -> LogicalResult {
-        set(r.getResult(), reduce(get(r.getInput()), r.getDims(),
-                                  r.getKeepdim(), r.getType().getElementType(),
-                                  nanMax, -INFINITY));
+        set(r.getResult(),
+            reduce(get(r.getInput()), r.getDims(), r.getKeepdim(),
+                   r.getType().getElementType(), nanMax, -INFINITY));
         return success();
       })
       .Case([&](tp::ReduceMinOp r) -> LogicalResult {
-        set(r.getResult(), reduce(get(r.getInput()), r.getDims(),
-                                  r.getKeepdim(), r.getType().getElementType(),
-                                  nanMin, INFINITY));
+        set(r.getResult(),
+            reduce(get(r.getInput()), r.getDims(), r.getKeepdim(),
+                   r.getType().getElementType(), nanMin, INFINITY));
         return success();
       })
       .Case([&](tp::ReduceMeanOp r) -> LogicalResult {
         const HostTensor &input = get(r.getInput());
-        HostTensor sum = reduce(input, r.getDims(), r.getKeepdim(),
-                                r.getType().getElementType(),
-                                [](double a, double b) { return a + b; }, 0);
+        HostTensor sum = reduce(
+            input, r.getDims(), r.getKeepdim(), r.getType().getElementType(),
+            [](double a, double b) { return a + b; }, 0);
         double count = 1;
         for (int64_t d : r.getDims())
           count *= input.shape[d];
@@ -562,7 +558,8 @@ LogicalResult Interpreter::evaluate(Operation *op) {
                 off += index[lead + d] * st[d];
             return off;
           };
-          int64_t lo = batchOffset(lhs, lStrides), ro = batchOffset(rhs, rStrides);
+          int64_t lo = batchOffset(lhs, lStrides),
+                  ro = batchOffset(rhs, rStrides);
           int64_t i = index[batchRank], j = index[batchRank + 1];
           double acc = 0;
           for (int64_t k = 0; k < K; ++k)
@@ -661,8 +658,8 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         for (Value input : f.getInputs())
           args.push_back(get(input));
         Interpreter nested(error);
-        if (failed(nested.runBlock(f.getBody().front(), args, results,
-                                   nullptr)))
+        if (failed(
+                nested.runBlock(f.getBody().front(), args, results, nullptr)))
           return failure();
         for (auto [result, value] : llvm::zip(f.getResults(), results))
           set(result, std::move(value));
@@ -701,9 +698,10 @@ LogicalResult Interpreter::evaluate(Operation *op) {
       });
 }
 
-LogicalResult Interpreter::runBlock(Block &block, ArrayRef<HostTensor> args,
-                                    SmallVectorImpl<HostTensor> &results,
-                                    std::map<unsigned, HostTensor> *mutatedArgs) {
+LogicalResult
+Interpreter::runBlock(Block &block, ArrayRef<HostTensor> args,
+                      SmallVectorImpl<HostTensor> &results,
+                      std::map<unsigned, HostTensor> *mutatedArgs) {
   mutated = mutatedArgs;
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
     values[arg] = value;
@@ -719,9 +717,9 @@ LogicalResult Interpreter::runBlock(Block &block, ArrayRef<HostTensor> args,
   return success();
 }
 
-FailureOr<InterpreterResult>
-mlir::wrapper::interpret(func::FuncOp func, ArrayRef<HostTensor> args,
-                         std::string &error) {
+FailureOr<InterpreterResult> mlir::wrapper::interpret(func::FuncOp func,
+                                                      ArrayRef<HostTensor> args,
+                                                      std::string &error) {
   if (func.isExternal()) {
     error = "function '" + func.getName().str() + "' has no body";
     return failure();
@@ -734,8 +732,8 @@ mlir::wrapper::interpret(func::FuncOp func, ArrayRef<HostTensor> args,
   }
   InterpreterResult result;
   Interpreter interpreter(error);
-  if (failed(interpreter.runBlock(func.getBody().front(), args,
-                                  result.results, &result.mutatedArguments)))
+  if (failed(interpreter.runBlock(func.getBody().front(), args, result.results,
+                                  &result.mutatedArguments)))
     return failure();
   return result;
 }

@@ -10,8 +10,8 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "Wrapper/Runtime/WrapperRuntime.h"
 #include "RuntimeInternal.h"
+#include "Wrapper/Runtime/WrapperRuntime.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -123,8 +123,8 @@ wrapper_status wrapper_array_create(wrapper_dtype dtype, int32_t rank,
                              "rank %d is outside [0, %d]", (int)rank,
                              WRAPPER_MAX_RANK);
   if (wrapper_dtype_size(dtype) == 0)
-    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                             "unknown dtype %d", (int)dtype);
+    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT, "unknown dtype %d",
+                             (int)dtype);
   out->dtype = dtype;
   out->rank = rank;
   for (int32_t i = 0; i < rank; ++i) {
@@ -174,8 +174,8 @@ static const char *findKey(const char *header, const char *key) {
   return at;
 }
 
-static int parseDescr(const char *text, wrapper_dtype *dtype,
-                      char *descr, size_t descrSize) {
+static int parseDescr(const char *text, wrapper_dtype *dtype, char *descr,
+                      size_t descrSize) {
   if (*text != '\'' && *text != '"')
     return 0;
   char quote = *text++;
@@ -322,11 +322,10 @@ wrapper_status wrapper_npy_load(const char *path, wrapper_array *out) {
   }
   parsed = parseShape(shapeText, out);
   if (parsed <= 0) {
-    status = wrapper_set_error(
-        WRAPPER_ERROR_FORMAT,
-        parsed < 0 ? "'%s' has more than 16 dimensions"
-                   : "'%s' has a malformed 'shape'",
-        path);
+    status = wrapper_set_error(WRAPPER_ERROR_FORMAT,
+                               parsed < 0 ? "'%s' has more than 16 dimensions"
+                                          : "'%s' has a malformed 'shape'",
+                               path);
     goto done;
   }
   {
@@ -394,8 +393,7 @@ wrapper_status wrapper_npy_save(const char *path, const wrapper_array *array) {
     return wrapper_set_error(WRAPPER_ERROR_LIMIT, "array too large");
   char dict[512];
   int n = snprintf(dict, sizeof(dict),
-                   "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                   descr);
+                   "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
   for (int32_t i = 0; i < array->rank; ++i)
     n += snprintf(dict + n, sizeof(dict) - (size_t)n, "%lld%s",
                   (long long)array->shape[i],
@@ -409,7 +407,14 @@ wrapper_status wrapper_npy_save(const char *path, const wrapper_array *array) {
   if (!file)
     return wrapper_set_error(WRAPPER_ERROR_IO, "cannot create '%s': %s", path,
                              strerror(errno));
-  unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  unsigned char preamble[10] = {0x93,
+                                'N',
+                                'U',
+                                'M',
+                                'P',
+                                'Y',
+                                1,
+                                0,
                                 (unsigned char)(headerLen & 0xff),
                                 (unsigned char)(headerLen >> 8)};
   int ok = fwrite(preamble, 1, 10, file) == 10 &&

@@ -6,8 +6,8 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "Wrapper/Runtime/WrapperRuntime.h"
 #include "RuntimeInternal.h"
+#include "Wrapper/Runtime/WrapperRuntime.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,8 +94,8 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
   if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0)
     return wrapper_set_error(
         WRAPPER_ERROR_INVALID_ARGUMENT,
-        "wrapper_alloc: alignment %zu is not a power of two >= %zu",
-        alignment, sizeof(void *));
+        "wrapper_alloc: alignment %zu is not a power of two >= %zu", alignment,
+        sizeof(void *));
   size_t extra = alignment + sizeof(AllocHeader);
   if (bytes > SIZE_MAX - extra)
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
@@ -166,8 +166,7 @@ void wrapper_profile_end(int64_t id) {
   ++profileCalls[id];
 }
 
-void wrapper_profile_read(int64_t id, uint64_t *nanoseconds,
-                          uint64_t *calls) {
+void wrapper_profile_read(int64_t id, uint64_t *nanoseconds, uint64_t *calls) {
   int valid = id >= 0 && id < WRAPPER_PROFILE_MAX_KERNELS;
   if (nanoseconds)
     *nanoseconds = valid ? profileTotal[id] : 0;

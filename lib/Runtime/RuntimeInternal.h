@@ -10,7 +10,7 @@
 #include "Wrapper/Runtime/WrapperRuntime.h"
 
 /* Records the message of an error on the calling thread; returns status. */
-wrapper_status wrapper_set_error(wrapper_status status, const char *format,
-                                 ...) __attribute__((format(printf, 2, 3)));
+wrapper_status wrapper_set_error(wrapper_status status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif /* WRAPPER_LIB_RUNTIME_RUNTIMEINTERNAL_H */

@@ -13,7 +13,8 @@ func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func || func.isExternal()) {
-      error = "no function named '" + name.str() + "' with a body in the module";
+      error =
+          "no function named '" + name.str() + "' with a body in the module";
       return {};
     }
     return func;

@@ -81,8 +81,7 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
   for (int64_t rank : ranks) {
     os << "typedef struct { void *allocated, *aligned; int64_t offset;";
     if (rank > 0)
-      os << " int64_t sizes[" << rank << "]; int64_t strides[" << rank
-         << "];";
+      os << " int64_t sizes[" << rank << "]; int64_t strides[" << rank << "];";
     os << " } desc" << rank << ";\n";
   }
   os << "\n";
@@ -98,9 +97,8 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
   if (!outputs.empty())
     params.push_back("results_t *");
   for (Type type : inputs)
-    params.push_back("desc" +
-                     std::to_string(cast<RankedTensorType>(type).getRank()) +
-                     " *");
+    params.push_back(
+        "desc" + std::to_string(cast<RankedTensorType>(type).getRank()) + " *");
   llvm::interleaveComma(params, os);
   if (params.empty())
     os << "void";
@@ -256,8 +254,8 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   for (auto [index, type] : llvm::enumerate(inputs)) {
     int64_t rank = cast<RankedTensorType>(type).getRank();
     os << "  desc" << rank << " in" << index << ";\n";
-    os << "  in" << index << ".allocated = in" << index
-       << ".aligned = inputs[" << index << "].data;\n";
+    os << "  in" << index << ".allocated = in" << index << ".aligned = inputs["
+       << index << "].data;\n";
     os << "  in" << index << ".offset = 0;\n";
     if (rank > 0) {
       os << "  {\n    int64_t stride = 1;\n    for (int32_t d = " << rank - 1
@@ -295,8 +293,8 @@ wrapper_status wrapper_model_run(wrapper_model *model,
     os << "    if (status == WRAPPER_OK)\n      copy_out((char "
           "*)outputs["
        << index << "].data, (const char *)" << r << ".aligned + " << r
-       << ".offset * wrapper_dtype_size(output_info[" << index
-       << "].dtype), " << rank << ", sizes, strides, wrapper_dtype_size("
+       << ".offset * wrapper_dtype_size(output_info[" << index << "].dtype), "
+       << rank << ", sizes, strides, wrapper_dtype_size("
        << "output_info[" << index << "].dtype));\n";
     // Free what the call allocated, once, but not inputs or constants.
     os << "    void *allocated = " << r << ".allocated;\n";

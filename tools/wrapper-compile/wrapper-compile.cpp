@@ -58,8 +58,7 @@ static cl::opt<bool> parallel("parallel",
                               cl::init(true), cl::cat(category));
 static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
-                               cl::init(WRAPPER_C_COMPILER),
-                               cl::cat(category));
+                               cl::init(WRAPPER_C_COMPILER), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -99,9 +98,8 @@ int main(int argc, char **argv) {
   if (!func)
     return fail(error);
   std::string entryName = func.getName().str();
-  std::string container =
-      generateContainerSource(entryName, func.getArgumentTypes(),
-                              func.getResultTypes(), error);
+  std::string container = generateContainerSource(
+      entryName, func.getArgumentTypes(), func.getResultTypes(), error);
   if (container.empty())
     return fail(error);
 
@@ -166,16 +164,22 @@ int main(int argc, char **argv) {
     return fail("cannot find the C compiler '" + cc + "'");
   std::string runtimeDir = WRAPPER_RUNTIME_LIBRARY_DIR;
   std::string llvmLibDir = WRAPPER_LLVM_LIBRARY_DIR;
-  SmallVector<std::string> args = {
-      *compiler,     "-shared",
-      "-fPIC",       "-O2",
-      "-o",          outputFile,
-      objectPath,    sourcePath,
-      "-I" WRAPPER_INCLUDE_DIR,
-      "-L" + runtimeDir, "-lwrapper_runtime",
-      "-Wl,-rpath," + runtimeDir,
-      "-L" + llvmLibDir, "-lmlir_c_runner_utils",
-      "-Wl,-rpath," + llvmLibDir, "-lm"};
+  SmallVector<std::string> args = {*compiler,
+                                   "-shared",
+                                   "-fPIC",
+                                   "-O2",
+                                   "-o",
+                                   outputFile,
+                                   objectPath,
+                                   sourcePath,
+                                   "-I" WRAPPER_INCLUDE_DIR,
+                                   "-L" + runtimeDir,
+                                   "-lwrapper_runtime",
+                                   "-Wl,-rpath," + runtimeDir,
+                                   "-L" + llvmLibDir,
+                                   "-lmlir_c_runner_utils",
+                                   "-Wl,-rpath," + llvmLibDir,
+                                   "-lm"};
   if (parallel)
     args.append({"-lomp"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());

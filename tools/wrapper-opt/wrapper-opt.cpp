@@ -16,6 +16,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::wrapper::registerAllDialects(registry);
   mlir::wrapper::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Wrapper optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Wrapper optimizer driver\n", registry));
 }

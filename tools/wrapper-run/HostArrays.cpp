@@ -94,8 +94,7 @@ static double readElement(const void *data, wrapper_dtype dtype, int64_t i) {
   return 0;
 }
 
-static void writeElement(void *data, wrapper_dtype dtype, int64_t i,
-                         double v) {
+static void writeElement(void *data, wrapper_dtype dtype, int64_t i, double v) {
   switch (dtype) {
   case WRAPPER_DTYPE_BOOL:
     static_cast<uint8_t *>(data)[i] = v != 0;
@@ -116,7 +115,8 @@ static void writeElement(void *data, wrapper_dtype dtype, int64_t i,
     static_cast<int64_t *>(data)[i] = static_cast<int64_t>(v);
     return;
   case WRAPPER_DTYPE_F16:
-    static_cast<uint16_t *>(data)[i] = wrapper_f32_to_f16(static_cast<float>(v));
+    static_cast<uint16_t *>(data)[i] =
+        wrapper_f32_to_f16(static_cast<float>(v));
     return;
   case WRAPPER_DTYPE_BF16:
     static_cast<uint16_t *>(data)[i] =
@@ -132,12 +132,11 @@ static void writeElement(void *data, wrapper_dtype dtype, int64_t i,
 }
 
 FailureOr<HostTensor> mlir::wrapper::loadInput(StringRef path, Type expected,
-                                               size_t index,
-                                               std::string &error,
+                                               size_t index, std::string &error,
                                                StringRef what) {
-  std::string where = (what + " '" + path + "' (for argument #" +
-                       std::to_string(index) + ")")
-                          .str();
+  std::string where =
+      (what + " '" + path + "' (for argument #" + std::to_string(index) + ")")
+          .str();
   wrapper_array array;
   if (wrapper_npy_load(path.str().c_str(), &array) != WRAPPER_OK) {
     error = wrapper_last_error();
@@ -190,8 +189,9 @@ LogicalResult mlir::wrapper::saveOutput(StringRef path,
                                         std::string &error) {
   std::optional<wrapper_dtype> dtype = dtypeOf(tensor.elementType);
   wrapper_array array;
-  if (!dtype || wrapper_array_create(*dtype, tensor.shape.size(),
-                                     tensor.shape.data(), &array) != WRAPPER_OK) {
+  if (!dtype ||
+      wrapper_array_create(*dtype, tensor.shape.size(), tensor.shape.data(),
+                           &array) != WRAPPER_OK) {
     error = "cannot save " + typeToString(tensor.elementType) + " data to '" +
             path.str() + "': " + wrapper_last_error();
     return failure();

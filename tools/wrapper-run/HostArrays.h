@@ -1,4 +1,5 @@
-//===- HostArrays.h - wrapper-run's arrays, files and call frames -*- C++ -*-===//
+//===- HostArrays.h - wrapper-run's arrays, files and call frames -*- C++
+//-*-===//
 //
 // Part of the Wrapper project.
 //
@@ -30,8 +31,7 @@ uint64_t hostBytes(const HostTensor &tensor);
 /// tensor, or a scalar as a rank-0 array), checking dtype, rank and static
 /// dimensions; `what` names the file's role in messages.
 FailureOr<HostTensor> loadInput(StringRef path, Type expected, size_t index,
-                                std::string &error,
-                                StringRef what = "input");
+                                std::string &error, StringRef what = "input");
 
 /// Writes a tensor to a .npy file.
 LogicalResult saveOutput(StringRef path, const HostTensor &tensor,

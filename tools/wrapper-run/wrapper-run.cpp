@@ -29,10 +29,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -40,9 +40,9 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
-#include <malloc.h>
 #include <chrono>
 #include <cstdlib>
+#include <malloc.h>
 #include <random>
 
 using namespace mlir;
@@ -62,40 +62,42 @@ static cl::list<std::string> inputs("input",
                                     cl::cat(category));
 static cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs"),
                               cl::init(0), cl::cat(category));
-static cl::opt<int64_t> dynamicSize(
-    "dynamic-size",
-    cl::desc("Size of every dynamic dimension of random inputs"), cl::init(5),
-    cl::cat(category));
+static cl::opt<int64_t>
+    dynamicSize("dynamic-size",
+                cl::desc("Size of every dynamic dimension of random inputs"),
+                cl::init(5), cl::cat(category));
 static cl::opt<bool> print("print", cl::desc("Print the outputs"),
                            cl::init(true), cl::cat(category));
-static cl::opt<std::string> savePrefix(
-    "save", cl::desc("Save output #i to <prefix><i>.npy"), cl::cat(category));
-static cl::opt<std::string> saveInputsPrefix(
-    "save-inputs", cl::desc("Save input #i to <prefix><i>.npy"),
-    cl::cat(category));
-static cl::list<std::string> compare(
-    "compare", cl::desc("A reference .npy file per output, in order"),
-    cl::cat(category));
+static cl::opt<std::string>
+    savePrefix("save", cl::desc("Save output #i to <prefix><i>.npy"),
+               cl::cat(category));
+static cl::opt<std::string>
+    saveInputsPrefix("save-inputs",
+                     cl::desc("Save input #i to <prefix><i>.npy"),
+                     cl::cat(category));
+static cl::list<std::string>
+    compare("compare", cl::desc("A reference .npy file per output, in order"),
+            cl::cat(category));
 static cl::opt<bool> verifyWithInterpreter(
     "verify",
     cl::desc("Also run the reference interpreter and compare the outputs"),
     cl::cat(category));
-static cl::opt<bool> interpretOnly(
-    "interpret", cl::desc("Run only the reference interpreter"),
-    cl::cat(category));
-static cl::opt<double> relTolerance("rtol",
-                            cl::desc("Relative tolerance (default: by dtype)"),
-                            cl::init(-1), cl::cat(category));
-static cl::opt<double> absTolerance("atol",
-                            cl::desc("Absolute tolerance (default: by dtype)"),
-                            cl::init(-1), cl::cat(category));
-static cl::opt<unsigned> benchmark(
-    "benchmark", cl::desc("Time this many runs after a warm-up run"),
-    cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    interpretOnly("interpret", cl::desc("Run only the reference interpreter"),
+                  cl::cat(category));
+static cl::opt<double>
+    relTolerance("rtol", cl::desc("Relative tolerance (default: by dtype)"),
+                 cl::init(-1), cl::cat(category));
+static cl::opt<double>
+    absTolerance("atol", cl::desc("Absolute tolerance (default: by dtype)"),
+                 cl::init(-1), cl::cat(category));
+static cl::opt<unsigned>
+    benchmark("benchmark", cl::desc("Time this many runs after a warm-up run"),
+              cl::init(0), cl::cat(category));
 static cl::opt<int> numThreads("num-threads",
-                            cl::desc("Worker threads (OMP_NUM_THREADS; "
-                                     "default: all cores)"),
-                            cl::init(0), cl::cat(category));
+                               cl::desc("Worker threads (OMP_NUM_THREADS; "
+                                        "default: all cores)"),
+                               cl::init(0), cl::cat(category));
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on several threads"),
                               cl::init(true), cl::cat(category));
@@ -169,8 +171,8 @@ bool compareTensors(StringRef what, const HostTensor &actual,
                << llvm::format("%g", a) << "): ";
   if (bad) {
     llvm::outs() << "FAIL, " << bad << " of " << actual.values.size()
-                 << " elements differ; first at flat index " << firstBad
-                 << ": " << actual.values[firstBad] << " vs "
+                 << " elements differ; first at flat index " << firstBad << ": "
+                 << actual.values[firstBad] << " vs "
                  << expected.values[firstBad] << "\n";
     return false;
   }
@@ -432,17 +434,15 @@ int main(int argc, char **argv) {
     auto jitted = std::chrono::steady_clock::now();
     if (timing)
       llvm::errs() << "compile: pipeline "
-                   << llvm::format(
-                          "%.1f",
-                          std::chrono::duration<double, std::milli>(compiled -
-                                                                    start)
-                              .count())
+                   << llvm::format("%.1f",
+                                   std::chrono::duration<double, std::milli>(
+                                       compiled - start)
+                                       .count())
                    << " ms, LLVM JIT "
-                   << llvm::format(
-                          "%.1f",
-                          std::chrono::duration<double, std::milli>(jitted -
-                                                                    compiled)
-                              .count())
+                   << llvm::format("%.1f",
+                                   std::chrono::duration<double, std::milli>(
+                                       jitted - compiled)
+                                       .count())
                    << " ms\n";
 
     // Run.
@@ -461,8 +461,8 @@ int main(int argc, char **argv) {
     outputs = frame.takeResults();
     if (benchmark > 0) {
       SmallVector<StringRef> kernels;
-      if (auto names = (*module)->getAttrOfType<ArrayAttr>(
-              "wrapper.profile_kernels"))
+      if (auto names =
+              (*module)->getAttrOfType<ArrayAttr>("wrapper.profile_kernels"))
         for (Attribute name : names)
           kernels.push_back(cast<FlatSymbolRefAttr>(name).getValue());
       wrapper_profile_reset();
@@ -473,7 +473,8 @@ int main(int argc, char **argv) {
           return fail("running '" + entryName + "' failed: " + error);
         auto t1 = std::chrono::steady_clock::now();
         frame.releaseResults();
-        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(t1 - t0).count());
       }
       std::sort(ms.begin(), ms.end());
       llvm::outs() << "benchmark: " << benchmark << " runs, min "
@@ -507,8 +508,8 @@ int main(int argc, char **argv) {
     }
     if (index < compare.size()) {
       FailureOr<HostTensor> expected =
-          loadInput(compare[index], RankedTensorType::get(
-                                        output.shape, output.elementType),
+          loadInput(compare[index],
+                    RankedTensorType::get(output.shape, output.elementType),
                     index, error, /*what=*/"reference");
       if (failed(expected))
         return fail(error);

@@ -51,9 +51,8 @@ struct InterpreterResult {
 /// Interprets `func` on `args` (tensors for tensor arguments; index, integer
 /// and float arguments as rank-0 tensors). Fails with a message in `error`
 /// naming the op that could not be interpreted.
-FailureOr<InterpreterResult> interpret(func::FuncOp func,
-                                       ArrayRef<HostTensor> args,
-                                       std::string &error);
+FailureOr<InterpreterResult>
+interpret(func::FuncOp func, ArrayRef<HostTensor> args, std::string &error);
 
 } // namespace wrapper
 } // namespace mlir

@@ -47,9 +47,9 @@ const char *wrapper_model_output_name(const wrapper_model *model, int32_t i);
 wrapper_status wrapper_model_input_info(const wrapper_model *model, int32_t i,
                                         wrapper_dtype *dtype, int32_t *rank,
                                         int64_t *shape);
-wrapper_status wrapper_model_output_info(const wrapper_model *model,
-                                         int32_t i, wrapper_dtype *dtype,
-                                         int32_t *rank, int64_t *shape);
+wrapper_status wrapper_model_output_info(const wrapper_model *model, int32_t i,
+                                         wrapper_dtype *dtype, int32_t *rank,
+                                         int64_t *shape);
 
 /* Runs the model: checks the inputs against their info, and creates the
  * outputs (which the caller destroys). */

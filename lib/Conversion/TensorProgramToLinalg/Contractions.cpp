@@ -104,12 +104,13 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value x = convertScalar(nb, l, args[0], compute);
         Value y = convertScalar(nb, l, args[1], compute);
-        Value product =
-            isFloat ? arith::MulFOp::create(nb, l, x, y).getResult()
-                    : arith::MulIOp::create(nb, l, x, y).getResult();
+        Value product = isFloat
+                            ? arith::MulFOp::create(nb, l, x, y).getResult()
+                            : arith::MulIOp::create(nb, l, x, y).getResult();
         Value sum =
-            isFloat ? arith::AddFOp::create(nb, l, args[2], product).getResult()
-                    : arith::AddIOp::create(nb, l, args[2], product).getResult();
+            isFloat
+                ? arith::AddFOp::create(nb, l, args[2], product).getResult()
+                : arith::AddIOp::create(nb, l, args[2], product).getResult();
         linalg::YieldOp::create(nb, l, sum);
       });
   Value result = generic.getResult(0);
@@ -131,9 +132,9 @@ struct LowerMatmul : public OpRewritePattern<tp::MatmulOp> {
     Value lhs = op.getLhs(), rhs = op.getRhs();
     if (type.getRank() == 2 && type.getElementType().isF32()) {
       Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
-      Value init = createFilled(
-          rewriter, loc, type, contractionSizes(rewriter, loc, type, lhs, rhs),
-          type.getElementType(), zero);
+      Value init = createFilled(rewriter, loc, type,
+                                contractionSizes(rewriter, loc, type, lhs, rhs),
+                                type.getElementType(), zero);
       auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{type},
                                              ValueRange{lhs, rhs}, init);
       rewriter.replaceOp(op, matmul.getResult(0));
@@ -153,9 +154,9 @@ struct LowerBatchMatmul : public OpRewritePattern<tp::BatchMatmulOp> {
     Value lhs = op.getLhs(), rhs = op.getRhs();
     if (type.getElementType().isF32()) {
       Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
-      Value init = createFilled(
-          rewriter, loc, type, contractionSizes(rewriter, loc, type, lhs, rhs),
-          type.getElementType(), zero);
+      Value init = createFilled(rewriter, loc, type,
+                                contractionSizes(rewriter, loc, type, lhs, rhs),
+                                type.getElementType(), zero);
       auto bmm = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{type},
                                                ValueRange{lhs, rhs}, init);
       rewriter.replaceOp(op, bmm.getResult(0));

@@ -131,12 +131,12 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
       .Case([&](tp::SigmoidOp) -> Value { return sigmoid(b, loc, x); })
       .Case([&](tp::ReluOp) -> Value {
         // max(x, 0), NaN propagating as torch.relu does.
-        return isFloat ? arith::MaximumFOp::create(b, loc, x,
-                                                   constant(b, loc, t, 0))
-                             .getResult()
-                       : arith::MaxSIOp::create(b, loc, x,
-                                                constant(b, loc, t, 0))
-                             .getResult();
+        return isFloat
+                   ? arith::MaximumFOp::create(b, loc, x,
+                                               constant(b, loc, t, 0))
+                         .getResult()
+                   : arith::MaxSIOp::create(b, loc, x, constant(b, loc, t, 0))
+                         .getResult();
       })
       .Case([&](tp::SiluOp) -> Value {
         return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
@@ -153,8 +153,8 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
           // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
           Value x2 = arith::MulFOp::create(b, loc, x, x);
           Value x3 = arith::MulFOp::create(b, loc, x2, x);
-          Value cubic = arith::MulFOp::create(b, loc, x3,
-                                              constant(b, loc, t, 0.044715));
+          Value cubic =
+              arith::MulFOp::create(b, loc, x3, constant(b, loc, t, 0.044715));
           Value sum = arith::AddFOp::create(b, loc, x, cubic);
           Value scaled = arith::MulFOp::create(
               b, loc, sum, constant(b, loc, t, 0.7978845608028654));
@@ -260,9 +260,9 @@ struct LowerFull : public OpRewritePattern<tp::FullOp> {
     RankedTensorType type = op.getType();
     Value value = scalarConstant(rewriter, loc, type.getElementType(),
                                  op.getValue().convertToDouble());
-    rewriter.replaceOp(op, createFilled(rewriter, loc, type,
-                                        op.getDynamicSizes(),
-                                        type.getElementType(), value));
+    rewriter.replaceOp(op,
+                       createFilled(rewriter, loc, type, op.getDynamicSizes(),
+                                    type.getElementType(), value));
     return success();
   }
 };

@@ -92,10 +92,9 @@ static Value reshapeRowMajor(OpBuilder &b, Location loc, Value input,
                 : count * size;
   auto flatType = RankedTensorType::get({count}, element);
   if (inputType.getRank() == 0) {
-    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
-                                         ArrayRef<ReassociationIndices>{},
-                                         ArrayRef<OpFoldResult>{
-                                             b.getIndexAttr(1)});
+    flat = tensor::ExpandShapeOp::create(
+        b, loc, flatType, input, ArrayRef<ReassociationIndices>{},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   } else if (inputType.getRank() > 1) {
     ReassociationIndices all =
         llvm::to_vector(llvm::seq<int64_t>(0, inputType.getRank()));
@@ -119,18 +118,16 @@ static Value reshapeRowMajor(OpBuilder &b, Location loc, Value input,
                                            ArrayRef<ReassociationIndices>{});
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  return tensor::ExpandShapeOp::create(b, loc, type, flat,
-                                       ArrayRef<ReassociationIndices>{all},
-                                       outputShape);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, flat, ArrayRef<ReassociationIndices>{all}, outputShape);
 }
 
 struct LowerReshape : public OpRewritePattern<tp::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tp::ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, reshapeRowMajor(rewriter, op.getLoc(),
-                                           op.getInput(), op.getType(),
-                                           op.getDynamicSizes()));
+    rewriter.replaceOp(op, reshapeRowMajor(rewriter, op.getLoc(), op.getInput(),
+                                           op.getType(), op.getDynamicSizes()));
     return success();
   }
 };
@@ -173,9 +170,8 @@ struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
       offsets[dim] = first;
       sizes[dim] = count;
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, type, input,
-                                                        offsets, sizes,
-                                                        strides);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, input, offsets, sizes, strides);
     return success();
   }
 };

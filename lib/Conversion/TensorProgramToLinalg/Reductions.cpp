@@ -67,8 +67,7 @@ Value reducedCount(OpBuilder &b, Location loc, Value input,
   return arith::SIToFPOp::create(b, loc, type, asInt);
 }
 
-template <typename OpTy>
-struct LowerReduction : public OpRewritePattern<OpTy> {
+template <typename OpTy> struct LowerReduction : public OpRewritePattern<OpTy> {
   LowerReduction(MLIRContext *context, ReductionKind kind, bool mean = false)
       : OpRewritePattern<OpTy>(context), kind(kind), mean(mean) {}
 
@@ -92,8 +91,8 @@ struct LowerReduction : public OpRewritePattern<OpTy> {
         ArrayRef<AffineMap>{space.inputMap, space.outputMap}, space.iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value value = convertScalar(b, l, args[0], compute);
-          linalg::YieldOp::create(
-              b, l, reductionCombine(b, l, kind, args[1], value));
+          linalg::YieldOp::create(b, l,
+                                  reductionCombine(b, l, kind, args[1], value));
         });
     Value result = generic.getResult(0);
 
@@ -134,9 +133,9 @@ struct LowerArgMax : public OpRewritePattern<tp::ArgMaxOp> {
     Value values = createFilled(rewriter, loc, resultType,
                                 space.outputDynamicSizes, element, lowest);
     Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
-    Value indices = createFilled(rewriter, loc, resultType,
-                                 space.outputDynamicSizes,
-                                 rewriter.getI64Type(), zero);
+    Value indices =
+        createFilled(rewriter, loc, resultType, space.outputDynamicSizes,
+                     rewriter.getI64Type(), zero);
     auto valueType = RankedTensorType::get(resultType.getShape(), element);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valueType, resultType}, input,
@@ -146,8 +145,8 @@ struct LowerArgMax : public OpRewritePattern<tp::ArgMaxOp> {
           Value x = args[0], best = args[1], bestIndex = args[2];
           Value take;
           if (isa<FloatType>(element)) {
-            Value greater = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::OGT, x, best);
+            Value greater =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, best);
             Value xNaN =
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
             Value bestNaN = arith::CmpFOp::create(
@@ -157,8 +156,8 @@ struct LowerArgMax : public OpRewritePattern<tp::ArgMaxOp> {
             Value newNaN = arith::AndIOp::create(b, l, xNaN, bestNotNaN);
             take = arith::OrIOp::create(b, l, greater, newNaN);
           } else {
-            take = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x,
-                                         best);
+            take =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x, best);
           }
           Value index = linalg::IndexOp::create(b, l, dim);
           Value index64 =

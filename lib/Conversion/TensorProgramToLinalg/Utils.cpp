@@ -40,8 +40,7 @@ Value tp_to_linalg::convertScalar(OpBuilder &b, Location loc, Value value,
     if (fromFloat)
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
                                    zero);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
-                                 zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value, zero);
   }
   if (fromInt && fromInt.getWidth() == 1) {
     // true is 1, never -1.
@@ -65,8 +64,7 @@ Value tp_to_linalg::scalarConstant(OpBuilder &b, Location loc, Type type,
   if (auto f = dyn_cast<FloatType>(type)) {
     APFloat v(value);
     bool losesInfo;
-    v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &losesInfo);
+    v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
     return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
   }
   return arith::ConstantOp::create(

@@ -81,8 +81,8 @@ SizeFn trace(Value value, int64_t dim) {
     return nullptr;
   }
   return TypeSwitch<Operation *, SizeFn>(op)
-      .Case<tp::ReduceSumOp, tp::ReduceMeanOp, tp::ReduceMaxOp,
-            tp::ReduceMinOp, tp::ReduceProdOp>([&](auto r) -> SizeFn {
+      .Case<tp::ReduceSumOp, tp::ReduceMeanOp, tp::ReduceMaxOp, tp::ReduceMinOp,
+            tp::ReduceProdOp>([&](auto r) -> SizeFn {
         // Result dimension `dim` is the dim-th kept input dimension.
         int64_t inputRank = r.getInput().getType().getRank(), seen = 0;
         for (int64_t d = 0; d < inputRank; ++d) {

@@ -95,8 +95,8 @@ static LogicalResult wrapUnfusedOps(func::FuncOp func) {
                           : tp::isReduction(&op) ? tp::FusionKind::reduction
                                                  : tp::FusionKind::pointwise;
     OpBuilder b(&op);
-    auto fused = tp::FusedOp::create(b, op.getLoc(), kind,
-                                     op.getResultTypes(), inputs);
+    auto fused =
+        tp::FusedOp::create(b, op.getLoc(), kind, op.getResultTypes(), inputs);
     Block &body = fused.getBody().front();
     IRMapping mapping;
     for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
@@ -129,9 +129,8 @@ public:
 
 private:
   /// A new private kernel implementation and its wrapper.kernel definition.
-  std::pair<func::FuncOp, KernelOp> createKernel(StringRef suffix,
-                                                 TypeRange params,
-                                                 DictionaryAttr metadata);
+  std::pair<func::FuncOp, KernelOp>
+  createKernel(StringRef suffix, TypeRange params, DictionaryAttr metadata);
   LogicalResult lowerFused(tp::FusedOp fused, OpBuilder &b);
   Value copyToFresh(Value buffer, OpBuilder &b, Location loc);
   void copyInto(Value source, Value target, OpBuilder &b, Location loc);
@@ -154,12 +153,11 @@ public:
 std::pair<func::FuncOp, KernelOp>
 GraphBuilder::createKernel(StringRef suffix, TypeRange params,
                            DictionaryAttr metadata) {
-  std::string kernelName = name + "_" + suffix.str() + "_" +
-                           std::to_string(kernelCount++);
+  std::string kernelName =
+      name + "_" + suffix.str() + "_" + std::to_string(kernelCount++);
   Location loc = func.getLoc();
-  auto impl = func::FuncOp::create(
-      moduleBuilder, loc, kernelName + "_impl",
-      moduleBuilder.getFunctionType(params, {}));
+  auto impl = func::FuncOp::create(moduleBuilder, loc, kernelName + "_impl",
+                                   moduleBuilder.getFunctionType(params, {}));
   impl.setPrivate();
   impl.addEntryBlock();
   auto kernel = KernelOp::create(moduleBuilder, loc, kernelName,
@@ -170,11 +168,10 @@ GraphBuilder::createKernel(StringRef suffix, TypeRange params,
 
 void GraphBuilder::copyInto(Value source, Value target, OpBuilder &b,
                             Location loc) {
-  auto [impl, kernel] = createKernel(
-      "copy", TypeRange{source.getType(), target.getType()},
-      moduleBuilder.getDictionaryAttr(
-          moduleBuilder.getNamedAttr("kind", moduleBuilder.getStringAttr(
-                                                 "copy"))));
+  auto [impl, kernel] =
+      createKernel("copy", TypeRange{source.getType(), target.getType()},
+                   moduleBuilder.getDictionaryAttr(moduleBuilder.getNamedAttr(
+                       "kind", moduleBuilder.getStringAttr("copy"))));
   OpBuilder body = OpBuilder::atBlockEnd(&impl.getBody().front());
   memref::CopyOp::create(body, loc, impl.getArgument(0), impl.getArgument(1));
   func::ReturnOp::create(body, loc);
@@ -188,10 +185,10 @@ Value GraphBuilder::copyToFresh(Value buffer, OpBuilder &b, Location loc) {
   for (int64_t dim = 0; dim < type.getRank(); ++dim)
     if (type.isDynamicDim(dim))
       sizes.push_back(memref::DimOp::create(b, loc, buffer, dim));
-  Value fresh = AllocOp::create(b, loc, bufferType(RankedTensorType::get(
-                                            type.getShape(),
-                                            type.getElementType())),
-                                sizes);
+  Value fresh = AllocOp::create(
+      b, loc,
+      bufferType(RankedTensorType::get(type.getShape(), type.getElementType())),
+      sizes);
   copyInto(buffer, fresh, b, loc);
   return fresh;
 }
@@ -213,11 +210,10 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
   for (Operation &op : region.without_terminator())
     if (isa<tp::TensorProgramDialect>(op.getDialect()) &&
         !isa<tp::ConstantOp>(op))
-      sourceOps.push_back(
-          b.getStringAttr(op.getName().stripDialect()));
+      sourceOps.push_back(b.getStringAttr(op.getName().stripDialect()));
   DictionaryAttr metadata = b.getDictionaryAttr(
-      {b.getNamedAttr("kind", b.getStringAttr(tp::stringifyFusionKind(
-                                  fused.getKind()))),
+      {b.getNamedAttr(
+           "kind", b.getStringAttr(tp::stringifyFusionKind(fused.getKind()))),
        b.getNamedAttr("source_ops", b.getArrayAttr(sourceOps))});
   auto [impl, kernel] = createKernel("kernel", params, metadata);
 
@@ -258,15 +254,13 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
              << "result #" << index
              << " has a dynamic dimension whose size cannot be derived "
                 "from the kernel's inputs";
-    Value buffer = AllocOp::create(b, loc, bufferType(value.getType()),
-                                   *sizes);
+    Value buffer = AllocOp::create(b, loc, bufferType(value.getType()), *sizes);
     outputs.push_back(buffer);
     buffers.map(fused.getResult(index), buffer);
   }
   SmallVector<Value> args(inputs);
   args.append(outputs);
-  CallOp::create(b, loc, kernel.getSymName(), args, ValueRange{},
-                 ValueRange{});
+  CallOp::create(b, loc, kernel.getSymName(), args, ValueRange{}, ValueRange{});
   return success();
 }
 
@@ -303,10 +297,9 @@ LogicalResult GraphBuilder::build() {
               std::string symbol =
                   name + "_constant_" + std::to_string(constantCount++);
               auto memrefType = bufferType(constant.getType());
-              ConstantOp::create(moduleBuilder, loc,
-                                 moduleBuilder.getStringAttr(symbol),
-                                 TypeAttr::get(memrefType),
-                                 constant.getValue());
+              ConstantOp::create(
+                  moduleBuilder, loc, moduleBuilder.getStringAttr(symbol),
+                  TypeAttr::get(memrefType), constant.getValue());
               buffers.map(constant.getResult(),
                           GetConstantOp::create(b, loc, memrefType, symbol));
               return success();
@@ -320,7 +313,8 @@ LogicalResult GraphBuilder::build() {
               return success();
             })
             .Case([&](arith::ConstantOp constant) -> LogicalResult {
-              buffers.map(constant.getResult(), b.clone(*constant)->getResult(0));
+              buffers.map(constant.getResult(),
+                          b.clone(*constant)->getResult(0));
               return success();
             })
             .Case([&](tp::CopyBackOp copy) -> LogicalResult {
@@ -343,9 +337,9 @@ LogicalResult GraphBuilder::build() {
               for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
                 Value buffer = lookup(value);
                 if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-                  graph.setResultAttr(
-                      index, WrapperDialect::getAliasOfAttrName(),
-                      b.getI64IntegerAttr(arg.getArgNumber()));
+                  graph.setResultAttr(index,
+                                      WrapperDialect::getAliasOfAttrName(),
+                                      b.getI64IntegerAttr(arg.getArgNumber()));
                 } else if (!isAllocatedHere(buffer) ||
                            returned.contains(buffer)) {
                   // Constants and buffers returned twice get their own copy,

@@ -36,10 +36,11 @@ static Type stripMemorySpace(Type type) {
 
 /// Checks that every buffer the op touches lives on the CPU.
 static LogicalResult checkCPU(Operation *op) {
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes()))
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto memref = dyn_cast<MemRefType>(type))
-      if (DeviceAttr device = getBufferDevice(memref); device && device.isCUDA())
+      if (DeviceAttr device = getBufferDevice(memref);
+          device && device.isCUDA())
         return op->emitOpError()
                << "uses a buffer on " << device.str()
                << "; the CPU lowering handles CPU buffers only";
@@ -233,14 +234,13 @@ struct ConvertWrapperToStandardPass
       auto type = b.getFunctionType({b.getI64Type()}, {});
       profiler->begin = func::FuncOp::create(b, module.getLoc(),
                                              "wrapper_profile_begin", type);
-      profiler->end = func::FuncOp::create(b, module.getLoc(),
-                                           "wrapper_profile_end", type);
+      profiler->end =
+          func::FuncOp::create(b, module.getLoc(), "wrapper_profile_end", type);
       profiler->begin.setPrivate();
       profiler->end.setPrivate();
     }
     for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
-      if (failed(lowerGraph(graph, symbols,
-                            profiler ? &*profiler : nullptr)))
+      if (failed(lowerGraph(graph, symbols, profiler ? &*profiler : nullptr)))
         return signalPassFailure();
     if (profiler)
       module->setAttr("wrapper.profile_kernels",

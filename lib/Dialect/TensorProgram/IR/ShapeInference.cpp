@@ -65,10 +65,9 @@ mlir::tensor_program::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes) {
 ShapeResult mlir::tensor_program::checkBroadcastTo(ArrayRef<int64_t> input,
                                                    ArrayRef<int64_t> target) {
   if (input.size() > target.size())
-    return ShapeResult::failure("input of rank " +
-                                std::to_string(input.size()) +
-                                " cannot broadcast to rank " +
-                                std::to_string(target.size()));
+    return ShapeResult::failure(
+        "input of rank " + std::to_string(input.size()) +
+        " cannot broadcast to rank " + std::to_string(target.size()));
   size_t lead = target.size() - input.size();
   for (auto [dim, size] : llvm::enumerate(input)) {
     int64_t out = target[lead + dim];
@@ -124,9 +123,8 @@ ShapeResult mlir::tensor_program::reduceShape(ArrayRef<int64_t> input,
   return result;
 }
 
-ShapeResult
-mlir::tensor_program::permuteShape(ArrayRef<int64_t> input,
-                                   ArrayRef<int64_t> permutation) {
+ShapeResult mlir::tensor_program::permuteShape(ArrayRef<int64_t> input,
+                                               ArrayRef<int64_t> permutation) {
   if (permutation.size() != input.size())
     return ShapeResult::failure(
         "permutation has " + std::to_string(permutation.size()) +
@@ -164,8 +162,7 @@ ShapeResult mlir::tensor_program::sliceShape(ArrayRef<int64_t> input,
   }
   int64_t first = std::min(start, size);
   int64_t last = std::min(end, size);
-  result.shape[dim] =
-      last <= first ? 0 : llvm::divideCeil(last - first, step);
+  result.shape[dim] = last <= first ? 0 : llvm::divideCeil(last - first, step);
   return result;
 }
 
@@ -177,17 +174,17 @@ mlir::tensor_program::concatShape(ArrayRef<ArrayRef<int64_t>> inputs,
   size_t rank = inputs.front().size();
   if (dim < 0 || dim >= static_cast<int64_t>(rank))
     return ShapeResult::failure("dimension " + std::to_string(dim) +
-                                " is out of range [0, " +
-                                std::to_string(rank) + ")");
+                                " is out of range [0, " + std::to_string(rank) +
+                                ")");
   ShapeResult result;
   result.shape.assign(inputs.front().begin(), inputs.front().end());
   for (auto [index, shape] : llvm::enumerate(inputs.drop_front())) {
     size_t operand = index + 1;
     if (shape.size() != rank)
-      return ShapeResult::failure(
-          "input #" + std::to_string(operand) + " has rank " +
-          std::to_string(shape.size()) + ", but input #0 has rank " +
-          std::to_string(rank));
+      return ShapeResult::failure("input #" + std::to_string(operand) +
+                                  " has rank " + std::to_string(shape.size()) +
+                                  ", but input #0 has rank " +
+                                  std::to_string(rank));
     for (auto [d, size] : llvm::enumerate(shape)) {
       int64_t &out = result.shape[d];
       if (static_cast<int64_t>(d) == dim) {
@@ -218,10 +215,10 @@ ShapeResult mlir::tensor_program::padShape(ArrayRef<int64_t> input,
                                            ArrayRef<int64_t> low,
                                            ArrayRef<int64_t> high) {
   if (low.size() != input.size() || high.size() != input.size())
-    return ShapeResult::failure(
-        "low and high need one entry per dimension (" +
-        std::to_string(input.size()) + "), got " + std::to_string(low.size()) +
-        " and " + std::to_string(high.size()));
+    return ShapeResult::failure("low and high need one entry per dimension (" +
+                                std::to_string(input.size()) + "), got " +
+                                std::to_string(low.size()) + " and " +
+                                std::to_string(high.size()));
   ShapeResult result;
   for (auto [dim, size] : llvm::enumerate(input)) {
     if (low[dim] < 0 || high[dim] < 0)
@@ -247,11 +244,10 @@ ShapeResult mlir::tensor_program::matmulShape(ArrayRef<int64_t> lhs,
         std::to_string(lhs.size()) + " and " + std::to_string(rhs.size()));
   int64_t k1 = lhs[lhs.size() - 1], k2 = rhs[rhs.size() - 2];
   if (!isDynamic(k1) && !isDynamic(k2) && k1 != k2)
-    return ShapeResult::failure(
-        "contracting dimension of the lhs has size " + std::to_string(k1) +
-        ", but the rhs has " + std::to_string(k2));
-  ShapeResult batch =
-      broadcastShapes({lhs.drop_back(2), rhs.drop_back(2)});
+    return ShapeResult::failure("contracting dimension of the lhs has size " +
+                                std::to_string(k1) + ", but the rhs has " +
+                                std::to_string(k2));
+  ShapeResult batch = broadcastShapes({lhs.drop_back(2), rhs.drop_back(2)});
   if (!batch.ok())
     return ShapeResult::failure("batch dimensions: " + batch.error);
   batch.shape.push_back(lhs[lhs.size() - 2]);

@@ -34,8 +34,8 @@ static bool isSplatOf(Attribute attr, double value) {
   if (auto f = dyn_cast<FloatAttr>(*splat)) {
     APFloat expected(value);
     bool losesInfo;
-    expected.convert(f.getValue().getSemantics(),
-                     APFloat::rmNearestTiesToEven, &losesInfo);
+    expected.convert(f.getValue().getSemantics(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
     return f.getValue().bitwiseIsEqual(expected);
   }
   if (auto i = dyn_cast<IntegerAttr>(*splat))
@@ -58,10 +58,9 @@ static OpFoldResult foldRightIdentity(Operation *op, Value lhs, Attribute rhs,
 
 /// Folds two splat operands with `floatFn` / `intFn` into a splat of the
 /// result type.
-static OpFoldResult
-foldSplats(Operation *op, Attribute lhs, Attribute rhs,
-           function_ref<APFloat(APFloat, APFloat)> floatFn,
-           function_ref<APInt(APInt, APInt)> intFn) {
+static OpFoldResult foldSplats(Operation *op, Attribute lhs, Attribute rhs,
+                               function_ref<APFloat(APFloat, APFloat)> floatFn,
+                               function_ref<APInt(APInt, APInt)> intFn) {
   std::optional<Attribute> a = getSplat(lhs), b = getSplat(rhs);
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!a || !b || !resultType || !resultType.hasStaticShape())

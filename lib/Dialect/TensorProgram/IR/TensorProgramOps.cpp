@@ -36,8 +36,7 @@ Operation *TensorProgramDialect::materializeConstant(OpBuilder &builder,
                                                      Attribute value, Type type,
                                                      Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
-  if (!elements || elements.getType() != type ||
-      !isa<RankedTensorType>(type))
+  if (!elements || elements.getType() != type || !isa<RankedTensorType>(type))
     return nullptr;
   return ConstantOp::create(builder, loc, elements);
 }
@@ -84,21 +83,20 @@ static FailureOr<Type> commonElementType(std::optional<Location> loc,
   for (auto [index, value] : llvm::enumerate(values.drop_front())) {
     Type other = tensorType(value).getElementType();
     if (other != element)
-      return inferError<OpTy>(
-          loc, "operand #" + Twine(firstOperand + index + 1) +
-                   " has element type " + typeString(other) +
-                   ", but operand #" + Twine(firstOperand) + " has " +
-                   typeString(element));
+      return inferError<OpTy>(loc,
+                              "operand #" + Twine(firstOperand + index + 1) +
+                                  " has element type " + typeString(other) +
+                                  ", but operand #" + Twine(firstOperand) +
+                                  " has " + typeString(element));
   }
   return element;
 }
 
 /// Broadcasts `values` together; the result element type is `element`.
 template <typename OpTy>
-static LogicalResult inferBroadcast(std::optional<Location> loc,
-                                    ValueRange values, Type element,
-                                    SmallVectorImpl<Type> &results,
-                                    unsigned firstOperand = 0) {
+static LogicalResult
+inferBroadcast(std::optional<Location> loc, ValueRange values, Type element,
+               SmallVectorImpl<Type> &results, unsigned firstOperand = 0) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value value : values)
     shapes.push_back(tensorType(value).getShape());
@@ -123,7 +121,8 @@ static LogicalResult inferBroadcast(std::optional<Location> loc,
   LogicalResult OP::inferReturnTypes(                                          \
       MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
       SmallVectorImpl<Type> &results) {                                        \
-    FailureOr<Type> element = commonElementType<OP>(loc, adaptor.getOperands()); \
+    FailureOr<Type> element =                                                  \
+        commonElementType<OP>(loc, adaptor.getOperands());                     \
     if (failed(element))                                                       \
       return failure();                                                        \
     return inferBroadcast<OP>(loc, adaptor.getOperands(), *element, results);  \
@@ -148,8 +147,7 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
       /*firstOperand=*/1);
   if (failed(element))
     return failure();
-  return inferBroadcast<WhereOp>(loc, adaptor.getOperands(), *element,
-                                 results);
+  return inferBroadcast<WhereOp>(loc, adaptor.getOperands(), *element, results);
 }
 
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
@@ -164,8 +162,7 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult CastOp::verify() {
   if (getInput().getType().getShape() != getType().getShape())
-    return emitOpError() << "result shape "
-                         << formatShape(getType().getShape())
+    return emitOpError() << "result shape " << formatShape(getType().getShape())
                          << " does not match input shape "
                          << formatShape(getInput().getType().getShape());
   return success();
@@ -232,14 +229,12 @@ static LogicalResult inferReduce(std::optional<Location> loc, Value input,
 }
 
 #define TP_INFER_REDUCE(OP)                                                    \
-  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &results) {         \
-    return inferReduce<OP>(loc, adaptor.getInput(), adaptor.getDims(),         \
-                           adaptor.getKeepdim(),                               \
-                           tensorType(adaptor.getInput()).getElementType(),    \
-                           results);                                           \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &results) {                                        \
+    return inferReduce<OP>(                                                    \
+        loc, adaptor.getInput(), adaptor.getDims(), adaptor.getKeepdim(),      \
+        tensorType(adaptor.getInput()).getElementType(), results);             \
   }
 TP_INFER_REDUCE(ReduceSumOp)
 TP_INFER_REDUCE(ReduceMeanOp)
@@ -272,8 +267,9 @@ LogicalResult ReshapeOp::verify() {
                          << resultType.getElementType()
                          << " does not match input element type "
                          << inputType.getElementType();
-  if (llvm::any_of(resultType.getShape(),
-                   [](int64_t s) { return !ShapedType::isDynamic(s) && s < 0; }))
+  if (llvm::any_of(resultType.getShape(), [](int64_t s) {
+        return !ShapedType::isDynamic(s) && s < 0;
+      }))
     return emitOpError() << "result sizes must be non-negative";
   std::optional<int64_t> in = getNumElements(inputType.getShape());
   std::optional<int64_t> out = getNumElements(resultType.getShape());
@@ -319,11 +315,11 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &results) {
   RankedTensorType input = tensorType(adaptor.getInput());
-  ShapeResult shape = sliceShape(
-      input.getShape(), static_cast<int64_t>(adaptor.getDim()),
-      static_cast<int64_t>(adaptor.getStart()),
-      static_cast<int64_t>(adaptor.getEnd()),
-      static_cast<int64_t>(adaptor.getStep()));
+  ShapeResult shape =
+      sliceShape(input.getShape(), static_cast<int64_t>(adaptor.getDim()),
+                 static_cast<int64_t>(adaptor.getStart()),
+                 static_cast<int64_t>(adaptor.getEnd()),
+                 static_cast<int64_t>(adaptor.getStep()));
   if (!shape.ok())
     return inferError<SliceOp>(loc, shape.error);
   results.push_back(RankedTensorType::get(shape.shape, input.getElementType()));
@@ -373,9 +369,9 @@ LogicalResult AsStridedOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> strides = adaptor.getStrides();
   int64_t offset = static_cast<int64_t>(adaptor.getOffset());
   if (sizes.size() != strides.size())
-    return inferError<AsStridedOp>(
-        loc, "has " + Twine(sizes.size()) + " sizes but " +
-                 Twine(strides.size()) + " strides");
+    return inferError<AsStridedOp>(loc, "has " + Twine(sizes.size()) +
+                                            " sizes but " +
+                                            Twine(strides.size()) + " strides");
   if (offset < 0 || llvm::any_of(sizes, [](int64_t s) { return s < 0; }) ||
       llvm::any_of(strides, [](int64_t s) { return s < 0; }))
     return inferError<AsStridedOp>(
@@ -391,10 +387,10 @@ LogicalResult AsStridedOp::inferReturnTypes(MLIRContext *,
     }
     if (overflow || reach >= *available)
       return inferError<AsStridedOp>(
-          loc, "reaches element " +
-                   (overflow ? std::string("beyond 2^63")
-                             : std::to_string(reach)) +
-                   ", but the input has " + Twine(*available) + " elements");
+          loc,
+          "reaches element " +
+              (overflow ? std::string("beyond 2^63") : std::to_string(reach)) +
+              ", but the input has " + Twine(*available) + " elements");
   }
   results.push_back(RankedTensorType::get(sizes, input.getElementType()));
   return success();
@@ -436,9 +432,8 @@ LogicalResult BatchMatmulOp::inferReturnTypes(MLIRContext *,
                  " and " + Twine(rhs.size()));
   if (!ShapedType::isDynamic(lhs[0]) && !ShapedType::isDynamic(rhs[0]) &&
       lhs[0] != rhs[0])
-    return inferError<BatchMatmulOp>(loc, "batch sizes differ: " +
-                                              Twine(lhs[0]) + " and " +
-                                              Twine(rhs[0]));
+    return inferError<BatchMatmulOp>(
+        loc, "batch sizes differ: " + Twine(lhs[0]) + " and " + Twine(rhs[0]));
   ShapeResult shape = matmulShape(lhs, rhs);
   if (!shape.ok())
     return inferError<BatchMatmulOp>(loc, shape.error);
@@ -465,9 +460,9 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   int64_t k = input.back();
   if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(weight[1]) &&
       k != weight[1])
-    return inferError<LinearOp>(
-        loc, "input has " + Twine(k) + " features, but the weight expects " +
-                 Twine(weight[1]));
+    return inferError<LinearOp>(loc, "input has " + Twine(k) +
+                                         " features, but the weight expects " +
+                                         Twine(weight[1]));
   if (Value bias = adaptor.getBias()) {
     ArrayRef<int64_t> b = tensorType(bias).getShape();
     if (b.size() != 1 ||
@@ -488,8 +483,8 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
 //===----------------------------------------------------------------------===//
 
 template <typename OpTy>
-static LogicalResult inferSoftmaxLike(std::optional<Location> loc,
-                                      Value input, int64_t dim,
+static LogicalResult inferSoftmaxLike(std::optional<Location> loc, Value input,
+                                      int64_t dim,
                                       SmallVectorImpl<Type> &results) {
   RankedTensorType type = tensorType(input);
   if (dim < 0 || dim >= type.getRank())
@@ -519,10 +514,9 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
 /// Checks an optional affine parameter (weight, bias) of a normalization:
 /// its shape must be `expected` and its element type the input's.
 template <typename OpTy>
-static LogicalResult checkNormParameter(std::optional<Location> loc,
-                                        Value param, StringRef name,
-                                        RankedTensorType input,
-                                        ArrayRef<int64_t> expected) {
+static LogicalResult
+checkNormParameter(std::optional<Location> loc, Value param, StringRef name,
+                   RankedTensorType input, ArrayRef<int64_t> expected) {
   if (!param)
     return success();
   RankedTensorType type = tensorType(param);
@@ -551,12 +545,12 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   RankedTensorType input = tensorType(adaptor.getInput());
   int64_t rank = static_cast<int64_t>(adaptor.getNormalizedRank());
   if (rank < 1 || rank > input.getRank())
-    return inferError<LayerNormOp>(
-        loc, "normalized_rank " + Twine(rank) + " must be in [1, " +
-                 Twine(input.getRank()) + "]");
+    return inferError<LayerNormOp>(loc, "normalized_rank " + Twine(rank) +
+                                            " must be in [1, " +
+                                            Twine(input.getRank()) + "]");
   ArrayRef<int64_t> normalized = input.getShape().take_back(rank);
-  if (failed(checkNormParameter<LayerNormOp>(loc, adaptor.getWeight(),
-                                             "weight", input, normalized)) ||
+  if (failed(checkNormParameter<LayerNormOp>(loc, adaptor.getWeight(), "weight",
+                                             input, normalized)) ||
       failed(checkNormParameter<LayerNormOp>(loc, adaptor.getBias(), "bias",
                                              input, normalized)))
     return failure();
@@ -649,8 +643,8 @@ LogicalResult FusedOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "region has " << body.getNumArguments()
-                         << " arguments, but the op has "
-                         << getInputs().size() << " inputs";
+                         << " arguments, but the op has " << getInputs().size()
+                         << " inputs";
   for (auto [index, pair] : llvm::enumerate(
            llvm::zip_equal(body.getArgumentTypes(), getInputs().getTypes())))
     if (std::get<0>(pair) != std::get<1>(pair))
@@ -673,8 +667,7 @@ LogicalResult FusedOp::verifyRegions() {
     if (isa<FusedOp, ExternOp, CopyBackOp>(op))
       return op.emitOpError() << "is not allowed in a fused region";
     if (isComposite(&op) && !isContraction(&op))
-      return op.emitOpError()
-             << "is a composite; decompose it before fusion";
+      return op.emitOpError() << "is a composite; decompose it before fusion";
     reductions += isReduction(&op);
     contractions += isContraction(&op);
   }

@@ -34,9 +34,9 @@ static Value scalar(OpBuilder &b, Location loc, Value x, double value) {
     v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
     attr = DenseElementsAttr::get(type, v);
   } else {
-    attr = DenseElementsAttr::get(
-        type, APInt(element.getIntOrFloatBitWidth(),
-                    static_cast<int64_t>(value), /*isSigned=*/true));
+    attr = DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
+                                              static_cast<int64_t>(value),
+                                              /*isSigned=*/true));
   }
   return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
 }
@@ -135,12 +135,13 @@ struct DecomposeMean : public OpRewritePattern<ReduceMeanOp> {
     int64_t count = 1;
     for (int64_t dim : op.getDims()) {
       if (ShapedType::isDynamic(shape[dim]))
-        return rewriter.notifyMatchFailure(op, "a reduced dimension is dynamic");
+        return rewriter.notifyMatchFailure(op,
+                                           "a reduced dimension is dynamic");
       count *= shape[dim];
     }
     Location loc = op.getLoc();
-    Value sum = ReduceSumOp::create(rewriter, loc, op.getInput(),
-                                    op.getDims(), op.getKeepdim());
+    Value sum = ReduceSumOp::create(rewriter, loc, op.getInput(), op.getDims(),
+                                    op.getKeepdim());
     Value n = scalar(rewriter, loc, sum, static_cast<double>(count));
     rewriter.replaceOpWithNewOp<DivOp>(op, sum, n);
     return success();
@@ -176,7 +177,8 @@ struct DecomposeGeluTanh : public OpRewritePattern<GeluOp> {
         rewriter, loc, inner,
         scalar(rewriter, loc, x, 0.7978845608028654 /* sqrt(2/pi) */));
     Value t = TanhOp::create(rewriter, loc, scaled);
-    Value onePlus = AddOp::create(rewriter, loc, t, scalar(rewriter, loc, x, 1));
+    Value onePlus =
+        AddOp::create(rewriter, loc, t, scalar(rewriter, loc, x, 1));
     Value half = MulOp::create(rewriter, loc, x, scalar(rewriter, loc, x, 0.5));
     rewriter.replaceOpWithNewOp<MulOp>(op, half, onePlus);
     return success();
@@ -241,8 +243,8 @@ struct TensorProgramDecomposePass
     GreedyRewriteConfig config;
     config.enableFolding(false);
     config.setListener(&counter);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
     numDecomposed += counter.replaced;
     if (report)

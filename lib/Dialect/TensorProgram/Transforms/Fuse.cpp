@@ -253,8 +253,8 @@ void Fuser::materialize(Group &group) {
   SmallVector<Type> resultTypes;
   for (Value output : outputs)
     resultTypes.push_back(output.getType());
-  auto fused = FusedOp::create(builder, last->getLoc(), group.kind,
-                               resultTypes, inputs.getArrayRef());
+  auto fused = FusedOp::create(builder, last->getLoc(), group.kind, resultTypes,
+                               inputs.getArrayRef());
   Block &body = fused.getBody().front();
   IRMapping mapping;
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
@@ -262,9 +262,8 @@ void Fuser::materialize(Group &group) {
   OpBuilder inner = OpBuilder::atBlockEnd(&body);
   // Clones in program order, then the members.
   SmallVector<Operation *> orderedClones(clones.begin(), clones.end());
-  llvm::sort(orderedClones, [&](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(orderedClones,
+             [&](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   for (Operation *op : orderedClones)
     inner.clone(*op, mapping);
   for (Operation *op : group.ops)

@@ -114,8 +114,9 @@ verifyContainerElements(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult wrapper::TupleType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayRef<Type> elements) {
+LogicalResult
+wrapper::TupleType::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<Type> elements) {
   return verifyContainerElements(emitError, "tuple", elements);
 }
 
@@ -181,7 +182,8 @@ std::optional<int64_t> mlir::wrapper::getElementBytes(Type elementType) {
   if (isa<IndexType>(elementType))
     return 8;
   if (auto complex = dyn_cast<ComplexType>(elementType))
-    if (std::optional<int64_t> bytes = getElementBytes(complex.getElementType()))
+    if (std::optional<int64_t> bytes =
+            getElementBytes(complex.getElementType()))
       return 2 * *bytes;
   return std::nullopt;
 }
@@ -206,8 +208,7 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
   // The kernels a profiled host program numbers, by index.
   if (attr.getName() == "wrapper.profile_kernels") {
     auto names = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!isa<ModuleOp>(op) || !names ||
-        !llvm::all_of(names, [](Attribute a) {
+    if (!isa<ModuleOp>(op) || !names || !llvm::all_of(names, [](Attribute a) {
           return isa<FlatSymbolRefAttr>(a);
         }))
       return op->emitOpError()
@@ -216,8 +217,7 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return op->emitOpError() << "unknown wrapper attribute '"
-                           << attr.getName().getValue()
-                           << "' on an operation";
+                           << attr.getName().getValue() << "' on an operation";
 }
 
 LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
@@ -228,8 +228,8 @@ LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitOpError() << "unknown wrapper argument attribute '"
                              << attr.getName().getValue() << "'";
   if (!isa<UnitAttr>(attr.getValue()))
-    return op->emitOpError() << "'" << getMutatedAttrName()
-                             << "' must be a unit attribute";
+    return op->emitOpError()
+           << "'" << getMutatedAttrName() << "' must be a unit attribute";
   if (!isa<GraphOp>(op))
     return op->emitOpError() << "'" << getMutatedAttrName()
                              << "' is only valid on wrapper.graph arguments";
@@ -249,8 +249,8 @@ LogicalResult WrapperDialect::verifyRegionResultAttribute(Operation *op,
                              << attr.getName().getValue() << "'";
   auto index = dyn_cast<IntegerAttr>(attr.getValue());
   if (!index || !index.getType().isSignlessInteger(64))
-    return op->emitOpError() << "'" << getAliasOfAttrName()
-                             << "' must be an i64 argument index";
+    return op->emitOpError()
+           << "'" << getAliasOfAttrName() << "' must be an i64 argument index";
   if (!isa<GraphOp>(op))
     return op->emitOpError() << "'" << getAliasOfAttrName()
                              << "' is only valid on wrapper.graph results";

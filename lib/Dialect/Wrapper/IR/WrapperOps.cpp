@@ -44,8 +44,8 @@ LogicalResult mlir::wrapper::detail::verifyBufferTypes(Operation *op) {
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (BlockArgument arg : block.getArguments())
-        if (failed(check(arg.getType(),
-                         "argument #" + Twine(arg.getArgNumber()))))
+        if (failed(
+                check(arg.getType(), "argument #" + Twine(arg.getArgNumber()))))
           return failure();
   return success();
 }
@@ -79,9 +79,8 @@ static LogicalResult verifyOwnedHere(Operation *op, Value value,
                                 "compiled model";
   if (isa<ViewLikeOpInterface>(def))
     return op->emitOpError()
-           << "cannot " << action << " a view created by '"
-           << def->getName() << "'; " << action
-           << " the buffer it views instead";
+           << "cannot " << action << " a view created by '" << def->getName()
+           << "'; " << action << " the buffer it views instead";
   return op->emitOpError() << "cannot " << action
                            << " a value that is not a buffer allocated in "
                               "this graph (defined by '"
@@ -125,9 +124,8 @@ static LogicalResult verifyAllocatableLayout(Operation *op, MemRefType type) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0 ||
-      llvm::any_of(strides, [](int64_t s) {
-        return ShapedType::isDynamic(s) || s < 0;
-      }))
+      llvm::any_of(strides,
+                   [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
     return op->emitOpError()
            << "result layout must be the identity or static non-negative "
               "strides with offset 0, got "
@@ -135,8 +133,8 @@ static LogicalResult verifyAllocatableLayout(Operation *op, MemRefType type) {
   bool overflow = false;
   (void)getStorageExtent(type, &overflow);
   if (overflow)
-    return op->emitOpError() << "storage of " << type
-                             << " overflows a 64-bit element count";
+    return op->emitOpError()
+           << "storage of " << type << " overflows a 64-bit element count";
   return success();
 }
 
@@ -146,8 +144,8 @@ static LogicalResult verifyStorageSize(Operation *op, MemRefType type) {
   std::optional<int64_t> extent = getStorageExtent(type, &overflow);
   if (overflow || (extent && !getStorageBytes(type) &&
                    getElementBytes(type.getElementType())))
-    return op->emitOpError() << "storage of " << type
-                             << " overflows a 64-bit byte count";
+    return op->emitOpError()
+           << "storage of " << type << " overflows a 64-bit byte count";
   return success();
 }
 
@@ -274,9 +272,8 @@ LogicalResult ReturnOp::verify() {
        llvm::enumerate(llvm::zip_equal(getOperandTypes(), results)))
     if (std::get<0>(pair) != std::get<1>(pair))
       return emitOpError() << "operand #" << index << " has type "
-                           << std::get<0>(pair)
-                           << ", but the graph's result #" << index
-                           << " has type " << std::get<1>(pair);
+                           << std::get<0>(pair) << ", but the graph's result #"
+                           << index << " has type " << std::get<1>(pair);
   return success();
 }
 
@@ -323,8 +320,8 @@ static LogicalResult verifyFreeLike(Operation *op, Value buffer,
       continue;
     Operation *ancestor = ancestorIn(op->getBlock(), user);
     if (ancestor && ancestor->isBeforeInBlock(op)) {
-      InFlightDiagnostic diag =
-          op->emitOpError() << "frees a buffer that is already freed";
+      InFlightDiagnostic diag = op->emitOpError()
+                                << "frees a buffer that is already freed";
       diag.attachNote(user->getLoc()) << "previous free is here";
       return diag;
     }
@@ -400,8 +397,8 @@ LogicalResult ReuseOp::verify() {
   for (Operation *user : old.getUsers()) {
     Operation *ancestor = ancestorIn(getOperation()->getBlock(), user);
     if (isa<FreeOp>(user) && ancestor && ancestor->isBeforeInBlock(*this)) {
-      InFlightDiagnostic diag =
-          emitOpError() << "cannot reuse the storage of a freed buffer";
+      InFlightDiagnostic diag = emitOpError()
+                                << "cannot reuse the storage of a freed buffer";
       diag.attachNote(user->getLoc()) << "it is freed here";
       return diag;
     }
@@ -437,15 +434,14 @@ LogicalResult ReinterpretOp::verify() {
       return emitOpError() << "size #" << dim << " must be non-negative, got "
                            << size;
     if (resultType.getDimSize(dim) != size)
-      return emitOpError() << "size #" << dim << " is "
-                           << (ShapedType::isDynamic(size)
-                                   ? std::string("dynamic")
-                                   : std::to_string(size))
-                           << ", but dimension " << dim
-                           << " of the result type is "
-                           << (resultType.isDynamicDim(dim)
-                                   ? std::string("dynamic")
-                                   : std::to_string(resultType.getDimSize(dim)));
+      return emitOpError()
+             << "size #" << dim << " is "
+             << (ShapedType::isDynamic(size) ? std::string("dynamic")
+                                             : std::to_string(size))
+             << ", but dimension " << dim << " of the result type is "
+             << (resultType.isDynamicDim(dim)
+                     ? std::string("dynamic")
+                     : std::to_string(resultType.getDimSize(dim)));
   }
   if (!ShapedType::isDynamic(offset) && offset < 0)
     return emitOpError() << "offset must be non-negative, got " << offset;
@@ -534,8 +530,7 @@ bool KernelOp::isGPUImpl(FunctionOpInterface impl) {
   return isa<gpu::GPUFuncOp>(impl.getOperation());
 }
 
-LogicalResult
-KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   Operation *impl = symbolTable.lookupNearestSymbolFrom(*this, getImplAttr());
   if (!impl)
     return emitOpError() << "implementation " << getImplAttr()
@@ -610,8 +605,8 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     auto argBuffer = dyn_cast<MemRefType>(argType);
     if (!paramBuffer || !argBuffer) {
       if (argType != paramType)
-        return emitOpError() << "argument #" << index << " has type "
-                             << argType << ", but kernel " << getKernelAttr()
+        return emitOpError() << "argument #" << index << " has type " << argType
+                             << ", but kernel " << getKernelAttr()
                              << " expects " << paramType;
       continue;
     }
@@ -649,8 +644,8 @@ static LogicalResult verifyCallee(Operation *op, StringRef callee) {
   if (callee.empty())
     return op->emitOpError() << "callee name must not be empty";
   if (llvm::any_of(callee, [](char c) { return isspace(c); }))
-    return op->emitOpError() << "callee name '" << callee
-                             << "' must not contain whitespace";
+    return op->emitOpError()
+           << "callee name '" << callee << "' must not contain whitespace";
   return success();
 }
 
@@ -676,8 +671,7 @@ LogicalResult ExternOutOp::verify() {
                            << WrapperDialect::getMutatedAttrName() << "'";
   }
   for (auto [index, output] : llvm::enumerate(getOutputs()))
-    if (isa_and_nonnull<GetConstantOp>(
-            getStorageRoot(output).getDefiningOp()))
+    if (isa_and_nonnull<GetConstantOp>(getStorageRoot(output).getDefiningOp()))
       return emitOpError() << "output #" << index << " writes a constant";
   return success();
 }
@@ -856,8 +850,8 @@ LogicalResult CommentOp::verify() {
 
 LogicalResult DebugSaveOp::verify() {
   if (!getPath().ends_with(".npy") || getPath().size() <= 4)
-    return emitOpError() << "path must name a '.npy' file, got '"
-                         << getPath() << "'";
+    return emitOpError() << "path must name a '.npy' file, got '" << getPath()
+                         << "'";
   return success();
 }
 

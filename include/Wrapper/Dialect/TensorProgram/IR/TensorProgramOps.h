@@ -66,7 +66,9 @@ inline bool isElementwise(Operation *op) {
 inline bool isReduction(Operation *op) {
   return op->hasTrait<OpTrait::ReductionOp>();
 }
-inline bool isLayout(Operation *op) { return op->hasTrait<OpTrait::LayoutOp>(); }
+inline bool isLayout(Operation *op) {
+  return op->hasTrait<OpTrait::LayoutOp>();
+}
 inline bool isContraction(Operation *op) {
   return op->hasTrait<OpTrait::ContractionOp>();
 }

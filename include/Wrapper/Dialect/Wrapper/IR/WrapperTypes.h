@@ -38,7 +38,8 @@ LogicalResult verifyBufferType(function_ref<InFlightDiagnostic()> emitError,
 /// (1 + offset + sum((size - 1) * stride), 0 when a size is 0), or nullopt
 /// when a size, stride or the offset is dynamic or the layout is not strided.
 /// Sets `overflow` when the count does not fit in 63 bits.
-std::optional<int64_t> getStorageExtent(MemRefType type, bool *overflow = nullptr);
+std::optional<int64_t> getStorageExtent(MemRefType type,
+                                        bool *overflow = nullptr);
 
 /// The storage size of `type` in bytes, when static (see getStorageExtent).
 std::optional<int64_t> getStorageBytes(MemRefType type);
