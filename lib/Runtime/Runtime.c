@@ -21,11 +21,17 @@
 
 static _Thread_local char lastError[1024];
 
+static wrapper_status recordError(wrapper_status status, const char *format,
+                                  va_list args) {
+  vsnprintf(lastError, sizeof(lastError), format, args);
+  return status;
+}
+
 wrapper_status wrapper_set_error(wrapper_status status, const char *format,
                                  ...) {
   va_list args;
   va_start(args, format);
-  vsnprintf(lastError, sizeof(lastError), format, args);
+  status = recordError(status, format, args);
   va_end(args);
   return status;
 }
@@ -36,7 +42,7 @@ wrapper_status wrapper_report_error(wrapper_status status, const char *format,
                                     ...) {
   va_list args;
   va_start(args, format);
-  vsnprintf(lastError, sizeof(lastError), format, args);
+  status = recordError(status, format, args);
   va_end(args);
   return status;
 }

@@ -6,7 +6,36 @@
 
 #include "ToolSupport.h"
 
+#include "Wrapper/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+
 using namespace mlir;
+
+void mlir::wrapper::registerToolDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+}
+
+OwningOpRef<ModuleOp> mlir::wrapper::parseModuleFile(StringRef path,
+                                                     MLIRContext &context,
+                                                     llvm::SourceMgr &sourceMgr,
+                                                     std::string &error) {
+  auto file = openInputFile(path, &error);
+  if (!file)
+    return {};
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // Diagnostics of the parse are printed with their source lines.
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
 
 func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
                                               std::string &error) {

@@ -9,11 +9,24 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <string>
 
 namespace mlir {
 namespace wrapper {
+
+/// Registers what the compiling tools need: every dialect of the project,
+/// and the translations to LLVM IR of the builtin, LLVM and OpenMP dialects.
+void registerToolDialects(DialectRegistry &registry);
+
+/// Parses `path` ("-" for stdin) into a module; diagnostics go to stderr
+/// through `sourceMgr`, which must outlive the module. Null on failure, with
+/// `error` set when the file could not be opened.
+OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext &context,
+                                      llvm::SourceMgr &sourceMgr,
+                                      std::string &error);
 
 /// The function to run or compile: `name` when given, else the only public
 /// function with a body, else `main`. Null with a message in `error`.

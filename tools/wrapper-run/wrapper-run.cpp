@@ -304,23 +304,18 @@ int main(int argc, char **argv) {
     setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerOpenMPDialectTranslation(registry);
+  registerToolDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
   std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseModuleFile(inputFile, context, sourceMgr, error);
   if (!module)
-    return 1;
+    return error.empty() ? 1 : fail(error);
+  // Later diagnostics (compilation) also point into the source.
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   func::FuncOp func = findEntryFunction(*module, entry, error);
   if (!func)
     return fail(error);

@@ -123,43 +123,25 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
 }
 
 namespace {
-struct LowerMatmul : public OpRewritePattern<tp::MatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tp::MatmulOp op,
+/// `SourceOp` becomes the named linalg op `NamedOp` for f32 results of rank
+/// `namedRank` (where GEMM templates will find it), and a contraction
+/// linalg.generic otherwise.
+template <typename SourceOp, typename NamedOp, int64_t namedRank>
+struct LowerContraction : public OpRewritePattern<SourceOp> {
+  using OpRewritePattern<SourceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SourceOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value lhs = op.getLhs(), rhs = op.getRhs();
-    if (type.getRank() == 2 && type.getElementType().isF32()) {
+    if (type.getRank() == namedRank && type.getElementType().isF32()) {
       Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
       Value init = createFilled(rewriter, loc, type,
                                 contractionSizes(rewriter, loc, type, lhs, rhs),
                                 type.getElementType(), zero);
-      auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{type},
-                                             ValueRange{lhs, rhs}, init);
-      rewriter.replaceOp(op, matmul.getResult(0));
-      return success();
-    }
-    rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
-    return success();
-  }
-};
-
-struct LowerBatchMatmul : public OpRewritePattern<tp::BatchMatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tp::BatchMatmulOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    Value lhs = op.getLhs(), rhs = op.getRhs();
-    if (type.getElementType().isF32()) {
-      Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
-      Value init = createFilled(rewriter, loc, type,
-                                contractionSizes(rewriter, loc, type, lhs, rhs),
-                                type.getElementType(), zero);
-      auto bmm = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{type},
-                                               ValueRange{lhs, rhs}, init);
-      rewriter.replaceOp(op, bmm.getResult(0));
+      auto named = NamedOp::create(rewriter, loc, TypeRange{type},
+                                   ValueRange{lhs, rhs}, init);
+      rewriter.replaceOp(op, named->getResult(0));
       return success();
     }
     rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
@@ -169,5 +151,7 @@ struct LowerBatchMatmul : public OpRewritePattern<tp::BatchMatmulOp> {
 } // namespace
 
 void tp_to_linalg::populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerMatmul, LowerBatchMatmul>(patterns.getContext());
+  patterns.add<LowerContraction<tp::MatmulOp, linalg::MatmulOp, 2>,
+               LowerContraction<tp::BatchMatmulOp, linalg::BatchMatmulOp, 3>>(
+      patterns.getContext());
 }

@@ -47,18 +47,26 @@ static SmallVector<int64_t> trailingDims(Value x, int64_t count) {
   return llvm::to_vector(llvm::seq<int64_t>(rank - count, rank));
 }
 
+/// The max-subtracted input of a softmax along `dim` and its exponential:
+/// (x - max(x), exp(x - max(x))).
+static std::pair<Value, Value> centredExp(PatternRewriter &rewriter,
+                                          Location loc, Value x, int64_t dim) {
+  SmallVector<int64_t> dims = {dim};
+  Value max = ReduceMaxOp::create(rewriter, loc, x, dims, true);
+  Value centred = SubOp::create(rewriter, loc, x, max);
+  return {centred, ExpOp::create(rewriter, loc, centred)};
+}
+
 namespace {
 struct DecomposeSoftmax : public OpRewritePattern<SoftmaxOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = op.getInput();
-    SmallVector<int64_t> dims = {static_cast<int64_t>(op.getDim())};
-    Value max = ReduceMaxOp::create(rewriter, loc, x, dims, true);
-    Value centred = SubOp::create(rewriter, loc, x, max);
-    Value exp = ExpOp::create(rewriter, loc, centred);
-    Value sum = ReduceSumOp::create(rewriter, loc, exp, dims, true);
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    auto [centred, exp] = centredExp(rewriter, loc, op.getInput(), dim);
+    Value sum =
+        ReduceSumOp::create(rewriter, loc, exp, ArrayRef<int64_t>{dim}, true);
     rewriter.replaceOpWithNewOp<DivOp>(op, exp, sum);
     return success();
   }
@@ -69,12 +77,10 @@ struct DecomposeLogSoftmax : public OpRewritePattern<LogSoftmaxOp> {
   LogicalResult matchAndRewrite(LogSoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = op.getInput();
-    SmallVector<int64_t> dims = {static_cast<int64_t>(op.getDim())};
-    Value max = ReduceMaxOp::create(rewriter, loc, x, dims, true);
-    Value centred = SubOp::create(rewriter, loc, x, max);
-    Value exp = ExpOp::create(rewriter, loc, centred);
-    Value sum = ReduceSumOp::create(rewriter, loc, exp, dims, true);
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    auto [centred, exp] = centredExp(rewriter, loc, op.getInput(), dim);
+    Value sum =
+        ReduceSumOp::create(rewriter, loc, exp, ArrayRef<int64_t>{dim}, true);
     Value log = LogOp::create(rewriter, loc, sum);
     rewriter.replaceOpWithNewOp<SubOp>(op, centred, log);
     return success();
