@@ -15,6 +15,7 @@
 
 #include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Interpreter/Interpreter.h"
 #include "Wrapper/Pipelines/Pipelines.h"
@@ -316,12 +317,45 @@ int main(int argc, char **argv) {
     return error.empty() ? 1 : fail(error);
   // Later diagnostics (compilation) also point into the source.
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  func::FuncOp func = findEntryFunction(*module, entry, error);
-  if (!func)
-    return fail(error);
-  std::string entryName = func.getName().str();
-  TypeRange argTypes = func.getArgumentTypes();
-  TypeRange resultTypes = func.getResultTypes();
+  // The entry: a tensor_program function, or a wrapper.graph (whose buffer
+  // arguments and results are read and written as tensors of their shape).
+  GraphOp graph;
+  if (!entry.empty())
+    graph = module->lookupSymbol<GraphOp>(entry);
+  else if (llvm::none_of(module->getOps<func::FuncOp>(), [](func::FuncOp f) {
+             return f.isPublic() && !f.isExternal();
+           })) {
+    auto graphs = llvm::to_vector(module->getOps<GraphOp>());
+    if (graphs.size() == 1)
+      graph = graphs.front();
+  }
+  func::FuncOp func;
+  if (!graph) {
+    func = findEntryFunction(*module, entry, error);
+    if (!func)
+      return fail(error);
+  }
+  std::string entryName =
+      graph ? graph.getSymName().str() : func.getName().str();
+  auto asTensors = [](ArrayRef<Type> types) {
+    SmallVector<Type> result;
+    for (Type type : types) {
+      auto memref = dyn_cast<MemRefType>(type);
+      result.push_back(memref ? RankedTensorType::get(memref.getShape(),
+                                                      memref.getElementType())
+                              : type);
+    }
+    return result;
+  };
+  SmallVector<Type> argTypesStorage =
+      asTensors(graph ? graph.getArgumentTypes() : func.getArgumentTypes());
+  SmallVector<Type> resultTypesStorage =
+      asTensors(graph ? graph.getResultTypes() : func.getResultTypes());
+  TypeRange argTypes = argTypesStorage;
+  TypeRange resultTypes = resultTypesStorage;
+  if (graph && (verifyWithInterpreter || interpretOnly))
+    return fail("the reference interpreter runs tensor_program functions, "
+                "not wrapper graphs; use --compare with reference files");
   for (auto [index, type] : llvm::enumerate(resultTypes))
     if (!isa<RankedTensorType>(type))
       return fail("result #" + llvm::Twine(index) + " of '" + entryName +
@@ -359,9 +393,11 @@ int main(int argc, char **argv) {
       if (failed(saveOutput(saveInputsPrefix + std::to_string(index) + ".npy",
                             arg, error)))
         return fail(error);
-  std::string shapeError = checkShapes(func, args);
-  if (!shapeError.empty())
-    return fail(shapeError);
+  if (func) {
+    std::string shapeError = checkShapes(func, args);
+    if (!shapeError.empty())
+      return fail(shapeError);
+  }
 
   // The oracle.
   std::optional<InterpreterResult> reference;
@@ -384,13 +420,23 @@ int main(int argc, char **argv) {
     pm.enableTiming(rootTiming);
     // Compile only what the entry needs: other functions become private and
     // symbol-dce removes those it does not call.
-    privatizeAllBut(*module, func);
-    pm.addPass(createSymbolDCEPass());
-    CPUPipelineOptions options;
-    options.parallel = parallel;
-    options.cInterface = true;
-    options.profile = benchmark > 0;
-    buildCPUPipeline(pm, options);
+    if (func) {
+      privatizeAllBut(*module, func);
+      pm.addPass(createSymbolDCEPass());
+      CPUPipelineOptions options;
+      options.parallel = parallel;
+      options.cInterface = true;
+      options.profile = benchmark > 0;
+      buildCPUPipeline(pm, options);
+    } else {
+      // A wrapper-level module: its kernels and host graph go straight to
+      // the codegen pipeline.
+      CPUCodegenOptions options;
+      options.parallel = parallel;
+      options.cInterface = true;
+      options.profile = benchmark > 0;
+      buildCPUCodegenPipeline(pm, options);
+    }
     auto start = std::chrono::steady_clock::now();
     if (failed(pm.run(*module)))
       return fail("compilation failed");
