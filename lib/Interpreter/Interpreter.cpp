@@ -216,6 +216,7 @@ LogicalResult Interpreter::evaluateElementwise(Operation *op) {
         .Case([&](tp::RsqrtOp) { r = 1.0 / std::sqrt(x[0]); })
         .Case([&](tp::TanhOp) { r = std::tanh(x[0]); })
         .Case([&](tp::SigmoidOp) { r = sigmoid(x[0]); })
+        .Case([&](tp::ErfOp) { r = std::erf(x[0]); })
         .Case([&](tp::ReluOp) {
           r = std::isnan(x[0]) ? NAN : std::max(x[0], 0.0);
         })

@@ -129,6 +129,7 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
       .Case(
           [&](tp::TanhOp) -> Value { return math::TanhOp::create(b, loc, x); })
       .Case([&](tp::SigmoidOp) -> Value { return sigmoid(b, loc, x); })
+      .Case([&](tp::ErfOp) -> Value { return math::ErfOp::create(b, loc, x); })
       .Case([&](tp::ReluOp) -> Value {
         // max(x, 0), NaN propagating as torch.relu does.
         return isFloat

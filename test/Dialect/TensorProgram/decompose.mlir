@@ -81,13 +81,14 @@ func.func @rms_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// Tests that silu and tanh-gelu expand, exact gelu stays (erf is not a
-// primitive), and nothing expands with activations=false.
+// Tests that silu and both gelus expand, and nothing expands with
+// activations=false.
 // CHECK-LABEL: func.func @activations
 // CHECK: %[[SIG:.*]] = tensor_program.sigmoid %[[X:.*]] : tensor<8xf32>
 // CHECK: tensor_program.mul %[[X]], %[[SIG]]
 // CHECK: tensor_program.tanh
-// CHECK: tensor_program.gelu %{{.*}} : tensor<8xf32>
+// CHECK: tensor_program.erf
+// CHECK-NOT: tensor_program.gelu
 // KEEP-LABEL: func.func @activations
 // KEEP: tensor_program.silu
 // KEEP: tensor_program.gelu %{{.*}} approximate tanh

@@ -33,8 +33,10 @@ func.func @elementwise(%a: tensor<4x1xf32>, %b: tensor<8xf32>, %s: tensor<f32>, 
   %12 = tensor_program.rsqrt %11 : tensor<4x8xf32>
   // CHECK: tensor_program.tanh
   %13 = tensor_program.tanh %12 : tensor<4x8xf32>
+  // CHECK: tensor_program.erf
+  %erf = tensor_program.erf %13 : tensor<4x8xf32>
   // CHECK: tensor_program.sigmoid
-  %14 = tensor_program.sigmoid %13 : tensor<4x8xf32>
+  %14 = tensor_program.sigmoid %erf : tensor<4x8xf32>
   // CHECK: tensor_program.relu %{{.*}} : tensor<4x8xi32>
   %15 = tensor_program.relu %8 : tensor<4x8xi32>
   // CHECK: tensor_program.silu

@@ -1,7 +1,7 @@
 // RUN: wrapper-run %s --verify --print=false --seed 4 | FileCheck %s
-// CHECK-COUNT-6: vs interpreter: {{.*}}: ok
+// CHECK-COUNT-7: vs interpreter: {{.*}}: ok
 // Functions that need positive inputs get |x| + 0.5.
-func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
   %half = tensor_program.constant dense<0.5> : tensor<f32>
   %ax = tensor_program.abs %x : tensor<64xf32>
   %p = tensor_program.add %ax, %half : (tensor<64xf32>, tensor<f32>) -> tensor<64xf32>
@@ -11,5 +11,6 @@ func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tens
   %3 = tensor_program.pow %p, %y : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   %4 = tensor_program.neg %y : tensor<64xf32>
   %5 = tensor_program.abs %y : tensor<64xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+  %6 = tensor_program.erf %y : tensor<64xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }

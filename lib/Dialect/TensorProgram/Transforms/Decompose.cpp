@@ -164,27 +164,33 @@ struct DecomposeSilu : public OpRewritePattern<SiluOp> {
   }
 };
 
-/// gelu with the tanh approximation:
-/// 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
-struct DecomposeGeluTanh : public OpRewritePattern<GeluOp> {
+/// gelu, exact: 0.5 * x * (1 + erf(x / sqrt(2))); with the tanh
+/// approximation: 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+struct DecomposeGelu : public OpRewritePattern<GeluOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GeluOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getApproximate() != GeluApproximation::tanh)
-      return rewriter.notifyMatchFailure(op, "exact gelu needs erf");
     Location loc = op.getLoc();
     Value x = op.getInput();
-    Value x2 = MulOp::create(rewriter, loc, x, x);
-    Value x3 = MulOp::create(rewriter, loc, x2, x);
-    Value cubic =
-        MulOp::create(rewriter, loc, x3, scalar(rewriter, loc, x, 0.044715));
-    Value inner = AddOp::create(rewriter, loc, x, cubic);
-    Value scaled = MulOp::create(
-        rewriter, loc, inner,
-        scalar(rewriter, loc, x, 0.7978845608028654 /* sqrt(2/pi) */));
-    Value t = TanhOp::create(rewriter, loc, scaled);
+    Value inner;
+    if (op.getApproximate() == GeluApproximation::none) {
+      Value scaled = MulOp::create(
+          rewriter, loc, x,
+          scalar(rewriter, loc, x, 0.7071067811865476 /* 1/sqrt(2) */));
+      inner = ErfOp::create(rewriter, loc, scaled);
+    } else {
+      Value x2 = MulOp::create(rewriter, loc, x, x);
+      Value x3 = MulOp::create(rewriter, loc, x2, x);
+      Value cubic =
+          MulOp::create(rewriter, loc, x3, scalar(rewriter, loc, x, 0.044715));
+      Value sum = AddOp::create(rewriter, loc, x, cubic);
+      Value scaled = MulOp::create(
+          rewriter, loc, sum,
+          scalar(rewriter, loc, x, 0.7978845608028654 /* sqrt(2/pi) */));
+      inner = TanhOp::create(rewriter, loc, scaled);
+    }
     Value onePlus =
-        AddOp::create(rewriter, loc, t, scalar(rewriter, loc, x, 1));
+        AddOp::create(rewriter, loc, inner, scalar(rewriter, loc, x, 1));
     Value half = MulOp::create(rewriter, loc, x, scalar(rewriter, loc, x, 0.5));
     rewriter.replaceOpWithNewOp<MulOp>(op, half, onePlus);
     return success();
@@ -265,7 +271,7 @@ void mlir::tensor_program::populateDecomposePatterns(
   patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeLayerNorm,
                DecomposeRmsNorm, DecomposeMean>(patterns.getContext());
   if (options.activations)
-    patterns.add<DecomposeSilu, DecomposeGeluTanh>(patterns.getContext());
+    patterns.add<DecomposeSilu, DecomposeGelu>(patterns.getContext());
   if (options.linear)
     patterns.add<DecomposeLinear>(patterns.getContext());
 }

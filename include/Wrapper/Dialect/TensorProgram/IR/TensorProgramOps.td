@@ -89,6 +89,7 @@ def TP_SqrtOp : TP_UnaryOp<"sqrt", "Elementwise square root", "`sqrt(x)`">;
 def TP_RsqrtOp : TP_UnaryOp<"rsqrt", "Elementwise reciprocal square root",
                             "`1 / sqrt(x)`">;
 def TP_TanhOp : TP_UnaryOp<"tanh", "Elementwise hyperbolic tangent", "`tanh(x)`">;
+def TP_ErfOp : TP_UnaryOp<"erf", "Elementwise error function", "`erf(x)`">;
 def TP_SigmoidOp : TP_UnaryOp<"sigmoid", "Elementwise logistic sigmoid",
                               "`1 / (1 + e^-x)`">;
 def TP_ReluOp : TP_UnaryOp<"relu", "Elementwise rectified linear unit",

@@ -21,9 +21,9 @@ def TensorProgramDecomposePass : Pass<"tensor-program-decompose"> {
     * `layer_norm` into mean, centred variance (biased), `rsqrt(var + eps)`,
       and the optional affine weight and bias;
     * `rms_norm` into `x * rsqrt(mean(x * x) + eps)` and the optional weight;
-    * `gelu` (exact: `0.5 * x * (1 + erf(x / sqrt(2)))` is kept as `gelu`
-      because erf is not a primitive; the tanh form expands) and `silu` into
-      `x * sigmoid(x)`;
+    * `gelu` into `0.5 * x * (1 + erf(x / sqrt(2)))` (exact) or
+      `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))` (tanh), and
+      `silu` into `x * sigmoid(x)`;
     * `reduce_mean` over static dimensions into `reduce_sum / N`;
     * `linear(x, w, b)` into `matmul(x, permute(w)) + b`.
 
@@ -45,7 +45,7 @@ def TensorProgramDecomposePass : Pass<"tensor-program-decompose"> {
   }];
   let options = [
     Option<"decomposeActivations", "activations", "bool", /*default=*/"true",
-           "Also expand silu and tanh-approximated gelu into primitives">,
+           "Also expand silu and gelu into primitives">,
     Option<"decomposeLinear", "linear", "bool", /*default=*/"true",
            "Also expand linear into permute + matmul + add">,
     Option<"report", "report", "bool", /*default=*/"false",
