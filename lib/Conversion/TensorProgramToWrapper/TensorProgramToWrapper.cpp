@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -193,12 +195,82 @@ Value GraphBuilder::copyToFresh(Value buffer, OpBuilder &b, Location loc) {
   return fresh;
 }
 
+/// A kernel that only reshapes one of its inputs: the reshape.
+static tp::ReshapeOp getLoneReshape(tp::FusedOp fused) {
+  Block &region = fused.getBody().front();
+  tp::ReshapeOp reshape;
+  for (Operation &op : region.without_terminator()) {
+    if (isa<tensor::DimOp, arith::ConstantIndexOp>(op))
+      continue;
+    if (reshape || !isa<tp::ReshapeOp>(op))
+      return {};
+    reshape = cast<tp::ReshapeOp>(op);
+  }
+  if (!reshape || !isa<BlockArgument>(reshape.getInput()) ||
+      fused.getNumResults() != 1 ||
+      region.getTerminator()->getOperand(0) != reshape.getResult())
+    return {};
+  return reshape;
+}
+
+/// A row-major view of a contiguous buffer with a new shape: the view that
+/// a reshape of a buffer with identity layout is, instead of a copy.
+static Value buildContiguousView(OpBuilder &b, Location loc, Value buffer,
+                                 RankedTensorType type,
+                                 ArrayRef<Value> dynamicSizes) {
+  auto result = MemRefType::get(type.getShape(), type.getElementType());
+  SmallVector<OpFoldResult> sizes, strides(type.getRank());
+  unsigned next = 0;
+  for (int64_t size : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(size)
+                        ? OpFoldResult(dynamicSizes[next++])
+                        : OpFoldResult(b.getIndexAttr(size)));
+  // stride[d] = product of the sizes after d.
+  OpFoldResult stride = b.getIndexAttr(1);
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    auto staticStride = getConstantIntValue(stride);
+    auto staticSize = getConstantIntValue(sizes[d]);
+    if (staticStride && staticSize) {
+      stride = b.getIndexAttr(*staticStride * *staticSize);
+      continue;
+    }
+    Value s = getValueOrCreateConstantIndexOp(b, loc, stride);
+    Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+    stride = arith::MulIOp::create(b, loc, s, n).getResult();
+  }
+  SmallVector<int64_t> staticSizes, staticStrides;
+  SmallVector<Value> dynSizes, dynStrides;
+  dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
+  dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
+  return ReinterpretOp::create(
+      b, loc, result, buffer, ValueRange{}, dynSizes, dynStrides,
+      b.getDenseI64ArrayAttr({0}), b.getDenseI64ArrayAttr(staticSizes),
+      b.getDenseI64ArrayAttr(staticStrides));
+}
+
 LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
   Location loc = fused.getLoc();
   Block &region = fused.getBody().front();
   SmallVector<Value> inputs;
   for (Value input : fused.getInputs())
     inputs.push_back(lookup(input));
+
+  // A reshape of a contiguous buffer is a view, not a kernel.
+  if (tp::ReshapeOp reshape = getLoneReshape(fused)) {
+    Value source =
+        inputs[cast<BlockArgument>(reshape.getInput()).getArgNumber()];
+    if (cast<MemRefType>(source.getType()).getLayout().isIdentity()) {
+      FailureOr<SmallVector<Value>> sizes =
+          buildOutputDynamicSizes(b, loc, reshape.getResult(), inputs);
+      if (succeeded(sizes)) {
+        buffers.map(fused.getResult(0),
+                    buildContiguousView(b, loc, source, reshape.getType(),
+                                        *sizes));
+        return success();
+      }
+    }
+  }
 
   // Kernel: inputs then outputs, as buffers.
   SmallVector<Type> params;
@@ -360,17 +432,23 @@ LogicalResult GraphBuilder::build() {
       return failure();
   }
 
-  // Free every intermediate after its last use.
+  // Free every intermediate after the last use of it or of a view of it.
   auto returnOp = cast<ReturnOp>(entry->getTerminator());
   for (Operation &op : llvm::make_early_inc_range(*entry)) {
     auto alloc = dyn_cast<AllocOp>(op);
     if (!alloc || llvm::is_contained(returnOp.getOperands(), alloc.getResult()))
       continue;
     Operation *last = alloc;
-    for (Operation *user : alloc.getResult().getUsers()) {
-      Operation *ancestor = entry->findAncestorOpInBlock(*user);
-      if (ancestor && last->isBeforeInBlock(ancestor))
-        last = ancestor;
+    SmallVector<Value> worklist = {alloc.getResult()};
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (auto view = dyn_cast<ReinterpretOp>(user))
+          worklist.push_back(view.getResult());
+        Operation *ancestor = entry->findAncestorOpInBlock(*user);
+        if (ancestor && last->isBeforeInBlock(ancestor))
+          last = ancestor;
+      }
     }
     OpBuilder after(last->getContext());
     after.setInsertionPointAfter(last);

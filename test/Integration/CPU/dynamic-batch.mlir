@@ -1,6 +1,7 @@
 // RUN: wrapper-run %s --verify --print=false --seed 16 --dynamic-size 7 | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 36 --dynamic-size 7 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 17 --dynamic-size 1 | FileCheck %s
+// RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse="elementwise=false reductions=false" | wrapper-run - --verify --print=false --seed 42 --dynamic-size 6 | FileCheck %s
 // CHECK-COUNT-2: vs interpreter: {{.*}}: ok
 // A dynamic batch through linear, layer_norm, softmax and a slice.
 func.func @main(%x: tensor<?x32xf32>, %w: tensor<16x32xf32>, %b: tensor<16xf32>) -> (tensor<?x16xf32>, tensor<?x16xf32>) {
