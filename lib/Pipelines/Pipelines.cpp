@@ -87,6 +87,10 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   if (options.approximateMath)
     pm.addPass(createWrapperApproximateMathPass());
 
+  addLLVMLowering(pm, options.parallel);
+}
+
+void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
   // Everything to LLVM.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -98,7 +102,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  if (options.parallel)
+  if (openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -127,7 +131,18 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   buildCPUCodegenPipeline(pm, codegen);
 }
 
+void mlir::wrapper::buildWrapperToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertWrapperToStandardPass());
+  addLLVMLowering(pm, /*openmp=*/false);
+}
+
 void mlir::wrapper::registerPipelines() {
+  PassPipelineRegistration<>(
+      "convert-wrapper-to-llvm",
+      "Lowers a wrapper host program on CPU buffers (and kernels already on "
+      "buffers) to the LLVM dialect: --convert-wrapper-to-standard, then "
+      "the upstream conversions of memref, func, arith and cf to LLVM",
+      buildWrapperToLLVMPipeline);
   PassPipelineRegistration<CPUCodegenOptions>(
       "wrapper-cpu-codegen",
       "Lowers linalg programs (on tensors or buffers, func.func entries) to "

@@ -14,6 +14,11 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 using namespace mlir;
 
@@ -67,4 +72,47 @@ void mlir::wrapper::privatizeAllBut(ModuleOp module, func::FuncOp entry) {
   for (auto other : module.getOps<func::FuncOp>())
     if (other != entry)
       other.setPrivate();
+}
+
+std::unique_ptr<llvm::TargetMachine>
+mlir::wrapper::createHostTargetMachine(StringRef cpu, StringRef features,
+                                       bool pic, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    error =
+        "cannot detect the host CPU: " + llvm::toString(builder.takeError());
+    return nullptr;
+  }
+  if (!cpu.empty()) {
+    std::string lookupError;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
+        builder->getTargetTriple(), lookupError);
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target
+            ? target->createMCSubtargetInfo(builder->getTargetTriple(), "", "")
+            : nullptr);
+    if (!info || !info->isCPUStringValid(cpu)) {
+      error = "unknown CPU '" + cpu.str() + "' for " +
+              builder->getTargetTriple().str() +
+              " (llc -mcpu=help lists the known ones)";
+      return nullptr;
+    }
+    // Another CPU: its own features, not the host's.
+    builder->setCPU(cpu.str());
+    builder->getFeatures() = llvm::SubtargetFeatures();
+  }
+  if (!features.empty())
+    builder->addFeatures(llvm::SubtargetFeatures(features).getFeatures());
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  if (pic)
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+  auto machine = builder->createTargetMachine();
+  if (!machine) {
+    error = "cannot create a target machine: " +
+            llvm::toString(machine.takeError());
+    return nullptr;
+  }
+  return std::move(*machine);
 }

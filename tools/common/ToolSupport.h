@@ -11,6 +11,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
 
 #include <string>
 
@@ -27,6 +30,14 @@ void registerToolDialects(DialectRegistry &registry);
 OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext &context,
                                       llvm::SourceMgr &sourceMgr,
                                       std::string &error);
+
+/// A TargetMachine for the host, optionally for another CPU (`cpu`, as
+/// -mcpu) or with features added or removed (`features`, as -mattr:
+/// "+avx2,-avx512f"); position independent when `pic`. Null with a message
+/// in `error`.
+std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(StringRef cpu, StringRef features, bool pic,
+                        std::string &error);
 
 /// The function to run or compile: `name` when given, else the only public
 /// function with a body, else `main`. Null with a message in `error`.

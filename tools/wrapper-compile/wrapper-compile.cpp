@@ -59,6 +59,14 @@ static cl::opt<bool> parallel("parallel",
 static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
                                cl::init(WRAPPER_C_COMPILER), cl::cat(category));
+static cl::opt<std::string>
+    targetCPU("mcpu", cl::desc("Compile for this CPU instead of the host"),
+              cl::cat(category));
+static cl::opt<std::string> targetFeatures(
+    "mattr",
+    cl::desc("CPU features to add or remove, as '+avx2,-avx512f' (the "
+             "vector width follows)"),
+    cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -109,28 +117,20 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return fail("compilation failed");
 
-  // LLVM IR for the host CPU, position independent.
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return fail("cannot detect the host CPU: " +
-                llvm::toString(builder.takeError()));
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto machine = builder->createTargetMachine();
+  // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
   if (!machine)
-    return fail("cannot create a target machine: " +
-                llvm::toString(machine.takeError()));
+    return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, "model");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple());
   if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
+          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
     return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
 
   // Object file and container source.
@@ -142,8 +142,8 @@ int main(int argc, char **argv) {
     if (ec)
       return fail("cannot write '" + objectPath + "': " + ec.message());
     llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, object, nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
+    if (machine->addPassesToEmitFile(codegen, object, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
       return fail("the target cannot emit object files");
     codegen.run(*llvmModule);
     llvm::raw_fd_ostream source(sourcePath, ec, llvm::sys::fs::OF_Text);

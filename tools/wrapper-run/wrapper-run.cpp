@@ -102,6 +102,15 @@ static cl::opt<int> numThreads("num-threads",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on several threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<std::string>
+    targetCPU("mcpu",
+              cl::desc("Generate code for this CPU instead of the host"),
+              cl::cat(category));
+static cl::opt<std::string> targetFeatures(
+    "mattr",
+    cl::desc("CPU features to add or remove, as '+avx2,-avx512f' (the "
+             "vector width follows)"),
+    cl::cat(category));
 static cl::opt<uint64_t> maxAllocBytes(
     "max-alloc-bytes",
     cl::desc("Refuse inputs and outputs above this many bytes in total"),
@@ -445,18 +454,14 @@ int main(int argc, char **argv) {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     ExecutionEngineOptions engineOptions;
-    // Optimize for the host CPU: without its TargetMachine, LLVM's cost
-    // model knows no vector units and vectorizes nothing.
-    auto hostBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!hostBuilder)
-      return fail("cannot detect the host CPU: " +
-                  llvm::toString(hostBuilder.takeError()));
-    hostBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-    auto hostMachine = hostBuilder->createTargetMachine();
+    // Optimize for the host CPU (or --mcpu/--mattr): without its
+    // TargetMachine, LLVM's cost model knows no vector units and vectorizes
+    // nothing.
+    std::unique_ptr<llvm::TargetMachine> hostMachine = createHostTargetMachine(
+        targetCPU, targetFeatures, /*pic=*/false, error);
     if (!hostMachine)
-      return fail("cannot create a target machine for the host: " +
-                  llvm::toString(hostMachine.takeError()));
-    auto transformer = makeOptimizingTransformer(3, 0, hostMachine->get());
+      return fail(error);
+    auto transformer = makeOptimizingTransformer(3, 0, hostMachine.get());
     engineOptions.transformer = transformer;
     engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
     SmallVector<StringRef> libs;
@@ -468,7 +473,13 @@ int main(int argc, char **argv) {
       libs.push_back(omp);
     libs.push_back(runnerUtils);
     engineOptions.sharedLibPaths = libs;
-    auto engine = ExecutionEngine::create(*module, engineOptions);
+    // The JIT generates code for the same CPU and features.
+    std::unique_ptr<llvm::TargetMachine> jitMachine = createHostTargetMachine(
+        targetCPU, targetFeatures, /*pic=*/false, error);
+    if (!jitMachine)
+      return fail(error);
+    auto engine =
+        ExecutionEngine::create(*module, engineOptions, std::move(jitMachine));
     if (!engine)
       return fail("JIT compilation failed: " +
                   llvm::toString(engine.takeError()));

@@ -82,6 +82,15 @@ void buildCPUCodegenPipeline(OpPassManager &pm,
 /// then the CPU codegen pipeline.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
+/// A wrapper host program on CPU buffers (with kernels already on buffers)
+/// to the LLVM dialect: --convert-wrapper-to-standard, then the LLVM
+/// lowering. Registered as --convert-wrapper-to-llvm.
+void buildWrapperToLLVMPipeline(OpPassManager &pm);
+
+/// The lowering of every remaining upstream dialect to LLVM (affine, scf,
+/// math, memref, arith, index, cf, OpenMP when `openmp`, func).
+void addLLVMLowering(OpPassManager &pm, bool openmp);
+
 /// Registers the named pipelines with the command line.
 void registerPipelines();
 

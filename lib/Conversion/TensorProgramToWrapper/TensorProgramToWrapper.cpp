@@ -15,13 +15,13 @@
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -243,10 +243,10 @@ static Value buildContiguousView(OpBuilder &b, Location loc, Value buffer,
   SmallVector<Value> dynSizes, dynStrides;
   dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
   dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
-  return ReinterpretOp::create(
-      b, loc, result, buffer, ValueRange{}, dynSizes, dynStrides,
-      b.getDenseI64ArrayAttr({0}), b.getDenseI64ArrayAttr(staticSizes),
-      b.getDenseI64ArrayAttr(staticStrides));
+  return ReinterpretOp::create(b, loc, result, buffer, ValueRange{}, dynSizes,
+                               dynStrides, b.getDenseI64ArrayAttr({0}),
+                               b.getDenseI64ArrayAttr(staticSizes),
+                               b.getDenseI64ArrayAttr(staticStrides));
 }
 
 LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
@@ -264,9 +264,9 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
       FailureOr<SmallVector<Value>> sizes =
           buildOutputDynamicSizes(b, loc, reshape.getResult(), inputs);
       if (succeeded(sizes)) {
-        buffers.map(fused.getResult(0),
-                    buildContiguousView(b, loc, source, reshape.getType(),
-                                        *sizes));
+        buffers.map(
+            fused.getResult(0),
+            buildContiguousView(b, loc, source, reshape.getType(), *sizes));
         return success();
       }
     }

@@ -1,5 +1,7 @@
 // RUN: wrapper-run %s --verify --print=false --seed 9 | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 31 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 51 --mattr=-avx512f,-avx2 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 52 --mcpu=x86-64 | FileCheck %s
 // CHECK-COUNT-3: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<8x100xf32>) -> (tensor<8x100xf32>, tensor<8x100xf32>, tensor<8x100xf32>) {
   // Large logits: the max subtraction keeps exp from overflowing.

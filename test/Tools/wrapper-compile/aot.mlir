@@ -20,6 +20,11 @@
 // RUN: not run_model %t/model.so %t/in_0.npy %t/in_0.npy %t/in_2.npy 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: run_model: run failed: input arg1 dimension 0 is 5, expected 16
 //
+// A model built for the baseline x86-64 CPU runs too:
+// RUN: wrapper-compile %s -o %t/baseline.so --mcpu=x86-64
+// RUN: run_model %t/baseline.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy | FileCheck %s --check-prefix=BASELINE
+// BASELINE-COUNT-2: vs reference: max abs error {{.*}}: ok
+//
 // So is a missing entry function and an unsupported signature:
 // RUN: not wrapper-compile %s -o %t/x.so --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: wrapper-compile: error: no function named 'nope' with a body in the module

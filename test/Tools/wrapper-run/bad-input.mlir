@@ -56,6 +56,10 @@
 // RUN: wrapper-run %s --entry=make_f32 --compare=%t/f32_0.npy | FileCheck %s --check-prefix=MATCH
 // MATCH: output #0 vs {{.*}}f32_0.npy: max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok
 //
+// An unknown target (processor):
+// RUN: not wrapper-run %s --entry=takes_4x3 --mcpu=nonsense 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: wrapper-run: error: unknown CPU 'nonsense' for x86_64
+//
 // An allocation limit:
 // RUN: not wrapper-run %s --entry=takes_4x3 --max-alloc-bytes=16 2>&1 | FileCheck %s --check-prefix=LIMIT
 // LIMIT: wrapper-run: error: the inputs need 48 bytes, more than --max-alloc-bytes=16
