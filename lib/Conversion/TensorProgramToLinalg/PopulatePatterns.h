@@ -67,9 +67,12 @@ Value mapElements(OpBuilder &b, Location loc, Value input,
 enum class ReductionKind { Sum, Prod, Max, Min };
 Value reductionIdentity(OpBuilder &b, Location loc, ReductionKind kind,
                         Type type);
-/// Combines an accumulator and a value.
+/// Combines an accumulator and a value; float combiners may reassociate.
 Value reductionCombine(OpBuilder &b, Location loc, ReductionKind kind,
                        Value acc, Value value);
+/// The same, without fast-math flags.
+Value reductionCombineImpl(OpBuilder &b, Location loc, ReductionKind kind,
+                           Value acc, Value value);
 
 } // namespace tp_to_linalg
 } // namespace wrapper

@@ -188,6 +188,21 @@ Value tp_to_linalg::reductionIdentity(OpBuilder &b, Location loc,
 Value tp_to_linalg::reductionCombine(OpBuilder &b, Location loc,
                                      ReductionKind kind, Value acc,
                                      Value value) {
+  Value combined = reductionCombineImpl(b, loc, kind, acc, value);
+  // The order of a reduction is unspecified (as in PyTorch): let LLVM
+  // reassociate it, which is what allows vectorizing it.
+  if (auto fastmath = dyn_cast_or_null<arith::ArithFastMathInterface>(
+          combined.getDefiningOp()))
+    combined.getDefiningOp()->setAttr(
+        fastmath.getFastMathAttrName(),
+        arith::FastMathFlagsAttr::get(b.getContext(),
+                                      arith::FastMathFlags::reassoc));
+  return combined;
+}
+
+Value tp_to_linalg::reductionCombineImpl(OpBuilder &b, Location loc,
+                                         ReductionKind kind, Value acc,
+                                         Value value) {
   bool isFloat = isa<FloatType>(acc.getType());
   bool isBool = acc.getType().isInteger(1);
   switch (kind) {
