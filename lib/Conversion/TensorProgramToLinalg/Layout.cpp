@@ -6,6 +6,8 @@
 
 #include "PopulatePatterns.h"
 
+#include "Wrapper/Conversion/TensorProgramToLinalg/TensorProgramToLinalg.h"
+
 #include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 
@@ -155,20 +157,13 @@ struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
       offsets[dim] = rewriter.getIndexAttr(std::min(start, size));
       sizes[dim] = rewriter.getIndexAttr(type.getDimSize(dim));
     } else {
-      // first = min(start, n); last = min(end, n);
-      // count = ceildiv(max(last - first, 0), step)
       Value n = cast<Value>(sizes[dim]);
-      auto index = [&](int64_t v) {
-        return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-      };
-      Value first = arith::MinSIOp::create(rewriter, loc, index(start), n);
-      Value last = arith::MinSIOp::create(rewriter, loc, index(end), n);
-      Value span = arith::SubIOp::create(rewriter, loc, last, first);
-      Value clamped = arith::MaxSIOp::create(rewriter, loc, span, index(0));
-      Value count =
-          arith::CeilDivSIOp::create(rewriter, loc, clamped, index(step));
-      offsets[dim] = first;
-      sizes[dim] = count;
+      offsets[dim] =
+          arith::MinSIOp::create(
+              rewriter, loc,
+              arith::ConstantIndexOp::create(rewriter, loc, start), n)
+              .getResult();
+      sizes[dim] = buildSliceSize(rewriter, loc, n, start, end, step);
     }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, type, input, offsets, sizes, strides);
@@ -261,4 +256,16 @@ struct LowerAsStrided : public OpRewritePattern<tp::AsStridedOp> {
 void tp_to_linalg::populateLayoutPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerPermute, LowerBroadcast, LowerReshape, LowerSlice,
                LowerConcat, LowerPad, LowerAsStrided>(patterns.getContext());
+}
+
+Value mlir::wrapper::buildSliceSize(OpBuilder &b, Location loc, Value size,
+                                    int64_t start, int64_t end, int64_t step) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value first = arith::MinSIOp::create(b, loc, index(start), size);
+  Value last = arith::MinSIOp::create(b, loc, index(end), size);
+  Value span = arith::SubIOp::create(b, loc, last, first);
+  Value clamped = arith::MaxSIOp::create(b, loc, span, index(0));
+  return arith::CeilDivSIOp::create(b, loc, clamped, index(step));
 }

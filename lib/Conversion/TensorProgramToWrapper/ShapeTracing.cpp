@@ -12,6 +12,8 @@
 
 #include "ShapeTracing.h"
 
+#include "Wrapper/Conversion/TensorProgramToLinalg/TensorProgramToLinalg.h"
+
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -134,15 +136,8 @@ SizeFn trace(Value value, int64_t dim) {
           return inner;
         int64_t start = s.getStart(), end = s.getEnd(), step = s.getStep();
         return [=](OpBuilder &b, Location loc, ValueRange buffers) -> Value {
-          Value n = inner(b, loc, buffers);
-          auto c = [&](int64_t v) {
-            return arith::ConstantIndexOp::create(b, loc, v).getResult();
-          };
-          Value first = arith::MinSIOp::create(b, loc, c(start), n);
-          Value last = arith::MinSIOp::create(b, loc, c(end), n);
-          Value span = arith::SubIOp::create(b, loc, last, first);
-          Value clamped = arith::MaxSIOp::create(b, loc, span, c(0));
-          return arith::CeilDivSIOp::create(b, loc, clamped, c(step));
+          return buildSliceSize(b, loc, inner(b, loc, buffers), start, end,
+                                step);
         };
       })
       .Case([&](tp::ConcatOp c) -> SizeFn {

@@ -57,6 +57,21 @@ static std::pair<Value, Value> centredExp(PatternRewriter &rewriter,
   return {centred, ExpOp::create(rewriter, loc, centred)};
 }
 
+/// x * rsqrt(mean(x * x, dims) + eps) [* weight]: the scaling shared by
+/// layer_norm (on the centred input) and rms_norm.
+static Value normalize(PatternRewriter &rewriter, Location loc, Value x,
+                       ArrayRef<int64_t> dims, APFloat epsilon, Value weight) {
+  Value square = MulOp::create(rewriter, loc, x, x);
+  Value meanSquare = ReduceMeanOp::create(rewriter, loc, square, dims, true);
+  Value eps = scalar(rewriter, loc, x, epsilon.convertToDouble());
+  Value shifted = AddOp::create(rewriter, loc, meanSquare, eps);
+  Value inv = RsqrtOp::create(rewriter, loc, shifted);
+  Value y = MulOp::create(rewriter, loc, x, inv);
+  if (weight)
+    y = MulOp::create(rewriter, loc, y, weight);
+  return y;
+}
+
 namespace {
 struct DecomposeSoftmax : public OpRewritePattern<SoftmaxOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -97,14 +112,8 @@ struct DecomposeLayerNorm : public OpRewritePattern<LayerNormOp> {
         trailingDims(x, static_cast<int64_t>(op.getNormalizedRank()));
     Value mean = ReduceMeanOp::create(rewriter, loc, x, dims, true);
     Value centred = SubOp::create(rewriter, loc, x, mean);
-    Value square = MulOp::create(rewriter, loc, centred, centred);
-    Value var = ReduceMeanOp::create(rewriter, loc, square, dims, true);
-    Value eps = scalar(rewriter, loc, x, op.getEps().convertToDouble());
-    Value shifted = AddOp::create(rewriter, loc, var, eps);
-    Value inv = RsqrtOp::create(rewriter, loc, shifted);
-    Value y = MulOp::create(rewriter, loc, centred, inv);
-    if (Value weight = op.getWeight())
-      y = MulOp::create(rewriter, loc, y, weight);
+    Value y =
+        normalize(rewriter, loc, centred, dims, op.getEps(), op.getWeight());
     if (Value bias = op.getBias())
       y = AddOp::create(rewriter, loc, y, bias);
     rewriter.replaceOp(op, y);
@@ -116,18 +125,10 @@ struct DecomposeRmsNorm : public OpRewritePattern<RmsNormOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RmsNormOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     Value x = op.getInput();
-    Value square = MulOp::create(rewriter, loc, x, x);
-    Value meanSquare =
-        ReduceMeanOp::create(rewriter, loc, square, trailingDims(x, 1), true);
-    Value eps = scalar(rewriter, loc, x, op.getEps().convertToDouble());
-    Value shifted = AddOp::create(rewriter, loc, meanSquare, eps);
-    Value inv = RsqrtOp::create(rewriter, loc, shifted);
-    Value y = MulOp::create(rewriter, loc, x, inv);
-    if (Value weight = op.getWeight())
-      y = MulOp::create(rewriter, loc, y, weight);
-    rewriter.replaceOp(op, y);
+    rewriter.replaceOp(op,
+                       normalize(rewriter, op.getLoc(), x, trailingDims(x, 1),
+                                 op.getEps(), op.getWeight()));
     return success();
   }
 };
