@@ -387,20 +387,17 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         HostTensor out = make(op, outShape);
         std::vector<double> best(out.numel(), -INFINITY);
         std::vector<bool> seen(out.numel(), false);
+        // Output position: the input index with `dim` dropped, in row-major
+        // order of the remaining dimensions.
+        Shape keptShape = input.shape;
+        keptShape[dim] = 1;
+        Shape keptStrides = stridesOf(keptShape);
         for (int64_t flat = 0; flat < input.numel(); ++flat) {
           Shape index = unflatten(flat, input.shape);
-          Shape rest;
+          int64_t o = 0;
           for (size_t d = 0; d < index.size(); ++d)
             if (static_cast<int64_t>(d) != dim)
-              rest.push_back(index[d]);
-          int64_t o = 0;
-          Shape restShape;
-          for (size_t d = 0; d < input.shape.size(); ++d)
-            if (static_cast<int64_t>(d) != dim)
-              restShape.push_back(input.shape[d]);
-          Shape restStrides = stridesOf(restShape);
-          for (size_t d = 0; d < rest.size(); ++d)
-            o += rest[d] * restStrides[d];
+              o += index[d] * keptStrides[d];
           double x = input.values[flat];
           bool take = !seen[o] ||
                       (!std::isnan(best[o]) && (std::isnan(x) || x > best[o]));

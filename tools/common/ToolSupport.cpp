@@ -29,17 +29,28 @@ void mlir::wrapper::registerToolDialects(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
-OwningOpRef<ModuleOp> mlir::wrapper::parseModuleFile(StringRef path,
-                                                     MLIRContext &context,
-                                                     llvm::SourceMgr &sourceMgr,
-                                                     std::string &error) {
+static DialectRegistry toolRegistry() {
+  DialectRegistry registry;
+  mlir::wrapper::registerToolDialects(registry);
+  return registry;
+}
+
+mlir::wrapper::ToolInput::ToolInput()
+    : context(toolRegistry()), handler(sourceMgr, &context) {
+  context.loadAllAvailableDialects();
+}
+
+std::unique_ptr<mlir::wrapper::ToolInput>
+mlir::wrapper::ToolInput::load(StringRef path, std::string &error) {
   auto file = openInputFile(path, &error);
   if (!file)
-    return {};
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  // Diagnostics of the parse are printed with their source lines.
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+    return nullptr;
+  std::unique_ptr<ToolInput> input(new ToolInput());
+  input->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  input->module = parseSourceFile<ModuleOp>(input->sourceMgr, &input->context);
+  if (!input->module)
+    return nullptr;
+  return input;
 }
 
 func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,

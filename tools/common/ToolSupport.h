@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
@@ -24,12 +26,26 @@ namespace wrapper {
 /// and the translations to LLVM IR of the builtin, LLVM and OpenMP dialects.
 void registerToolDialects(DialectRegistry &registry);
 
-/// Parses `path` ("-" for stdin) into a module; diagnostics go to stderr
-/// through `sourceMgr`, which must outlive the module. Null on failure, with
-/// `error` set when the file could not be opened.
-OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext &context,
-                                      llvm::SourceMgr &sourceMgr,
-                                      std::string &error);
+/// What every compiling tool starts with: a context with the tool dialects
+/// (registerToolDialects) and the parsed input module, whose diagnostics
+/// (parsing and later compilation) print with their source lines.
+class ToolInput {
+public:
+  /// Parses `path` ("-" for stdin). Null when the file cannot be opened
+  /// (`error` set) or does not parse (diagnostics already printed).
+  static std::unique_ptr<ToolInput> load(StringRef path, std::string &error);
+
+  MLIRContext &getContext() { return context; }
+  ModuleOp getModule() { return *module; }
+
+private:
+  ToolInput();
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler;
+  OwningOpRef<ModuleOp> module;
+};
 
 /// A TargetMachine for the host, optionally for another CPU (`cpu`, as
 /// -mcpu) or with features added or removed (`features`, as -mattr:

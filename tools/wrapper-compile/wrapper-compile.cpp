@@ -84,20 +84,13 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");
-  DialectRegistry registry;
-  registerToolDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
   std::string error;
-  llvm::SourceMgr sourceMgr;
-  OwningOpRef<ModuleOp> module =
-      parseModuleFile(inputFile, context, sourceMgr, error);
-  if (!module)
+  std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
+  if (!input)
     return error.empty() ? 1 : fail(error);
-  // Later diagnostics (compilation) also point into the source.
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  func::FuncOp func = findEntryFunction(*module, entry, error);
+  MLIRContext &context = input->getContext();
+  ModuleOp module = input->getModule();
+  func::FuncOp func = findEntryFunction(module, entry, error);
   if (!func)
     return fail(error);
   std::string entryName = func.getName().str();
@@ -107,14 +100,14 @@ int main(int argc, char **argv) {
     return fail(error);
 
   // Compile.
-  privatizeAllBut(*module, func);
+  privatizeAllBut(module, func);
   PassManager pm(&context);
   pm.addPass(createSymbolDCEPass());
   CPUPipelineOptions options;
   options.parallel = parallel;
   options.cInterface = true;
   buildCPUPipeline(pm, options);
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(module)))
     return fail("compilation failed");
 
   // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
@@ -124,7 +117,7 @@ int main(int argc, char **argv) {
     return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, "model");
+      translateModuleToLLVMIR(module, llvmContext, "model");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   llvmModule->setDataLayout(machine->createDataLayout());

@@ -313,34 +313,27 @@ int main(int argc, char **argv) {
   if (numThreads > 0)
     setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
 
-  DialectRegistry registry;
-  registerToolDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
   std::string error;
-  llvm::SourceMgr sourceMgr;
-  OwningOpRef<ModuleOp> module =
-      parseModuleFile(inputFile, context, sourceMgr, error);
-  if (!module)
+  std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
+  if (!input)
     return error.empty() ? 1 : fail(error);
-  // Later diagnostics (compilation) also point into the source.
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  MLIRContext &context = input->getContext();
+  ModuleOp module = input->getModule();
   // The entry: a tensor_program function, or a wrapper.graph (whose buffer
   // arguments and results are read and written as tensors of their shape).
   GraphOp graph;
   if (!entry.empty())
-    graph = module->lookupSymbol<GraphOp>(entry);
-  else if (llvm::none_of(module->getOps<func::FuncOp>(), [](func::FuncOp f) {
+    graph = module.lookupSymbol<GraphOp>(entry);
+  else if (llvm::none_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
              return f.isPublic() && !f.isExternal();
            })) {
-    auto graphs = llvm::to_vector(module->getOps<GraphOp>());
+    auto graphs = llvm::to_vector(module.getOps<GraphOp>());
     if (graphs.size() == 1)
       graph = graphs.front();
   }
   func::FuncOp func;
   if (!graph) {
-    func = findEntryFunction(*module, entry, error);
+    func = findEntryFunction(module, entry, error);
     if (!func)
       return fail(error);
   }
@@ -430,7 +423,7 @@ int main(int argc, char **argv) {
     // Compile only what the entry needs: other functions become private and
     // symbol-dce removes those it does not call.
     if (func) {
-      privatizeAllBut(*module, func);
+      privatizeAllBut(module, func);
       pm.addPass(createSymbolDCEPass());
       CPUPipelineOptions options;
       options.parallel = parallel;
@@ -447,7 +440,7 @@ int main(int argc, char **argv) {
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();
-    if (failed(pm.run(*module)))
+    if (failed(pm.run(module)))
       return fail("compilation failed");
     auto compiled = std::chrono::steady_clock::now();
 
@@ -479,7 +472,7 @@ int main(int argc, char **argv) {
     if (!jitMachine)
       return fail(error);
     auto engine =
-        ExecutionEngine::create(*module, engineOptions, std::move(jitMachine));
+        ExecutionEngine::create(module, engineOptions, std::move(jitMachine));
     if (!engine)
       return fail("JIT compilation failed: " +
                   llvm::toString(engine.takeError()));
@@ -514,7 +507,7 @@ int main(int argc, char **argv) {
     if (benchmark > 0) {
       SmallVector<StringRef> kernels;
       if (auto names =
-              (*module)->getAttrOfType<ArrayAttr>("wrapper.profile_kernels"))
+              module->getAttrOfType<ArrayAttr>("wrapper.profile_kernels"))
         for (Attribute name : names)
           kernels.push_back(cast<FlatSymbolRefAttr>(name).getValue());
       wrapper_profile_reset();

@@ -822,3 +822,11 @@ func.func @fused_foreign_terminator(%a: tensor<4xf32>) {
   }) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @erf_of_integers(%a: tensor<4xi32>) {
+  // expected-error @below {{'tensor_program.erf' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = tensor_program.erf %a : tensor<4xi32>
+  return
+}
