@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -49,6 +50,15 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Row tiles with every producer fused in: a kernel streams its data once
+  // and its tile loop is the one spread over threads.
+  if (options.tileElements != 0) {
+    WrapperTileAndFusePassOptions tile;
+    tile.tileElements = options.tileElements;
+    pm.addNestedPass<func::FuncOp>(createWrapperTileAndFusePass(tile));
+    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(createCSEPass());
+  }
 
   // Tensors to buffers, with function boundaries taking plain (identity
   // layout) memrefs; temporaries are freed by ownership-based deallocation.
@@ -61,6 +71,8 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Temporaries of tile loops, which that pipeline does not free.
+  pm.addNestedPass<func::FuncOp>(createWrapperPromoteTileBuffersPass());
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
   ConvertWrapperToStandardPassOptions host;
@@ -73,14 +85,17 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
-  // Loops: parallel dimensions become scf.parallel (run on OpenMP threads),
-  // reduction dimensions scf.for inside them.
-  if (options.parallel) {
-    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Loops: tile loops and the parallel dimensions of untiled ops become
+  // scf.parallel (run on OpenMP threads), everything inside them scf.for.
+  pm.addPass(createForallToParallelLoopPass());
+  WrapperLowerLinalgToLoopsPassOptions loops;
+  loops.parallel = options.parallel;
+  pm.addNestedPass<func::FuncOp>(createWrapperLowerLinalgToLoopsPass(loops));
+  if (options.parallel)
     pm.addPass(createConvertSCFToOpenMPPass());
-  } else {
-    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  }
+  // Stack scopes (of tiles, of OpenMP loop bodies) before loops become
+  // branches inside them.
+  pm.addPass(createWrapperLowerAllocaScopesPass());
   pm.addPass(createCanonicalizerPass());
 
   // Transcendentals as vectorizable polynomials instead of libm calls.
@@ -132,6 +147,7 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   codegen.cInterface = options.cInterface;
   codegen.approximateMath = options.approximateMath;
   codegen.profile = options.profile;
+  codegen.tileElements = options.tileElements;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

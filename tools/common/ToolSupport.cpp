@@ -114,6 +114,14 @@ mlir::wrapper::createHostTargetMachine(StringRef cpu, StringRef features,
     builder->setCPU(cpu.str());
     builder->getFeatures() = llvm::SubtargetFeatures();
   }
+  // Full-width vectors where the CPU has AVX-512: LLVM tunes recent Intel
+  // cores for 256-bit vectors, but these kernels are throughput-bound loops,
+  // measured faster with 512-bit ones (bench/run.sh cpu on Sapphire
+  // Rapids). --mattr=+prefer-256-bit restores LLVM's choice; the feature
+  // is harmless on CPUs without AVX-512.
+  if (builder->getTargetTriple().isX86() &&
+      !features.contains("prefer-256-bit"))
+    builder->addFeatures({"-prefer-256-bit"});
   if (!features.empty())
     builder->addFeatures(llvm::SubtargetFeatures(features).getFeatures());
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);

@@ -102,6 +102,11 @@ static cl::opt<int> numThreads("num-threads",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on several threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<int64_t> tileElements(
+    "tile-elements",
+    cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
+             "stay untiled)"),
+    cl::init(4096), cl::cat(category));
 static cl::opt<std::string>
     targetCPU("mcpu",
               cl::desc("Generate code for this CPU instead of the host"),
@@ -429,6 +434,7 @@ int main(int argc, char **argv) {
       options.parallel = parallel;
       options.cInterface = true;
       options.profile = benchmark > 0;
+      options.tileElements = tileElements;
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to
@@ -437,6 +443,7 @@ int main(int argc, char **argv) {
       options.parallel = parallel;
       options.cInterface = true;
       options.profile = benchmark > 0;
+      options.tileElements = tileElements;
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

@@ -37,6 +37,11 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> tileElements{
+      *this, "tile-elements",
+      llvm::cl::desc("Iterations of the parallel loops in one row tile of "
+                     "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
+      llvm::cl::init(4096)};
 };
 
 /// Options of --wrapper-cpu-pipeline.
@@ -70,6 +75,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> tileElements{
+      *this, "tile-elements",
+      llvm::cl::desc("Iterations of the parallel loops in one row tile of "
+                     "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
+      llvm::cl::init(4096)};
 };
 
 /// linalg (on tensors or buffers) with func.func entries in; LLVM dialect

@@ -7,6 +7,7 @@
 #ifndef WRAPPER_TRANSFORMS_PASSES_H
 #define WRAPPER_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

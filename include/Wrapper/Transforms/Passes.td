@@ -31,4 +31,164 @@ def WrapperApproximateMathPass : Pass<"wrapper-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def WrapperTileAndFusePass
+    : Pass<"wrapper-tile-and-fuse", "::mlir::func::FuncOp"> {
+  let summary = "Tiles each linalg-on-tensors sink by rows and fuses its "
+                "producers into the tile loop";
+  let description = [{
+    Turns a kernel that is a sequence of whole-tensor linalg ops (a softmax:
+    row max, subtract and exp, row sum, divide) into one `scf.forall` over
+    row tiles in which every op computes only its tile. The data of a tile
+    stays in cache between the ops, so the kernel reads its input once and
+    writes its output once, as Inductor's persistent reductions do, and the
+    `scf.forall` is the loop that is spread over threads.
+
+    Sinks are the linalg ops on tensors whose results no other linalg op of
+    the function uses; they are visited last to first. The tile shape is
+    chosen over the leading parallel loops of the sink: a loop is tiled by 1
+    while the loops inside it still hold at least `tile-elements`
+    iterations; the next one gets the rows that make up `tile-elements`
+    (rounded down, at least 1); loops after it are not tiled. A sink whose
+    first loop is a reduction, or whose tile would be the whole iteration
+    space, is left alone.
+
+    Producers are fused greedily through `tensor.extract_slice`
+    (upstream `scf::tileConsumerAndFuseProducersUsingSCF`), except that
+    work is never duplicated: a producer whose slice does not depend on the
+    tile (the whole of a column reduction, say) stays outside the loop and
+    is computed once, and a producer also used by a linalg op that is not
+    upstream of the sink is not fused. A producer whose value is also used
+    outside (a second kernel output) is fused and its tiles are yielded as
+    an extra result of the loop. Identical fused copies within a tile are
+    merged by CSE afterwards.
+
+    Before:
+    ```mlir
+    %max = linalg.generic {iterator_types = ["parallel", "reduction"]}
+             ins(%x : tensor<4096x4096xf32>) outs(%init : tensor<4096x1xf32>)
+    %y = linalg.generic {iterator_types = ["parallel", "parallel"]}
+             ins(%x, %max : ...) outs(%e : tensor<4096x4096xf32>)
+    ```
+    After:
+    ```mlir
+    %y = scf.forall (%i) = (0) to (4096) step (1) shared_outs(%o = %e) {
+      %xs = tensor.extract_slice %x[%i, 0] [1, 4096] [1, 1]
+      %m = linalg.generic ... ins(%xs) outs(... : tensor<1x1xf32>)
+      %t = linalg.generic ... ins(%xs, %m) outs(... : tensor<1x4096xf32>)
+      scf.forall.in_parallel { tensor.parallel_insert_slice %t into %o ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"tileElements", "tile-elements", "int64_t", /*default=*/"4096",
+           "Iterations of the parallel loops in one tile (at least 1)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def WrapperLowerLinalgToLoopsPass
+    : Pass<"wrapper-lower-linalg-to-loops", "::mlir::func::FuncOp"> {
+  let summary = "Lowers linalg ops on buffers to loops, parallel only at "
+                "the outermost level";
+  let description = [{
+    A linalg op that is not inside a parallel loop (`scf.parallel` or
+    `scf.forall`) becomes an `scf.parallel` nest over its parallel
+    dimensions (with `parallel=true`), so that `--convert-scf-to-openmp`
+    spreads it over threads. A linalg op inside a parallel loop (the tile
+    of `--wrapper-tile-and-fuse`) becomes sequential `scf.for` loops: one
+    level of threads, never nested parallel regions. With `parallel=false`
+    every op becomes `scf.for` loops, as `--convert-linalg-to-loops` does.
+  }];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Lower linalg ops outside parallel loops to scf.parallel">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def WrapperPromoteTileBuffersPass
+    : Pass<"wrapper-promote-tile-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Puts the temporaries of parallel tile loops on the stack or "
+                "frees them at the end of the tile";
+  let description = [{
+    Bufferizing a tiled kernel leaves `memref.alloc` ops in the body of its
+    `scf.forall` (one row of an intermediate, a row's maximum), which
+    upstream's ownership-based deallocation does not free. This pass
+    handles every allocation directly in the body of an `scf.forall`:
+
+    - one of static shape and at most `max-stack-bytes` bytes becomes a
+      `memref.alloca`, and the body saves the stack pointer on entry
+      (`llvm.intr.stacksave`) and restores it at its end, so that each tile
+      releases its stack. (Not `memref.alloca_scope`: canonicalization
+      inlines a scope directly inside `scf.forall` or `scf.parallel`, which
+      count as allocation scopes but stop being ones when they are lowered
+      to sequential branches.)
+    - any other one is freed by a `memref.dealloc` at the end of the body
+      (a forall body cannot hand a buffer out).
+
+    Stack temporaries are also what LLVM can keep in registers: a row
+    reduction's accumulator becomes a vector register, not a store per
+    element. Run it after the deallocation pipeline; an allocation that
+    already has a `memref.dealloc` is left alone unless it is promoted.
+
+    Before:
+    ```mlir
+    scf.forall (%i) in (4096) {
+      %m = memref.alloc() {alignment = 64 : i64} : memref<1xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    scf.forall (%i) in (4096) {
+      %sp = llvm.intr.stacksave : !llvm.ptr
+      %m = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+      ...
+      llvm.intr.stackrestore %sp : !llvm.ptr
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxStackBytes", "max-stack-bytes", "int64_t", /*default=*/"65536",
+           "Largest allocation (in bytes) put on the stack">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def WrapperLowerAllocaScopesPass : Pass<"wrapper-lower-alloca-scopes"> {
+  let summary = "Inlines memref.alloca_scope between stacksave and "
+                "stackrestore";
+  let description = [{
+    `memref.alloca_scope` has a single-block region, so loops inside it
+    cannot be lowered to branches (`--convert-scf-to-cf`) while it stands;
+    upstream lowers it only with the rest of memref, after control flow.
+    This pass lowers it early: the region is inlined in place, preceded by
+    `llvm.intr.stacksave` and followed by `llvm.intr.stackrestore`, which
+    is what the memref-to-LLVM lowering would produce.
+
+    Before:
+    ```mlir
+    memref.alloca_scope {
+      %m = memref.alloca() : memref<1xf32>
+      scf.for ... { ... }
+    }
+    ```
+    After:
+    ```mlir
+    %sp = llvm.intr.stacksave : !llvm.ptr
+    %m = memref.alloca() : memref<1xf32>
+    scf.for ... { ... }
+    llvm.intr.stackrestore %sp : !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // WRAPPER_TRANSFORMS_PASSES_TD

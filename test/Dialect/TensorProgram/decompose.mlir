@@ -1,14 +1,17 @@
 // RUN: wrapper-opt %s --tensor-program-decompose --split-input-file | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose="activations=false linear=false" --split-input-file | FileCheck %s --check-prefix=KEEP
 
-// Tests that softmax becomes the max-subtracted form.
+// Tests that softmax becomes the max-subtracted form, scaled by the
+// reciprocal of the row sum (one division per row).
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK: %[[ONE:.*]] = tensor_program.constant dense<1.000000e+00> : tensor<f32>
 // CHECK: %[[M:.*]] = tensor_program.reduce_max %[[X]] dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
 // CHECK: %[[C:.*]] = tensor_program.sub %[[X]], %[[M]]
 // CHECK: %[[E:.*]] = tensor_program.exp %[[C]]
 // CHECK: %[[S:.*]] = tensor_program.reduce_sum %[[E]] dims [1] keepdim
-// CHECK: %[[R:.*]] = tensor_program.div %[[E]], %[[S]]
+// CHECK: %[[INV:.*]] = tensor_program.div %[[ONE]], %[[S]] : (tensor<f32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK: %[[R:.*]] = tensor_program.mul %[[E]], %[[INV]]
 // CHECK: return %[[R]]
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = tensor_program.softmax %x dim 1 : tensor<4x8xf32>
