@@ -8,6 +8,7 @@
 
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
+#include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
 #include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -138,6 +139,11 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   if (options.wrapperHost) {
     // Kernels plus a wrapper host graph, then the graph to func/memref.
     pm.addPass(createConvertTensorProgramToWrapperPass());
+    // Storage reuse or pools, then the independent lifetime check.
+    WrapperPlanMemoryPassOptions plan;
+    plan.strategy = options.planMemory;
+    pm.addNestedPass<GraphOp>(createWrapperPlanMemoryPass(plan));
+    pm.addNestedPass<GraphOp>(createWrapperVerifyLifetimesPass());
   }
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.

@@ -10,6 +10,7 @@
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramDialect.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
+#include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
 #include "Wrapper/Pipelines/Pipelines.h"
 #include "Wrapper/Transforms/Passes.h"
 
@@ -82,6 +83,7 @@ void mlir::wrapper::registerAllPasses() {
   registerWrapperConversionPasses();
   registerPipelines();
   registerWrapperTransformsPasses();
+  registerWrapperPasses();
   // Upstream passes that lit tests and pipelines use on their own.
   registerTransformsPasses();
 }

@@ -56,6 +56,10 @@ static cl::opt<std::string> entry("entry",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on OpenMP threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<std::string> planMemory(
+    "plan-memory",
+    cl::desc("Storage planning of the host graph: none, reuse or pool"),
+    cl::init("reuse"));
 static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
                                cl::init(WRAPPER_C_COMPILER), cl::cat(category));
@@ -105,6 +109,7 @@ int main(int argc, char **argv) {
   pm.addPass(createSymbolDCEPass());
   CPUPipelineOptions options;
   options.parallel = parallel;
+  options.planMemory = planMemory;
   options.cInterface = true;
   buildCPUPipeline(pm, options);
   if (failed(pm.run(module)))

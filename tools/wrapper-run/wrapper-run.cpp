@@ -102,6 +102,10 @@ static cl::opt<int> numThreads("num-threads",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on several threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<std::string> planMemory(
+    "plan-memory",
+    cl::desc("Storage planning of the host graph: none, reuse or pool"),
+    cl::init("reuse"), cl::cat(category));
 static cl::opt<int64_t> tileElements(
     "tile-elements",
     cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
@@ -435,6 +439,7 @@ int main(int argc, char **argv) {
       options.cInterface = true;
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
+      options.planMemory = planMemory;
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to

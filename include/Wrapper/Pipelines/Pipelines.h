@@ -75,6 +75,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Storage planning of the host graph "
+                     "(--wrapper-plan-memory): none, reuse or pool"),
+      llvm::cl::init("reuse")};
   PassOptions::Option<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "

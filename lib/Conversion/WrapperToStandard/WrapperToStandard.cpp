@@ -120,6 +120,17 @@ static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
                               type.getShape(), strides));
               return success();
             })
+            .Case([&](ViewOp view) -> LogicalResult {
+              Value shift = arith::ConstantIndexOp::create(
+                  body, loc, static_cast<int64_t>(view.getByteOffset()));
+              mapping.map(
+                  view.getResult(),
+                  memref::ViewOp::create(
+                      body, loc,
+                      cast<MemRefType>(stripMemorySpace(view.getType())),
+                      get(view.getPool()), shift, ValueRange{}));
+              return success();
+            })
             .Case([&](ReinterpretOp view) -> LogicalResult {
               SmallVector<Value> offsets, sizes, strides;
               for (Value v : view.getOffsets())

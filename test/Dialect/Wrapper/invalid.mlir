@@ -714,3 +714,54 @@ wrapper.comment "x" {wrapper.note = 1 : i64}
 "wrapper.graph"() <{function_type = () -> (), sym_name = "no_return"}> ({
   "llvm.unreachable"() : () -> ()
 }) : () -> ()
+
+// -----
+
+wrapper.graph @view_of_floats(%p: memref<64xf32>) {
+  // expected-error @below {{'wrapper.view' op pool must be a one-dimensional i8 buffer with identity layout, got 'memref<64xf32>'}}
+  %v = wrapper.view %p[0] : memref<64xf32> to memref<4xf32>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @view_misaligned(%p: memref<64xi8>) {
+  // expected-error @below {{'wrapper.view' op byte offset 2 is not a multiple of the element size 4}}
+  %v = wrapper.view %p[2] : memref<64xi8> to memref<4xf32>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @view_outside(%p: memref<64xi8>) {
+  // expected-error @below {{'wrapper.view' op the view needs bytes [48, 80), but the pool holds 64 bytes}}
+  %v = wrapper.view %p[48] : memref<64xi8> to memref<8xf32>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @view_dynamic(%p: memref<64xi8>) {
+  // expected-error @below {{'wrapper.view' op result must have a static shape and identity layout, got 'memref<?xf32>'}}
+  %v = wrapper.view %p[0] : memref<64xi8> to memref<?xf32>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @view_device(%p: memref<64xi8>) {
+  // expected-error @below {{'wrapper.view' op the view is on cuda:0, but the pool on cpu}}
+  %v = wrapper.view %p[0] : memref<64xi8> to memref<4xf32, #wrapper.device<cuda:0>>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @free_view() {
+  %p = wrapper.alloc() : memref<64xi8>
+  %v = wrapper.view %p[0] : memref<64xi8> to memref<4xf32>
+  // expected-error @below {{'wrapper.free' op cannot free a view created by 'wrapper.view'; free the buffer it views instead}}
+  wrapper.free %v : memref<4xf32>
+  wrapper.free %p : memref<64xi8>
+  wrapper.return
+}

@@ -52,6 +52,17 @@ wrapper.graph @buffers(%x: memref<4xf32>, %acc: memref<4xf32> {wrapper.mutated})
   wrapper.return %buf0, %view : memref<4xf32>, memref<2x2xf32>
 }
 
+// CHECK-LABEL: wrapper.graph @pooled
+wrapper.graph @pooled() {
+  // CHECK: %[[POOL:.*]] = wrapper.alloc() {name = "pool"} : memref<1024xi8>
+  %pool = wrapper.alloc() {name = "pool"} : memref<1024xi8>
+  // CHECK: %{{.*}} = wrapper.view %[[POOL]][512] {name = "buf3"} : memref<1024xi8> to memref<16x8xf32>
+  %v = wrapper.view %pool[512] {name = "buf3"} : memref<1024xi8> to memref<16x8xf32>
+  // CHECK: wrapper.free %[[POOL]] : memref<1024xi8>
+  wrapper.free %pool : memref<1024xi8>
+  wrapper.return
+}
+
 // CHECK-LABEL: wrapper.graph @lifetimes
 wrapper.graph @lifetimes(%n: index) -> memref<32xf32> {
   // CHECK: %[[A:.*]] = wrapper.alloc() : memref<4x8xf32>

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 3 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-6: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<7x19xf32>) -> (tensor<7x19xf32>, tensor<7x19xf32>, tensor<7x19xf32>, tensor<7x19xf32>, tensor<7x19xf32>, tensor<7x19xf32>) {
   %0 = tensor_program.relu %x : tensor<7x19xf32>

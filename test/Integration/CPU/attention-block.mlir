@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 13 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 34 | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // Scaled dot-product attention over 2 heads: softmax(q k^T / sqrt(d)) v.

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 21 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-4: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<50xf32>) -> (tensor<50xf16>, tensor<50xf32>, tensor<50xi1>, tensor<50xi32>) {
   %0 = tensor_program.cast %x : tensor<50xf32> to tensor<50xf16>

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 16 --dynamic-size 7 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --dynamic-size 7 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool --dynamic-size 7 | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 36 --dynamic-size 7 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 17 --dynamic-size 1 | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse="elementwise=false reductions=false" | wrapper-run - --verify --print=false --seed 42 --dynamic-size 6 | FileCheck %s

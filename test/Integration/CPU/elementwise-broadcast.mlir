@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 1 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 2 --parallel=false | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 func.func @main(%a: tensor<16x1xf32>, %b: tensor<33xf32>, %c: tensor<f32>) -> tensor<16x33xf32> {

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 23 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-2: vs interpreter: {{.*}}: ok
 // Explicit fused regions (as --tensor-program-fuse will produce them).
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {

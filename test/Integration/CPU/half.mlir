@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 18 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 37 | FileCheck %s
 // CHECK-COUNT-3: vs interpreter: {{.*}}: ok
 // f16 arithmetic is done in f32 and rounded once per op.

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 20 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-5: vs interpreter: {{.*}}: ok
 func.func @main(%a: tensor<6x7xi32>, %b: tensor<7xi32>) -> (tensor<6x7xi32>, tensor<6x7xi32>, tensor<6xi32>, tensor<6x7xf32>, tensor<6x7xi32>) {
   %0 = tensor_program.mul %a, %b : (tensor<6x7xi32>, tensor<7xi32>) -> tensor<6x7xi32>

@@ -1,5 +1,5 @@
-// RUN: wrapper-run %s --verify --print=false --seed 12 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --atol=1e-4 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 12 --plan-memory=none | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool --atol=1e-4 | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 33 | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // An MLP block: linear + bias + gelu + linear + bias.

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 8 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 38 | FileCheck %s
 // CHECK-COUNT-4: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<3x4x5xf32>) -> (tensor<4xf32>, tensor<3x1x1xf32>, tensor<3x4xf32>, tensor<3x5xi64>) {

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 6 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-5: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<37x6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
   %0 = tensor_program.reduce_sum %x dims [0] : tensor<37x6xf32> -> tensor<6xf32>

@@ -1,6 +1,6 @@
 // RUN: wrapper-opt %s --tensor-program-fuse="elementwise=false" | wrapper-run - --verify --print=false --seed 43 --dynamic-size 5 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 44 --dynamic-size 2 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --dynamic-size 2 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool --dynamic-size 2 | FileCheck %s
 // CHECK-COUNT-2: vs interpreter: {{.*}}: ok
 // Reshapes of intermediates, as views (fusion of elementwise ops off) and
 // fused, with a dynamic batch.

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 15 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-4: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<5x8xf32>, %y: tensor<3x8xf32>) -> (tensor<5x3xf32>, tensor<8x8xf32>, tensor<7x11xf32>, tensor<2x4x8xf32>) {
   %0 = tensor_program.slice %x dim 1 start 1 end 100 step 3 : tensor<5x8xf32> -> tensor<5x3xf32>

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 9 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 31 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 51 --mattr=-avx512f,-avx2 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 52 --mcpu=x86-64 | FileCheck %s

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 24 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse | wrapper-run - --verify --print=false --seed 35 | FileCheck %s
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // A pre-norm transformer layer (one head): x + attn(ln(x)), then + mlp(ln(.)).

@@ -1,5 +1,5 @@
 // RUN: wrapper-run %s --verify --print=false --seed 14 | FileCheck %s
-// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 | FileCheck %s
+// RUN: wrapper-run %s --verify --print=false --seed 77 --tile-elements=5 --plan-memory=pool | FileCheck %s
 // RUN: wrapper-opt %s --tensor-program-decompose --tensor-program-fuse="elementwise=false" | wrapper-run - --verify --print=false --seed 41 | FileCheck %s
 // CHECK-COUNT-4: vs interpreter: {{.*}}: ok
 func.func @main(%x: tensor<4x6xf32>) -> (tensor<3x8xf32>, tensor<6x4xf32>, tensor<2x4x3xf32>, tensor<3x2x2xf32>) {

@@ -355,6 +355,47 @@ LogicalResult FreeIfNotReusedOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+void ViewOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setBufferName(setNameFn, getResult(), getNameAttr());
+}
+
+LogicalResult ViewOp::verify() {
+  auto poolType = cast<MemRefType>(getPool().getType());
+  MemRefType type = getType();
+  if (poolType.getRank() != 1 || !poolType.getElementType().isInteger(8) ||
+      !poolType.getLayout().isIdentity())
+    return emitOpError() << "pool must be a one-dimensional i8 buffer with "
+                            "identity layout, got "
+                         << poolType;
+  if (getBufferDevice(poolType) != getBufferDevice(type))
+    return emitOpError() << "the view is on " << getBufferDevice(type).str()
+                         << ", but the pool on "
+                         << getBufferDevice(poolType).str();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return emitOpError() << "result must have a static shape and identity "
+                            "layout, got "
+                         << type;
+  std::optional<int64_t> elementBytes = getElementBytes(type.getElementType());
+  std::optional<int64_t> bytes = getStorageBytes(type);
+  if (!elementBytes || !bytes)
+    return emitOpError() << "cannot size a view of type " << type;
+  int64_t offset = static_cast<int64_t>(getByteOffset());
+  if (offset % *elementBytes != 0)
+    return emitOpError() << "byte offset " << offset
+                         << " is not a multiple of the element size "
+                         << *elementBytes;
+  if (!poolType.isDynamicDim(0) && (offset > poolType.getDimSize(0) ||
+                                    *bytes > poolType.getDimSize(0) - offset))
+    return emitOpError() << "the view needs bytes [" << offset << ", "
+                         << offset + *bytes << "), but the pool holds "
+                         << poolType.getDimSize(0) << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ReuseOp
 //===----------------------------------------------------------------------===//
 
@@ -471,7 +512,13 @@ LogicalResult ReinterpretOp::verify() {
   bool allStatic = !ShapedType::isDynamic(offset) &&
                    llvm::none_of(sizes, ShapedType::isDynamic) &&
                    llvm::none_of(strides, ShapedType::isDynamic);
-  auto rootType = dyn_cast<MemRefType>(getStorageRoot(getSource()).getType());
+  // The storage the offset counts from: through other reinterprets, up to
+  // an allocation, an argument or a pool view (which starts a storage of
+  // its own type inside the pool).
+  Value base = getSource();
+  while (auto inner = base.getDefiningOp<ReinterpretOp>())
+    base = inner.getSource();
+  auto rootType = dyn_cast<MemRefType>(base.getType());
   std::optional<int64_t> storage =
       rootType ? getStorageExtent(rootType) : std::nullopt;
   if (!allStatic || !storage || llvm::is_contained(sizes, 0))

@@ -282,6 +282,37 @@ def Wrapper_ReinterpretOp : Wrapper_Op<"reinterpret", [
   }];
 }
 
+def Wrapper_ViewOp : Wrapper_Op<"view", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>,
+    Pure, ViewLikeOpInterface
+  ]> {
+  let summary = "A typed buffer carved out of a byte pool";
+  let description = [{
+    A buffer of the result type (static shape, identity layout) that lives
+    in the storage of `pool`, a one-dimensional `i8` buffer, starting
+    `byte_offset` bytes into it: what `--wrapper-plan-memory` with
+    `strategy=pool` gives each planned buffer, as upstream's `memref.view`
+    does. The offset is a multiple of the element size and the buffer lies
+    inside the pool. A view is never freed itself; the pool is.
+
+    ```mlir
+    %pool = wrapper.alloc() : memref<4096xi8>
+    %buf0 = wrapper.view %pool[1024] : memref<4096xi8> to memref<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Wrapper_Buffer:$pool,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$byte_offset,
+                       OptionalAttr<StrAttr>:$name);
+  let results = (outs Wrapper_Buffer:$result);
+  let assemblyFormat = [{
+    $pool `[` $byte_offset `]` attr-dict `:` type($pool) `to` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getViewSource() { return getPool(); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//

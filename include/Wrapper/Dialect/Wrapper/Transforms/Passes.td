@@ -1,0 +1,88 @@
+//===- Passes.td - wrapper dialect passes ------------------*- tablegen -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
+#define WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def WrapperPlanMemoryPass
+    : Pass<"wrapper-plan-memory", "::mlir::wrapper::GraphOp"> {
+  let summary = "Reuses or pools the storage of intermediate buffers";
+  let description = [{
+    Plans the storage of the buffers a graph allocates, from the liveness
+    the graph states: each `wrapper.free` ends a buffer's life. Strategies
+    (`strategy=`):
+
+    - `none`: changes nothing (the report still counts).
+    - `reuse` (default), Inductor's ReuseLine: an allocation takes the
+      storage of a freed buffer on the same device, with the same element
+      type and the same number of bytes (for dynamic sizes: an identical
+      type and sizes that are provably the same value), most recently freed
+      first, provided no other allocation happens between the free and the
+      allocation. The free is removed and the allocation becomes
+      `wrapper.reuse`. This never raises the peak: between the free and the
+      reuse only frees and calls happen, so memory use there is at most what
+      it was just before the free.
+    - `pool`: the static-size buffers that the graph allocates and frees go
+      into one `i8` pool per device, each at an offset (`wrapper.view`)
+      found by greedy packing by size (largest first, lowest 64-byte aligned
+      offset that overlaps no buffer live at the same time, as TFLite's and
+      IREE's planners do). The pool is allocated before the first of them
+      and freed after the last. If the pool would raise the static peak
+      (packing leaves gaps), the graph is planned with `reuse` instead.
+      Dynamic-size buffers, returned buffers and buffers that are reused or
+      handed on (`free_if_not_reused`) keep their own allocations.
+
+    With `report`, a remark on each graph gives the allocation count and
+    the static peak before and after, and for `pool` the pool size and its
+    fragmentation (bytes of the pool not live at the pool's fullest moment).
+    (Release builds of MLIR do not collect pass statistics.)
+
+    Before:
+    ```mlir
+    %buf0 = wrapper.alloc() : memref<64x256xf32>
+    wrapper.call @k0(%x, %buf0) : ...
+    wrapper.free %buf0 : memref<64x256xf32>
+    %buf1 = wrapper.alloc() : memref<256x64xf32>
+    ```
+    After (`reuse`):
+    ```mlir
+    %buf0 = wrapper.alloc() : memref<64x256xf32>
+    wrapper.call @k0(%x, %buf0) : ...
+    %buf1 = wrapper.reuse %buf0 : memref<64x256xf32> to memref<256x64xf32>
+    ```
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"reuse\"",
+           "none, reuse or pool">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the counts before and after planning">,
+  ];
+}
+
+def WrapperVerifyLifetimesPass
+    : Pass<"wrapper-verify-lifetimes", "::mlir::wrapper::GraphOp"> {
+  let summary = "Checks buffer lifetimes of a graph, independently of the "
+                "planner";
+  let description = [{
+    Walks a graph in program order, tracking each storage (an allocation,
+    a reuse, an extern allocation, a multi_output element; views count as
+    uses of the storage they view), and reports, with a note at the other
+    op involved:
+
+    - a use of storage after it was freed or its storage was reused (also
+      through a view, which the op verifiers do not follow);
+    - a double free;
+    - a leak: storage that is neither freed nor returned nor handed on;
+    - two views of one pool that overlap in bytes while both are live.
+
+    The op verifiers check some of this for single values; this pass is the
+    independent check the memory planner's tests run after planning.
+  }];
+}
+
+#endif // WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
