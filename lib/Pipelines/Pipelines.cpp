@@ -144,6 +144,14 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
     plan.strategy = options.planMemory;
     pm.addNestedPass<GraphOp>(createWrapperPlanMemoryPass(plan));
     pm.addNestedPass<GraphOp>(createWrapperVerifyLifetimesPass());
+    if (options.debugPrinter != "off") {
+      WrapperInsertDebugPrinterPassOptions debug;
+      debug.level = options.debugPrinter;
+      debug.kernels.assign(options.debugKernels.begin(),
+                           options.debugKernels.end());
+      debug.directory = options.debugDir;
+      pm.addPass(createWrapperInsertDebugPrinterPass(debug));
+    }
   }
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.

@@ -106,6 +106,20 @@ static cl::opt<std::string> planMemory(
     "plan-memory",
     cl::desc("Storage planning of the host graph: none, reuse or pool"),
     cl::init("reuse"), cl::cat(category));
+static cl::opt<std::string> debugPrinter(
+    "debug-printer",
+    cl::desc("Debug output around kernel calls: off, save, print or "
+             "kernel-names"),
+    cl::init("off"), cl::cat(category));
+static cl::list<std::string>
+    debugKernels("debug-kernels",
+                 cl::desc("Kernels the debug printer instruments (comma "
+                          "separated; all when not given)"),
+                 cl::CommaSeparated, cl::cat(category));
+static cl::opt<std::string>
+    debugDir("debug-dir",
+             cl::desc("Directory of the .npy files of --debug-printer=save"),
+             cl::init("."), cl::cat(category));
 static cl::opt<int64_t> tileElements(
     "tile-elements",
     cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
@@ -440,6 +454,9 @@ int main(int argc, char **argv) {
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
       options.planMemory = planMemory;
+      options.debugPrinter = debugPrinter;
+      options.debugKernels = ArrayRef<std::string>(debugKernels);
+      options.debugDir = debugDir;
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to

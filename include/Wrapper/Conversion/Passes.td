@@ -111,8 +111,12 @@ def ConvertWrapperToStandardPass
     `free_if_not_reused` (when no reuse follows) `memref.dealloc`,
     `reinterpret` `memref.reinterpret_cast`, `call` a `func.call` of the
     kernel's implementation, `constant`/`get_constant` `memref.global` /
-    `memref.get_global`, `return` `func.return`; comments disappear and
-    debug prints become calls of the runtime. Memory spaces are dropped.
+    `memref.get_global`, `return` `func.return`, `view` `memref.view`;
+    comments disappear; `debug_print`, `debug_save` and `debug_message`
+    become calls of the runtime's `wrapper_debug_print`,
+    `wrapper_debug_save` and `wrapper_debug_message` (the view passed as
+    dtype, rank, sizes and strides, storage pointer and offset; strings as
+    internal LLVM globals). Memory spaces are dropped.
 
     With `profile`, every kernel call is bracketed by calls of the
     runtime's `wrapper_profile_begin`/`wrapper_profile_end` with the
@@ -128,7 +132,8 @@ def ConvertWrapperToStandardPass
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // WRAPPER_CONVERSION_PASSES_TD

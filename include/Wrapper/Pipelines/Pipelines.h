@@ -80,6 +80,20 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Storage planning of the host graph "
                      "(--wrapper-plan-memory): none, reuse or pool"),
       llvm::cl::init("reuse")};
+  PassOptions::Option<std::string> debugPrinter{
+      *this, "debug-printer",
+      llvm::cl::desc("Debug output around kernel calls "
+                     "(--wrapper-insert-debug-printer): off, save, print or "
+                     "kernel-names"),
+      llvm::cl::init("off")};
+  PassOptions::ListOption<std::string> debugKernels{
+      *this, "debug-kernels",
+      llvm::cl::desc("Kernels the debug printer instruments (all when "
+                     "empty)")};
+  PassOptions::Option<std::string> debugDir{
+      *this, "debug-dir",
+      llvm::cl::desc("Directory of the .npy files of debug-printer=save"),
+      llvm::cl::init(".")};
   PassOptions::Option<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "

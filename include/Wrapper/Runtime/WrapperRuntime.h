@@ -119,6 +119,27 @@ wrapper_status wrapper_npy_load(const char *path, wrapper_array *out);
  * bfloat16). */
 wrapper_status wrapper_npy_save(const char *path, const wrapper_array *array);
 
+/*===------------------------------------------------------------------===*
+ * Debug output (what wrapper.debug_print, debug_save and debug_message
+ * lower to). Errors are reported on stderr and do not stop the program.
+ *===------------------------------------------------------------------===*/
+
+/* A view is given as: its dtype and rank; `sizes_and_strides`, the rank
+ * sizes then the rank strides (in elements); `data`, the first element of
+ * the storage; `offset`, the view's first element (in elements). */
+
+/* Prints `label`, the shape, dtype, min, max, mean and standard deviation
+ * of the view, and its values when it has 64 elements or fewer, on stdout. */
+void wrapper_debug_print(const char *label, int32_t dtype, int32_t rank,
+                         const int64_t *sizes_and_strides, const void *data,
+                         int64_t offset);
+/* Writes the view to the .npy file `path` (dense, row-major). */
+void wrapper_debug_save(const char *path, int32_t dtype, int32_t rank,
+                        const int64_t *sizes_and_strides, const void *data,
+                        int64_t offset);
+/* Prints one line on stdout. */
+void wrapper_debug_message(const char *message);
+
 /* Conversions between half/bfloat16 bits and float. */
 float wrapper_f16_to_f32(uint16_t bits);
 uint16_t wrapper_f32_to_f16(float value);

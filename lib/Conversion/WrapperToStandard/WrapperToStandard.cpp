@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -54,8 +55,123 @@ struct Profiler {
   func::FuncOp begin, end;
 };
 
+namespace {
+/// The runtime's debug functions and the strings passed to them, declared
+/// in the module on first use.
+struct DebugRuntime {
+  ModuleOp module;
+  SymbolTable &table;
+  DenseMap<StringAttr, func::FuncOp> functions;
+  unsigned strings = 0;
+
+  func::FuncOp function(StringRef name, TypeRange inputs) {
+    StringAttr key = StringAttr::get(module.getContext(), name);
+    auto it = functions.find(key);
+    if (it != functions.end())
+      return it->second;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto func = func::FuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType(inputs, {}));
+    func.setPrivate();
+    functions[key] = func;
+    return func;
+  }
+
+  /// A pointer to a NUL-terminated copy of `text` (an internal global).
+  Value string(OpBuilder &b, Location loc, StringRef text) {
+    MLIRContext *context = module.getContext();
+    OpBuilder global = OpBuilder::atBlockBegin(module.getBody());
+    auto type =
+        LLVM::LLVMArrayType::get(IntegerType::get(context, 8), text.size() + 1);
+    std::string name;
+    do
+      name = "__wrapper_debug_str_" + std::to_string(strings++);
+    while (table.lookup(name));
+    auto op = LLVM::GlobalOp::create(global, loc, type, /*isConstant=*/true,
+                                     LLVM::Linkage::Internal, name,
+                                     global.getStringAttr(text.str() + '\0'));
+    table.insert(op);
+    return LLVM::AddressOfOp::create(b, loc,
+                                     LLVM::LLVMPointerType::get(context), name);
+  }
+};
+} // namespace
+
+/// The runtime's dtype code of `type`, or nullopt.
+static std::optional<int32_t> runtimeDType(Type type) {
+  if (type.isF32())
+    return 7;
+  if (type.isF16())
+    return 6;
+  if (type.isBF16())
+    return 9;
+  if (type.isF64())
+    return 8;
+  if (type.isInteger(1))
+    return 0;
+  if (type.isSignlessInteger(8))
+    return 1;
+  if (type.isSignlessInteger(16))
+    return 2;
+  if (type.isSignlessInteger(32))
+    return 3;
+  if (type.isSignlessInteger(64))
+    return 4;
+  if (type.isUnsignedInteger(8))
+    return 5;
+  return std::nullopt;
+}
+
+/// A pointer to the first element of the storage of `memref`.
+static Value alignedPointer(OpBuilder &b, Location loc, Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), index).getResult();
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+/// Calls the runtime's `name` (debug_print or debug_save) on `buffer`, with
+/// the string `text` first.
+static LogicalResult emitDebugView(OpBuilder &b, Location loc, Operation *op,
+                                   DebugRuntime &debug, StringRef name,
+                                   StringRef text, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  std::optional<int32_t> dtype = runtimeDType(type.getElementType());
+  if (!dtype)
+    return op->emitOpError()
+           << "cannot print or save elements of type " << type.getElementType();
+  int64_t rank = type.getRank();
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  auto metaType =
+      MemRefType::get({std::max<int64_t>(1, 2 * rank)}, b.getI64Type());
+  Value meta = memref::AllocaOp::create(b, loc, metaType);
+  auto store = [&](Value value, int64_t at) {
+    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), value);
+    Value position = arith::ConstantIndexOp::create(b, loc, at);
+    memref::StoreOp::create(b, loc, i64, meta, position);
+  };
+  for (int64_t d = 0; d < rank; ++d) {
+    store(metadata.getSizes()[d], d);
+    store(metadata.getStrides()[d], rank + d);
+  }
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  func::FuncOp callee = debug.function(
+      name, {ptr, b.getI32Type(), b.getI32Type(), ptr, ptr, b.getI64Type()});
+  Value offset =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), metadata.getOffset());
+  func::CallOp::create(
+      b, loc, callee,
+      ValueRange{debug.string(b, loc, text),
+                 arith::ConstantIntOp::create(b, loc, *dtype, 32),
+                 arith::ConstantIntOp::create(b, loc, rank, 32),
+                 alignedPointer(b, loc, meta),
+                 alignedPointer(b, loc, metadata.getBaseBuffer()), offset});
+  return success();
+}
+
 static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
-                                Profiler *profiler) {
+                                Profiler *profiler, DebugRuntime *debug) {
   OpBuilder b(graph);
   SmallVector<Type> inputs, results;
   for (Type t : graph.getArgumentTypes())
@@ -189,6 +305,25 @@ static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
               return success();
             })
             .Case([&](CommentOp) -> LogicalResult { return success(); })
+            .Case([&](DebugPrintOp print) -> LogicalResult {
+              return emitDebugView(body, loc, print, *debug,
+                                   "wrapper_debug_print", print.getLabel(),
+                                   get(print.getBuffer()));
+            })
+            .Case([&](DebugSaveOp save) -> LogicalResult {
+              return emitDebugView(body, loc, save, *debug,
+                                   "wrapper_debug_save", save.getPath(),
+                                   get(save.getBuffer()));
+            })
+            .Case([&](DebugMessageOp message) -> LogicalResult {
+              func::FuncOp callee = debug->function(
+                  "wrapper_debug_message",
+                  {LLVM::LLVMPointerType::get(body.getContext())});
+              func::CallOp::create(
+                  body, loc, callee,
+                  debug->string(body, loc, message.getMessage()));
+              return success();
+            })
             .Case([&](ReturnOp ret) -> LogicalResult {
               SmallVector<Value> values;
               for (Value v : ret.getOperands())
@@ -250,8 +385,11 @@ struct ConvertWrapperToStandardPass
       profiler->begin.setPrivate();
       profiler->end.setPrivate();
     }
+    SymbolTable table(module);
+    DebugRuntime debug{module, table, DenseMap<StringAttr, func::FuncOp>(), 0};
     for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
-      if (failed(lowerGraph(graph, symbols, profiler ? &*profiler : nullptr)))
+      if (failed(lowerGraph(graph, symbols, profiler ? &*profiler : nullptr,
+                            &debug)))
         return signalPassFailure();
     if (profiler)
       module->setAttr("wrapper.profile_kernels",

@@ -32,3 +32,32 @@ wrapper.graph @graph(%x: memref<4xf32, #wrapper.device<cpu>>, %n: index) -> memr
   wrapper.free %s : memref<4xf32>
   wrapper.return %o : memref<4xf32>
 }
+
+// -----
+
+// Tests that debug output becomes calls of the runtime: the view as dtype,
+// rank, sizes and strides in a stack array, storage pointer and offset; the
+// strings as internal globals.
+// CHECK-DAG: llvm.mlir.global internal constant @[[LABEL:__wrapper_debug_str_[0-9]+]]("v\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[PATH:__wrapper_debug_str_[0-9]+]]("/tmp/x.npy\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:__wrapper_debug_str_[0-9]+]]("k0\00")
+// CHECK-DAG: func.func private @wrapper_debug_print(!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, i64)
+// CHECK-DAG: func.func private @wrapper_debug_save(!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, i64)
+// CHECK-DAG: func.func private @wrapper_debug_message(!llvm.ptr)
+// CHECK-LABEL: func.func @debug
+// CHECK: call @wrapper_debug_message
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %{{.*}} : memref<2x2xf32, strided<[4, 1], offset: 1>>
+// CHECK: %[[META:.*]] = memref.alloca() : memref<4xi64>
+// CHECK: %[[L:.*]] = llvm.mlir.addressof @[[LABEL]] : !llvm.ptr
+// CHECK: %[[F32:.*]] = arith.constant 7 : i32
+// CHECK: %[[RANK:.*]] = arith.constant 2 : i32
+// CHECK: call @wrapper_debug_print(%[[L]], %[[F32]], %[[RANK]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, i64) -> ()
+// CHECK: llvm.mlir.addressof @[[PATH]]
+// CHECK: call @wrapper_debug_save
+wrapper.graph @debug(%x: memref<8xf32>) {
+  wrapper.debug_message "k0"
+  %v = wrapper.reinterpret %x to offset: [1], sizes: [2, 2], strides: [4, 1] : memref<8xf32> to memref<2x2xf32, strided<[4, 1], offset: 1>>
+  wrapper.debug_print %v, "v" : memref<2x2xf32, strided<[4, 1], offset: 1>>
+  wrapper.debug_save %x, "/tmp/x.npy" : memref<8xf32>
+  wrapper.return
+}

@@ -580,6 +580,23 @@ def Wrapper_DebugPrintOp : Wrapper_Op<"debug_print", [
   let assemblyFormat = "$buffer `,` $label attr-dict `:` type($buffer)";
 }
 
+def Wrapper_DebugMessageOp : Wrapper_Op<"debug_message", [
+    MemoryEffects<[MemWrite<Wrapper_DebugOutput>]>
+  ]> {
+  let summary = "Prints a line at run time (debug printer)";
+  let description = [{
+    Prints `message` on its own line when the program runs: what the
+    kernel-names level of the debug printer inserts before each kernel
+    (Inductor's PRINT_KERNEL_NAMES_ONLY).
+
+    ```mlir
+    wrapper.debug_message "main_kernel_0"
+    ```
+  }];
+  let arguments = (ins StrAttr:$message);
+  let assemblyFormat = "$message attr-dict";
+}
+
 def Wrapper_DebugSaveOp : Wrapper_Op<"debug_save", [
     MemoryEffects<[MemWrite<Wrapper_DebugOutput>]>
   ]> {

@@ -85,4 +85,46 @@ def WrapperVerifyLifetimesPass
   }];
 }
 
+def WrapperInsertDebugPrinterPass
+    : Pass<"wrapper-insert-debug-printer", "::mlir::ModuleOp"> {
+  let summary = "Instruments kernel and extern calls with debug output";
+  let description = [{
+    Inductor's intermediate-value debug printer as a pass. Around each
+    selected `wrapper.call`, `wrapper.extern_out` and `wrapper.extern_alloc`
+    of every graph, by `level`:
+
+    - `print`: before and after the call, `wrapper.debug_print` of each
+      buffer argument (results too for `extern_alloc`, after it), labelled
+      `before <kernel> arg <i>` / `after <kernel> arg <i>`: shape, dtype,
+      min, max, mean, std, and the values when there are 64 or fewer;
+    - `save`: the same buffers as `.npy` files
+      `<dir>/<kernel>_arg<i>_before.npy` / `_after.npy`
+      (`wrapper.debug_save`);
+    - `kernel-names`: a `wrapper.debug_message` with the kernel's name
+      before each call;
+    - `off`: removes every debug op (`debug_print`, `debug_save`,
+      `debug_message`).
+
+    `kernels=a,b` selects calls by kernel symbol (or extern callee) name;
+    empty selects all. A name that matches no call gets a warning.
+
+    ```mlir
+    // level=print kernels=main_kernel_0
+    wrapper.debug_print %x, "before main_kernel_0 arg 0" : memref<4xf32>
+    wrapper.debug_print %buf, "before main_kernel_0 arg 1" : memref<4xf32>
+    wrapper.call @main_kernel_0(%x, %buf) : memref<4xf32>, memref<4xf32>
+    wrapper.debug_print %x, "after main_kernel_0 arg 0" : memref<4xf32>
+    wrapper.debug_print %buf, "after main_kernel_0 arg 1" : memref<4xf32>
+    ```
+  }];
+  let options = [
+    Option<"level", "level", "std::string", /*default=*/"\"print\"",
+           "off, save, print or kernel-names">,
+    ListOption<"kernels", "kernels", "std::string",
+               "Kernels to instrument (all when empty)">,
+    Option<"directory", "dir", "std::string", /*default=*/"\".\"",
+           "Directory of the .npy files of level=save">,
+  ];
+}
+
 #endif // WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
