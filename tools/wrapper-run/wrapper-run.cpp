@@ -345,16 +345,28 @@ int main(int argc, char **argv) {
   // The entry: a tensor_program function, or a wrapper.graph (whose buffer
   // arguments and results are read and written as tensors of their shape).
   GraphOp graph;
-  if (!entry.empty())
-    graph = module.lookupSymbol<GraphOp>(entry);
-  else if (llvm::none_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
-             return f.isPublic() && !f.isExternal();
-           })) {
-    auto graphs = llvm::to_vector(module.getOps<GraphOp>());
-    if (graphs.size() == 1)
-      graph = graphs.front();
-  }
   func::FuncOp func;
+  if (!entry.empty()) {
+    graph = module.lookupSymbol<GraphOp>(entry);
+  } else {
+    // One public function or graph, or the one named main; several others
+    // are ambiguous (never pick one silently).
+    SmallVector<std::string> names;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (f.isPublic() && !f.isExternal())
+        names.push_back("function " + f.getName().str());
+    auto graphs = llvm::to_vector(module.getOps<GraphOp>());
+    for (GraphOp g : graphs)
+      names.push_back("graph " + g.getSymName().str());
+    if (graphs.size() == 1 && names.size() == 1)
+      graph = graphs.front();
+    else if (auto main = module.lookupSymbol<GraphOp>("main"))
+      graph = main;
+    else if (names.size() > 1 && !module.lookupSymbol<func::FuncOp>("main"))
+      return fail("the module has " + std::to_string(names.size()) +
+                  " entry candidates (" + llvm::join(names, ", ") +
+                  "); name one with --entry");
+  }
   if (!graph) {
     func = findEntryFunction(module, entry, error);
     if (!func)

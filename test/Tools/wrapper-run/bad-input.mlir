@@ -31,7 +31,7 @@
 // RUN: not wrapper-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: wrapper-run: error: no function named 'nope' with a body in the module
 // RUN: not wrapper-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
-// AMBIGUOUS: wrapper-run: error: the module has 8 public functions; name one with --entry
+// AMBIGUOUS: wrapper-run: error: the module has 8 entry candidates (function make_f32, {{.*}}); name one with --entry
 //
 // An op the CPU path does not support:
 // RUN: not wrapper-run %s --entry=uses_extern 2>&1 | FileCheck %s --check-prefix=EXTERN

@@ -8,6 +8,10 @@
 // CHECK: output #0 vs {{.*}}ref_0.npy: max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok
 // RUN: not wrapper-run %s --verify 2>&1 | FileCheck %s --check-prefix=NOORACLE
 // NOORACLE: wrapper-run: error: the reference interpreter runs tensor_program functions, not wrapper graphs; use --compare with reference files
+// RUN: not wrapper-run %S/Inputs/two-entries.mlir 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
+// AMBIGUOUS: wrapper-run: error: the module has 2 entry candidates (function f, graph g); name one with --entry
+// RUN: wrapper-run %S/Inputs/two-entries.mlir --entry=g --input=%t/in_0.npy --compare=%t/in_0.npy --print=false | FileCheck %s --check-prefix=PICKED
+// PICKED: output #0 vs {{.*}}in_0.npy: max abs error 0
 
 func.func private @add_relu_impl(%a: memref<4x8xf32>, %b: memref<8xf32>, %out: memref<4x8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
