@@ -105,6 +105,22 @@ public:
                          SmallVectorImpl<HostTensor> &results,
                          std::map<unsigned, HostTensor> *mutated);
 
+  /// Evaluates `op` alone with `operands` as the values of its operands.
+  LogicalResult runOperation(Operation *op, ArrayRef<HostTensor> operands,
+                             SmallVectorImpl<HostTensor> &results) {
+    for (auto [operand, value] : llvm::zip(op->getOperands(), operands))
+      set(operand, value);
+    if (failed(evaluate(op)))
+      return failure();
+    for (Value result : op->getResults()) {
+      auto it = values.find(result);
+      if (it == values.end())
+        return fail(op, "produced no value");
+      results.push_back(it->second);
+    }
+    return success();
+  }
+
 private:
   LogicalResult fail(Operation *op, const Twine &message) {
     std::string location;
@@ -734,4 +750,25 @@ FailureOr<InterpreterResult> mlir::wrapper::interpret(func::FuncOp func,
                                   &result.mutatedArguments)))
     return failure();
   return result;
+}
+
+FailureOr<SmallVector<HostTensor>>
+mlir::wrapper::evaluateOperation(Operation *op, ArrayRef<HostTensor> operands,
+                                 std::string &error) {
+  if (operands.size() != op->getNumOperands()) {
+    error = "'" + op->getName().getStringRef().str() + "' has " +
+            std::to_string(op->getNumOperands()) + " operands, got " +
+            std::to_string(operands.size()) + " values";
+    return failure();
+  }
+  if (op->getNumRegions() != 0) {
+    error = "'" + op->getName().getStringRef().str() +
+            "' has regions; evaluate its function instead";
+    return failure();
+  }
+  Interpreter interpreter(error);
+  SmallVector<HostTensor> results;
+  if (failed(interpreter.runOperation(op, operands, results)))
+    return failure();
+  return results;
 }

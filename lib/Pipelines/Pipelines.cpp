@@ -133,12 +133,16 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   decompose.decomposeActivations = false;
   pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
   pm.addPass(createCanonicalizerPass());
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramFoldConstantsPass());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(
         tensor_program::createTensorProgramFusePass());
   if (options.wrapperHost) {
     // Kernels plus a wrapper host graph, then the graph to func/memref.
     pm.addPass(createConvertTensorProgramToWrapperPass());
+    pm.addPass(createWrapperDedupeConstantsPass());
     // Storage reuse or pools, then the independent lifetime check.
     WrapperPlanMemoryPassOptions plan;
     plan.strategy = options.planMemory;

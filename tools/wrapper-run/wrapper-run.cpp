@@ -102,6 +102,10 @@ static cl::opt<int> numThreads("num-threads",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on several threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<bool> foldConstants(
+    "fold-constants",
+    cl::desc("Evaluate ops that depend only on constants at compile time"),
+    cl::init(true), cl::cat(category));
 static cl::opt<std::string> planMemory(
     "plan-memory",
     cl::desc("Storage planning of the host graph: none, reuse or pool"),
@@ -466,6 +470,7 @@ int main(int argc, char **argv) {
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
       options.planMemory = planMemory;
+      options.foldConstants = foldConstants;
       options.debugPrinter = debugPrinter;
       options.debugKernels = ArrayRef<std::string>(debugKernels);
       options.debugDir = debugDir;

@@ -54,6 +54,13 @@ struct InterpreterResult {
 FailureOr<InterpreterResult>
 interpret(func::FuncOp func, ArrayRef<HostTensor> args, std::string &error);
 
+/// Evaluates the single op `op` (a tensor_program op without regions, or
+/// an arith constant) with `operands` as the values of its operands: what
+/// constant folding uses. Fails with a message in `error`.
+FailureOr<SmallVector<HostTensor>>
+evaluateOperation(Operation *op, ArrayRef<HostTensor> operands,
+                  std::string &error);
+
 } // namespace wrapper
 } // namespace mlir
 

@@ -75,6 +75,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Freeze: evaluate ops that depend only on constants at "
+                     "compile time (--tensor-program-fold-constants)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> planMemory{
       *this, "plan-memory",
       llvm::cl::desc("Storage planning of the host graph "

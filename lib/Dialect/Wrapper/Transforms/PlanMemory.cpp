@@ -418,7 +418,7 @@ struct WrapperPlanMemoryPass
     if (!report)
       return;
     MemoryProfile after = computeMemoryProfile(graph);
-    InFlightDiagnostic remark = graph.emitRemark();
+    InFlightDiagnostic remark = emitRemark(graph.getLoc());
     remark << "wrapper-plan-memory (" << strategy << "): allocations "
            << before.allocations << " -> " << after.allocations
            << ", static peak " << before.peakBytes << " -> " << after.peakBytes

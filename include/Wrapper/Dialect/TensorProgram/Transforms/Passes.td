@@ -121,4 +121,36 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TensorProgramFoldConstantsPass
+    : Pass<"tensor-program-fold-constants", "::mlir::func::FuncOp"> {
+  let summary = "Freezing: evaluates the ops that depend only on constants";
+  let description = [{
+    Every tensor_program op whose operands are all constants (after the ops
+    before it were folded) is evaluated at compile time by the reference
+    interpreter and replaced by a `tensor_program.constant`: weight
+    transposes, reshapes, casts and arithmetic on weights are computed once,
+    as Inductor's freezing does. Composites are folded whole (decompose
+    first to fold their parts). Ops with regions (`fused`), extern calls and
+    `copy_back` are never folded, nor an op whose result would have more
+    than `max-elements` elements (a broadcast would otherwise turn a scalar
+    into a large constant), nor one the interpreter cannot evaluate.
+
+    Before:
+    ```mlir
+    %w = tensor_program.constant dense<...> : tensor<256x64xf32>
+    %t = tensor_program.permute %w [1, 0] : tensor<256x64xf32> -> tensor<64x256xf32>
+    ```
+    After:
+    ```mlir
+    %t = tensor_program.constant dense<...> : tensor<64x256xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"16777216",
+           "Largest result (in elements) an op may be folded into">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the number of ops folded">,
+  ];
+}
+
 #endif // WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_TD

@@ -127,4 +127,32 @@ def WrapperInsertDebugPrinterPass
   ];
 }
 
+def WrapperDedupeConstantsPass
+    : Pass<"wrapper-dedupe-constants", "::mlir::ModuleOp"> {
+  let summary = "Stores identical constants once";
+  let description = [{
+    Merges `wrapper.constant` ops of the same type and the same inline value
+    (an attribute compares equal when its contents do) into the first of
+    them, and points every `wrapper.get_constant` of the others at it.
+    External constants are never merged (their values are unknown here).
+    With `report`, a remark gives the constants and bytes saved.
+
+    Before:
+    ```mlir
+    wrapper.constant @a : memref<2xf32> = dense<[1.0, 2.0]>
+    wrapper.constant @b : memref<2xf32> = dense<[1.0, 2.0]>
+    %1 = wrapper.get_constant @b : memref<2xf32>
+    ```
+    After:
+    ```mlir
+    wrapper.constant @a : memref<2xf32> = dense<[1.0, 2.0]>
+    %1 = wrapper.get_constant @a : memref<2xf32>
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the constants and bytes saved">,
+  ];
+}
+
 #endif // WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
