@@ -78,6 +78,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   // frees are explicit, so it must not go through deallocation.
   ConvertWrapperToStandardPassOptions host;
   host.profile = options.profile;
+  host.externalConstants = options.externalConstants;
   pm.addPass(createConvertWrapperToStandardPass(host));
   if (options.cInterface)
     pm.addPass(std::make_unique<AddCInterfacePass>());
@@ -125,8 +126,8 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
-                                     const CPUPipelineOptions &options) {
+void mlir::wrapper::buildCPUFrontendPipeline(
+    OpPassManager &pm, const CPUPipelineOptions &options) {
   // Activations (gelu, silu) stay whole: their direct lowering is one
   // payload, measured faster than the decomposed chain (bench/run.sh cpu).
   tensor_program::TensorProgramDecomposePassOptions decompose;
@@ -160,6 +161,11 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.
   pm.addPass(createConvertTensorProgramToLinalgPass());
+}
+
+void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
+                                     const CPUPipelineOptions &options) {
+  buildCPUFrontendPipeline(pm, options);
   CPUCodegenOptions codegen;
   codegen.parallel = options.parallel;
   codegen.cInterface = options.cInterface;

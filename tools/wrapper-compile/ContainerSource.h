@@ -10,7 +10,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeRange.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace wrapper {
@@ -22,6 +24,26 @@ namespace wrapper {
 /// in `error`) for element types the runtime has no dtype for.
 std::string generateContainerSource(StringRef entry, TypeRange inputs,
                                     TypeRange outputs, std::string &error);
+
+/// A weight appended to model.so: the pointer slot the compiled code reads
+/// it through, and where it lies in the appended blob.
+struct AppendedWeight {
+  std::string slot;
+  uint64_t offset, bytes;
+};
+
+/// The weights appended to model.so and the number that identifies them.
+struct AppendedWeights {
+  std::vector<AppendedWeight> weights;
+  uint64_t totalBytes = 0;
+  uint64_t magic = 0;
+};
+
+/// The C source that maps the appended weights at wrapper_model_create: it
+/// finds its own file (dladdr), checks the trailer [blob offset, blob
+/// bytes, magic] at the end of the file against the values compiled in,
+/// maps the file read-only once, and fills each slot.
+std::string generateWeightLoaderSource(const AppendedWeights &weights);
 
 } // namespace wrapper
 } // namespace mlir

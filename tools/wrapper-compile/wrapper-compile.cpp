@@ -12,6 +12,7 @@
 #include "ContainerSource.h"
 #include "ToolSupport.h"
 
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Pipelines/Pipelines.h"
 
@@ -38,6 +39,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <random>
+
 using namespace mlir;
 using namespace mlir::wrapper;
 namespace cl = llvm::cl;
@@ -59,7 +62,12 @@ static cl::opt<bool> parallel("parallel",
 static cl::opt<std::string> planMemory(
     "plan-memory",
     cl::desc("Storage planning of the host graph: none, reuse or pool"),
-    cl::init("reuse"));
+    cl::init("reuse"), cl::cat(category));
+static cl::opt<std::string> weightsMode(
+    "weights",
+    cl::desc("Where constants live: embedded (in the library's read-only "
+             "data) or appended (after the library, mapped at load)"),
+    cl::init("embedded"), cl::cat(category));
 static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
                                cl::init(WRAPPER_C_COMPILER), cl::cat(category));
@@ -80,6 +88,102 @@ static cl::opt<bool> keepTemps(
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "wrapper-compile: error: " << message << "\n";
   return 1;
+}
+
+/// Page alignment of the appended weights in the file (mmap maps from a
+/// page boundary), and alignment of each weight within them.
+static constexpr uint64_t kFileAlignment = 4096, kWeightAlignment = 64;
+
+/// The bytes of a constant's value in memory order, or nullopt for values
+/// that stay embedded (bit-packed i1, unknown attribute kinds).
+static std::optional<ArrayRef<char>>
+constantBytes(ConstantOp constant, std::vector<char> &splatStorage) {
+  MemRefType type = constant.getMemRefType();
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.isInteger(1) ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(*constant.getValue());
+  if (!dense)
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  if (!dense.isSplat())
+    return raw;
+  size_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  splatStorage.clear();
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    splatStorage.insert(splatStorage.end(), raw.begin(),
+                        raw.begin() + elementBytes);
+  return ArrayRef<char>(splatStorage);
+}
+
+/// Moves the values of the module's constants into `blob`: each constant
+/// is renamed w<N> (its slot is then __wrapper_slot_w<N>, a C identifier)
+/// and left without a value.
+static LogicalResult takeOutConstants(ModuleOp module, AppendedWeights &weights,
+                                      std::vector<char> &blob,
+                                      std::string &error) {
+  std::random_device random;
+  weights.magic = (uint64_t(random()) << 32) ^ random() ^ 0x57524150ULL;
+  std::vector<char> splat;
+  unsigned index = 0;
+  for (auto constant :
+       llvm::make_early_inc_range(module.getOps<ConstantOp>())) {
+    if (constant.isExternal())
+      continue;
+    std::optional<ArrayRef<char>> bytes = constantBytes(constant, splat);
+    if (!bytes)
+      continue;
+    std::string name = "w" + std::to_string(index++);
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            constant, StringAttr::get(module.getContext(), name), module))) {
+      error = "cannot rename constant @" + constant.getSymName().str();
+      return failure();
+    }
+    constant.setSymName(name);
+    uint64_t offset = llvm::alignTo(blob.size(), kWeightAlignment);
+    blob.resize(offset);
+    blob.insert(blob.end(), bytes->begin(), bytes->end());
+    weights.weights.push_back({"__wrapper_slot_" + name, offset,
+                               static_cast<uint64_t>(bytes->size())});
+    constant.removeValueAttr();
+  }
+  weights.totalBytes = blob.size();
+  return success();
+}
+
+/// Appends padding, the weights and the trailer to the library `path`.
+static LogicalResult appendWeights(StringRef path,
+                                   const AppendedWeights &weights,
+                                   const std::vector<char> &blob,
+                                   std::string &error) {
+  if (weights.weights.empty())
+    return success();
+  uint64_t size = 0;
+  if (llvm::sys::fs::file_size(path, size)) {
+    error = "cannot read the size of '" + path.str() + "'";
+    return failure();
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Append);
+  if (ec) {
+    error =
+        "cannot append the weights to '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  uint64_t start = llvm::alignTo(size, kFileAlignment);
+  out.write_zeros(start - size);
+  out.write(blob.data(), blob.size());
+  uint64_t trailer[3] = {start, static_cast<uint64_t>(blob.size()),
+                         weights.magic};
+  out.write(reinterpret_cast<const char *>(trailer), sizeof(trailer));
+  out.close();
+  if (out.has_error()) {
+    error = "cannot append the weights to '" + path.str() + "'";
+    out.clear_error();
+    return failure();
+  }
+  return success();
 }
 
 int main(int argc, char **argv) {
@@ -103,17 +207,41 @@ int main(int argc, char **argv) {
   if (container.empty())
     return fail(error);
 
-  // Compile.
+  if (weightsMode != "embedded" && weightsMode != "appended")
+    return fail("unknown --weights '" + weightsMode +
+                "'; expected embedded or appended");
+  bool appended = weightsMode == "appended";
+
+  // Compile: tensor_program to kernels and a host graph, then (with
+  // appended weights) the constants out of the IR, then code.
   privatizeAllBut(module, func);
-  PassManager pm(&context);
-  pm.addPass(createSymbolDCEPass());
   CPUPipelineOptions options;
   options.parallel = parallel;
   options.planMemory = planMemory;
   options.cInterface = true;
-  buildCPUPipeline(pm, options);
-  if (failed(pm.run(module)))
-    return fail("compilation failed");
+  AppendedWeights weights;
+  std::vector<char> blob;
+  {
+    PassManager pm(&context);
+    pm.addPass(createSymbolDCEPass());
+    buildCPUFrontendPipeline(pm, options);
+    if (failed(pm.run(module)))
+      return fail("compilation failed");
+  }
+  if (appended && failed(takeOutConstants(module, weights, blob, error)))
+    return fail(error);
+  {
+    PassManager pm(&context);
+    CPUCodegenOptions codegen;
+    codegen.parallel = options.parallel;
+    codegen.cInterface = options.cInterface;
+    codegen.approximateMath = options.approximateMath;
+    codegen.tileElements = options.tileElements;
+    codegen.externalConstants = appended;
+    buildCPUCodegenPipeline(pm, codegen);
+    if (failed(pm.run(module)))
+      return fail("compilation failed");
+  }
 
   // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
   std::unique_ptr<llvm::TargetMachine> machine =
@@ -134,6 +262,7 @@ int main(int argc, char **argv) {
   // Object file and container source.
   std::string objectPath = outputFile + ".o";
   std::string sourcePath = outputFile + ".container.c";
+  std::string loaderPath = outputFile + ".weights.c";
   {
     std::error_code ec;
     llvm::raw_fd_ostream object(objectPath, ec, llvm::sys::fs::OF_None);
@@ -148,6 +277,10 @@ int main(int argc, char **argv) {
     if (ec)
       return fail("cannot write '" + sourcePath + "': " + ec.message());
     source << container;
+    llvm::raw_fd_ostream loader(loaderPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + loaderPath + "': " + ec.message());
+    loader << generateWeightLoaderSource(weights);
   }
 
   // Link: object + container + runtime (+ OpenMP, + MLIR's C runner utils
@@ -165,6 +298,7 @@ int main(int argc, char **argv) {
                                    outputFile,
                                    objectPath,
                                    sourcePath,
+                                   loaderPath,
                                    "-I" WRAPPER_INCLUDE_DIR,
                                    "-L" + runtimeDir,
                                    "-lwrapper_runtime",
@@ -182,9 +316,12 @@ int main(int argc, char **argv) {
   if (!keepTemps) {
     llvm::sys::fs::remove(objectPath);
     llvm::sys::fs::remove(sourcePath);
+    llvm::sys::fs::remove(loaderPath);
   }
   if (status != 0)
     return fail("linking '" + outputFile + "' failed" +
                 (linkError.empty() ? "" : ": " + linkError));
+  if (appended && failed(appendWeights(outputFile, weights, blob, error)))
+    return fail(error);
   return 0;
 }

@@ -123,12 +123,23 @@ def ConvertWrapperToStandardPass
     kernel's index, and the module gets a `wrapper.profile_kernels` array
     attribute naming the kernels by index (for `wrapper-run --benchmark`).
 
+    With `external-constants`, a `wrapper.constant` without a value becomes
+    a pointer-sized global `__wrapper_slot_<name>` (defined, zero) and each
+    `wrapper.get_constant` of it a memref built on the pointer the slot
+    holds: the AOT container fills the slots from weights appended to
+    `model.so`. Without it such constants are refused.
+
     Refused with a diagnostic: buffers on CUDA devices, GPU kernels, and
     extern calls (lowered by `--wrapper-lower-extern-abi` once it exists).
   }];
   let options = [
     Option<"profile", "profile", "bool", /*default=*/"false",
-           "Time every kernel call with the runtime's profiling counters">
+           "Time every kernel call with the runtime's profiling counters">,
+    Option<"externalConstants", "external-constants", "bool",
+           /*default=*/"false",
+           "Lower constants without a value to pointer slots "
+           "(__wrapper_slot_<name>) that a loader fills, instead of "
+           "refusing them">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -37,6 +37,12 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> externalConstants{
+      *this, "external-constants",
+      llvm::cl::desc("Read constants without a value through pointer slots "
+                     "that the loader fills (model.so with appended "
+                     "weights)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
@@ -115,6 +121,12 @@ void buildCPUCodegenPipeline(OpPassManager &pm,
 /// tensor_program in, LLVM dialect out: decomposition, lowering to linalg,
 /// then the CPU codegen pipeline.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// The first half of --wrapper-cpu-pipeline: tensor_program to kernels (in
+/// linalg on tensors) and a planned wrapper host graph; what the AOT
+/// compiler stops after to take the constants out.
+void buildCPUFrontendPipeline(OpPassManager &pm,
+                              const CPUPipelineOptions &options);
 
 /// A wrapper host program on CPU buffers (with kernels already on buffers)
 /// to the LLVM dialect: --convert-wrapper-to-standard, then the LLVM

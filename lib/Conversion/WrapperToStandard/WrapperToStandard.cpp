@@ -63,6 +63,8 @@ struct DebugRuntime {
   SymbolTable &table;
   DenseMap<StringAttr, func::FuncOp> functions;
   unsigned strings = 0;
+  /// External constants read through pointer slots (external-constants).
+  DenseSet<StringAttr> slotConstants;
 
   func::FuncOp function(StringRef name, TypeRange inputs) {
     StringAttr key = StringAttr::get(module.getContext(), name);
@@ -96,6 +98,46 @@ struct DebugRuntime {
   }
 };
 } // namespace
+
+/// The name of the pointer slot of the external constant `name`.
+static std::string slotName(StringRef name) {
+  return ("__wrapper_slot_" + name).str();
+}
+
+/// A memref of `type` (static shape, identity layout) on the storage that
+/// `pointer` points at: the LLVM descriptor, built field by field.
+static Value memrefOnPointer(OpBuilder &b, Location loc, Value pointer,
+                             MemRefType type) {
+  MLIRContext *context = b.getContext();
+  Type i64 = b.getI64Type();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  int64_t rank = type.getRank();
+  SmallVector<Type> fields = {ptr, ptr, i64};
+  if (rank > 0) {
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+  }
+  auto structType = LLVM::LLVMStructType::getLiteral(context, fields);
+  Value descriptor = LLVM::PoisonOp::create(b, loc, structType);
+  auto insert = [&](Value value, ArrayRef<int64_t> position) {
+    descriptor =
+        LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+  };
+  insert(pointer, {0});
+  insert(pointer, {1});
+  insert(constant(0), {2});
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    insert(constant(type.getDimSize(d)), {3, d});
+    insert(constant(stride), {4, d});
+    stride *= type.getDimSize(d);
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+      .getResult(0);
+}
 
 /// The runtime's dtype code of `type`, or nullopt.
 static std::optional<int32_t> runtimeDType(Type type) {
@@ -299,6 +341,16 @@ static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
             })
             .Case([&](GetConstantOp get) -> LogicalResult {
               auto type = cast<MemRefType>(stripMemorySpace(get.getType()));
+              StringAttr name = get.getConstantAttr().getAttr();
+              if (debug->slotConstants.contains(name)) {
+                Type ptr = LLVM::LLVMPointerType::get(body.getContext());
+                Value slot =
+                    LLVM::AddressOfOp::create(body, loc, ptr, slotName(name));
+                Value pointer = LLVM::LoadOp::create(body, loc, ptr, slot);
+                mapping.map(get.getResult(),
+                            memrefOnPointer(body, loc, pointer, type));
+                return success();
+              }
               mapping.map(get.getResult(),
                           memref::GetGlobalOp::create(body, loc, type,
                                                       get.getConstant()));
@@ -354,15 +406,33 @@ struct ConvertWrapperToStandardPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
-    // Constants first: graphs read them through memref.get_global.
+    // Constants first: graphs read them through memref.get_global (or a
+    // pointer slot when external).
+    DenseSet<StringAttr> slotConstants;
     for (auto constant :
          llvm::make_early_inc_range(module.getOps<ConstantOp>())) {
       if (failed(checkCPU(constant)))
         return signalPassFailure();
+      if (constant.isExternal() && externalConstants) {
+        OpBuilder b(constant);
+        Location loc = constant.getLoc();
+        Type ptr = LLVM::LLVMPointerType::get(&getContext());
+        auto slot = LLVM::GlobalOp::create(
+            b, loc, ptr, /*isConstant=*/false, LLVM::Linkage::External,
+            slotName(constant.getSymName()), Attribute());
+        slot.setVisibility_(LLVM::Visibility::Hidden);
+        OpBuilder init =
+            OpBuilder::atBlockEnd(b.createBlock(&slot.getInitializerRegion()));
+        LLVM::ReturnOp::create(init, loc, LLVM::ZeroOp::create(init, loc, ptr));
+        slotConstants.insert(constant.getSymNameAttr());
+        constant.erase();
+        continue;
+      }
       if (constant.isExternal()) {
         constant.emitOpError()
-            << "is external; the CPU lowering needs its value (external "
-               "weights are loaded by the AOT artifact)";
+            << "is external; the CPU lowering needs its value (or "
+               "external-constants, for a loader that fills pointer slots, "
+               "as wrapper-compile --weights=appended does)";
         return signalPassFailure();
       }
       OpBuilder b(constant);
@@ -386,7 +456,8 @@ struct ConvertWrapperToStandardPass
       profiler->end.setPrivate();
     }
     SymbolTable table(module);
-    DebugRuntime debug{module, table, DenseMap<StringAttr, func::FuncOp>(), 0};
+    DebugRuntime debug{module, table, DenseMap<StringAttr, func::FuncOp>(), 0,
+                       std::move(slotConstants)};
     for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
       if (failed(lowerGraph(graph, symbols, profiler ? &*profiler : nullptr,
                             &debug)))

@@ -10,7 +10,7 @@ wrapper.graph @cuda_buffer() {
 
 // -----
 
-// expected-error @below {{'wrapper.constant' op is external; the CPU lowering needs its value (external weights are loaded by the AOT artifact)}}
+// expected-error @below {{'wrapper.constant' op is external; the CPU lowering needs its value (or external-constants, for a loader that fills pointer slots, as wrapper-compile --weights=appended does)}}
 wrapper.constant @w : memref<4xf32> external
 
 // -----

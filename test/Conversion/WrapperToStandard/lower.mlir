@@ -61,3 +61,4 @@ wrapper.graph @debug(%x: memref<8xf32>) {
   wrapper.debug_save %x, "/tmp/x.npy" : memref<8xf32>
   wrapper.return
 }
+
