@@ -19,6 +19,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%wrapper_src_root", config.wrapper_src_root))
+config.substitutions.append(
+    ("%wrapper_lib_dir", os.path.join(config.wrapper_tools_dir, "..", "lib")))
 # Runtime libraries that mlir-runner loads to run compiled programs.
 runner_libs = [os.path.join(config.mlir_lib_dir, lib) for lib in
                ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
@@ -29,8 +31,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
-tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "run_model",
-         "mlir-runner"]
+tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "wrapper-translate",
+         "run_model", "mlir-runner", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)

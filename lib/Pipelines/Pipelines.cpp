@@ -197,5 +197,10 @@ void mlir::wrapper::registerPipelines() {
       "wrapper-cpu-pipeline",
       "Compiles tensor_program functions to the LLVM dialect for the CPU",
       buildCPUPipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "wrapper-cpu-frontend",
+      "The first half of --wrapper-cpu-pipeline: tensor_program to kernels "
+      "(linalg on tensors) and a planned wrapper host graph",
+      buildCPUFrontendPipeline);
   PassRegistration<AddCInterfacePass>();
 }

@@ -155,4 +155,17 @@ def WrapperDedupeConstantsPass
   ];
 }
 
+def WrapperExportKernelsPass
+    : Pass<"wrapper-export-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keeps only the kernel implementations, made public";
+  let description = [{
+    Removes the host side of a wrapper module (graphs, `wrapper.kernel`
+    declarations, constants) and makes each kernel's `func.func`
+    implementation public, so that `--wrapper-cpu-codegen{c-interface}`
+    compiles the kernels alone with `_mlir_ciface_` entry points: the
+    object that C++ host code from `wrapper-translate --wrapper-to-cpp`
+    links with.
+  }];
+}
+
 #endif // WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD

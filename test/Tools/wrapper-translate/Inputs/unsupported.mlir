@@ -1,0 +1,22 @@
+// Inputs of the refusals of --wrapper-to-cpp (checked by ../cpp.mlir).
+// BAD: error: 'wrapper.extern_alloc' op is not supported by the C++ emitter
+wrapper.graph @extern(%x: memref<4xf32>) -> memref<4xf32> {
+  %b = wrapper.extern_alloc "aten::relu" ins(%x : memref<4xf32>) -> memref<4xf32>
+  wrapper.return %b : memref<4xf32>
+}
+
+// -----
+
+// BAD: error: 'wrapper.constant' op is external; the C++ emitter embeds constant values
+wrapper.constant @w : memref<4xf32> external
+wrapper.graph @external() -> memref<4xf32> {
+  %w = wrapper.get_constant @w : memref<4xf32>
+  wrapper.return %w : memref<4xf32>
+}
+
+// -----
+
+// BAD: error: the C++ emitter has no element type for 'memref<4xcomplex<f32>>'
+wrapper.graph @complex(%x: memref<4xcomplex<f32>>) {
+  wrapper.return
+}
