@@ -40,11 +40,47 @@ mlir::wrapper::ToolInput::ToolInput()
   context.loadAllAvailableDialects();
 }
 
+std::optional<std::string> mlir::wrapper::checkNestingDepth(StringRef text,
+                                                            unsigned limit) {
+  unsigned depth = 0, line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      // A string literal: skip to its end (escapes included).
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '\n')
+          ++line;
+      }
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '>') {
+      ++i; // An arrow, not a closing bracket.
+    } else if (c == '{' || c == '[' || c == '(' || c == '<') {
+      if (++depth > limit)
+        return "nesting deeper than " + std::to_string(limit) +
+               " levels at line " + std::to_string(line) +
+               " (the parser would run out of stack)";
+    } else if ((c == '}' || c == ']' || c == ')' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 std::unique_ptr<mlir::wrapper::ToolInput>
 mlir::wrapper::ToolInput::load(StringRef path, std::string &error) {
   auto file = openInputFile(path, &error);
   if (!file)
     return nullptr;
+  if (std::optional<std::string> deep = checkNestingDepth(file->getBuffer())) {
+    error = path.str() + ": " + *deep;
+    return nullptr;
+  }
   std::unique_ptr<ToolInput> input(new ToolInput());
   input->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   input->module = parseSourceFile<ModuleOp>(input->sourceMgr, &input->context);

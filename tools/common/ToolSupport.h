@@ -16,6 +16,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
+#include <optional>
 
 #include <string>
 
@@ -25,6 +26,15 @@ namespace wrapper {
 /// Registers what the compiling tools need: every dialect of the project,
 /// and the translations to LLVM IR of the builtin, LLVM and OpenMP dialects.
 void registerToolDialects(DialectRegistry &registry);
+
+/// The deepest nesting of brackets ({, [, (, <) the tools accept: MLIR's
+/// parser recurses per level, so deeper input would overflow the stack.
+constexpr unsigned kMaxNestingDepth = 1024;
+
+/// Checks that `text` nests brackets at most `limit` deep (outside string
+/// literals and comments); otherwise returns a message naming the line.
+std::optional<std::string> checkNestingDepth(StringRef text,
+                                             unsigned limit = kMaxNestingDepth);
 
 /// What every compiling tool starts with: a context with the tool dialects
 /// (registerToolDialects) and the parsed input module, whose diagnostics

@@ -7,15 +7,33 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ToolSupport.h"
+
 #include "Wrapper/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::wrapper::registerAllDialects(registry);
   mlir::wrapper::registerAllPasses();
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "Wrapper optimizer driver\n", registry);
+  // Input nested deeper than the parser's stack allows is refused up front
+  // (files only: standard input is read once, by the driver).
+  if (input != "-") {
+    if (auto buffer = llvm::MemoryBuffer::getFile(input, /*IsText=*/true)) {
+      if (std::optional<std::string> deep =
+              mlir::wrapper::checkNestingDepth((*buffer)->getBuffer())) {
+        llvm::errs() << "wrapper-opt: error: " << input << ": " << *deep
+                     << "\n";
+        return 1;
+      }
+    }
+  }
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "Wrapper optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv, input, output, registry));
 }

@@ -37,6 +37,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -86,6 +87,17 @@ static cl::opt<bool> verifyWithInterpreter(
 static cl::opt<bool>
     interpretOnly("interpret", cl::desc("Run only the reference interpreter"),
                   cl::cat(category));
+static cl::opt<bool> differential(
+    "differential",
+    cl::desc("Compile the function with every fusion setting (on, off) and "
+             "memory-planning strategy (none, reuse, pool), small and default "
+             "tiles alternating, run each on the same inputs and compare "
+             "each with the reference interpreter"),
+    cl::cat(category));
+static cl::opt<bool> fuse("fuse",
+                          cl::desc("Fuse ops into kernels "
+                                   "(--tensor-program-fuse)"),
+                          cl::init(true), cl::cat(category));
 static cl::opt<double>
     relTolerance("rtol", cl::desc("Relative tolerance (default: by dtype)"),
                  cl::init(-1), cl::cat(category));
@@ -237,7 +249,28 @@ FailureOr<SmallVector<HostTensor>> randomInputs(TypeRange types,
               typeToString(type) + ", which wrapper-run cannot generate";
       return failure();
     }
-    t.values.resize(t.numel());
+    // Count before allocating: a huge shape must be refused, not overflow.
+    int64_t count = 1;
+    bool overflow = false;
+    for (int64_t size : t.shape)
+      overflow |= llvm::MulOverflow<int64_t>(count, size, count);
+    int64_t bytes = 0;
+    int64_t width =
+        t.elementType.isIntOrFloat()
+            ? std::max<int64_t>(1,
+                                (t.elementType.getIntOrFloatBitWidth() + 7) / 8)
+            : 8;
+    overflow |= llvm::MulOverflow<int64_t>(count, width, bytes);
+    if (overflow || uint64_t(bytes) > maxAllocBytes) {
+      error =
+          "argument #" + std::to_string(index) + " of type " +
+          typeToString(type) + " needs " +
+          (overflow ? std::string("more than 2^63") : std::to_string(bytes)) +
+          " bytes, more than --max-alloc-bytes=" +
+          std::to_string(uint64_t(maxAllocBytes));
+      return failure();
+    }
+    t.values.resize(count);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     std::uniform_int_distribution<int> integers(-5, 5);
     for (double &v : t.values) {
@@ -326,6 +359,119 @@ std::string checkShapes(func::FuncOp func, ArrayRef<HostTensor> args) {
   return message;
 }
 } // namespace
+
+/// A JIT for `module` (already in the LLVM dialect), optimized for the host
+/// CPU or --mcpu/--mattr.
+static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
+                                                     std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions engineOptions;
+  // Optimize for the host CPU (or --mcpu/--mattr): without its
+  // TargetMachine, LLVM's cost model knows no vector units and vectorizes
+  // nothing.
+  std::unique_ptr<llvm::TargetMachine> hostMachine =
+      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false, error);
+  if (!hostMachine)
+    return nullptr;
+  auto transformer = makeOptimizingTransformer(3, 0, hostMachine.get());
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  SmallVector<StringRef> libs;
+  // libomp runs the parallel loops; MLIR's C runner utils provide
+  // memrefCopy for copies between strided buffers.
+  std::string omp = WRAPPER_LIBOMP_PATH;
+  std::string runnerUtils = WRAPPER_C_RUNNER_UTILS_PATH;
+  if (parallel)
+    libs.push_back(omp);
+  libs.push_back(runnerUtils);
+  engineOptions.sharedLibPaths = libs;
+  // The JIT generates code for the same CPU and features.
+  std::unique_ptr<llvm::TargetMachine> jitMachine =
+      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false, error);
+  if (!jitMachine)
+    return nullptr;
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(jitMachine));
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  return std::move(*engine);
+}
+
+/// Sets `options` to what the command line asks for.
+static void setPipelineOptions(CPUPipelineOptions &options) {
+  options.parallel = parallel;
+  options.cInterface = true;
+  options.profile = benchmark > 0;
+  options.tileElements = tileElements;
+  options.planMemory = planMemory;
+  options.foldConstants = foldConstants;
+  options.fuse = fuse;
+  options.debugPrinter = debugPrinter;
+  options.debugKernels = ArrayRef<std::string>(debugKernels);
+  options.debugDir = debugDir;
+}
+
+/// --differential: `source` compiled with each fusion setting and planning
+/// strategy, each run on `args` and compared with `reference`.
+static int runDifferential(ModuleOp source, StringRef entryName,
+                           ArrayRef<HostTensor> args, TypeRange argTypes,
+                           TypeRange resultTypes,
+                           const InterpreterResult &reference) {
+  bool ok = true;
+  unsigned index = 0;
+  for (bool fused : {true, false}) {
+    for (const char *strategy : {"none", "reuse", "pool"}) {
+      int64_t tile = (index++ % 2) ? 5 : int64_t(tileElements);
+      std::string config =
+          (llvm::Twine("fuse=") + (fused ? "on" : "off") +
+           " plan-memory=" + strategy + " tile-elements=" + llvm::Twine(tile))
+              .str();
+      OwningOpRef<ModuleOp> module = source.clone();
+      auto func = module->lookupSymbol<func::FuncOp>(entryName);
+      privatizeAllBut(*module, func);
+      PassManager pm(source.getContext());
+      pm.addPass(createSymbolDCEPass());
+      CPUPipelineOptions options;
+      setPipelineOptions(options);
+      options.fuse = fused;
+      options.planMemory = strategy;
+      options.tileElements = tile;
+      buildCPUPipeline(pm, options);
+      if (failed(pm.run(*module))) {
+        llvm::outs() << config << ": compilation failed\n";
+        ok = false;
+        continue;
+      }
+      std::string error;
+      std::unique_ptr<ExecutionEngine> engine = createEngine(*module, error);
+      if (!engine) {
+        llvm::outs() << config << ": " << error << "\n";
+        ok = false;
+        continue;
+      }
+      CallFrame frame(args, argTypes, resultTypes);
+      if (llvm::Error err = engine->invokePacked(
+              ("_mlir_ciface_" + entryName).str(), frame.packed())) {
+        llvm::outs() << config
+                     << ": run failed: " << llvm::toString(std::move(err))
+                     << "\n";
+        ok = false;
+        continue;
+      }
+      SmallVector<HostTensor> outputs = frame.takeResults();
+      for (auto [i, output] : llvm::enumerate(outputs))
+        ok &= compareTensors(config + ": output #" + std::to_string(i) +
+                                 " vs interpreter",
+                             output, reference.results[i]);
+    }
+  }
+  llvm::outs() << "differential: "
+               << (ok ? "all configurations agree" : "MISMATCH") << "\n";
+  return ok ? 0 : 1;
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -417,6 +563,9 @@ int main(int argc, char **argv) {
       args.push_back(std::move(*t));
     }
   } else {
+    if (dynamicSize < 0)
+      return fail("--dynamic-size must be non-negative, got " +
+                  llvm::Twine(int64_t(dynamicSize)));
     FailureOr<SmallVector<HostTensor>> random = randomInputs(argTypes, error);
     if (failed(random))
       return fail(error);
@@ -449,6 +598,18 @@ int main(int argc, char **argv) {
     reference = std::move(*r);
   }
 
+  if (differential) {
+    if (!func)
+      return fail("--differential compiles tensor_program functions, not "
+                  "wrapper graphs");
+    FailureOr<InterpreterResult> r =
+        reference ? FailureOr<InterpreterResult>(std::move(*reference))
+                  : interpret(func, args, error);
+    if (failed(r))
+      return fail("reference interpreter: " + error);
+    return runDifferential(module, entryName, args, argTypes, resultTypes, *r);
+  }
+
   SmallVector<HostTensor> outputs;
   if (interpretOnly) {
     outputs = reference->results;
@@ -465,15 +626,7 @@ int main(int argc, char **argv) {
       privatizeAllBut(module, func);
       pm.addPass(createSymbolDCEPass());
       CPUPipelineOptions options;
-      options.parallel = parallel;
-      options.cInterface = true;
-      options.profile = benchmark > 0;
-      options.tileElements = tileElements;
-      options.planMemory = planMemory;
-      options.foldConstants = foldConstants;
-      options.debugPrinter = debugPrinter;
-      options.debugKernels = ArrayRef<std::string>(debugKernels);
-      options.debugDir = debugDir;
+      setPipelineOptions(options);
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to
@@ -490,38 +643,9 @@ int main(int argc, char **argv) {
       return fail("compilation failed");
     auto compiled = std::chrono::steady_clock::now();
 
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    ExecutionEngineOptions engineOptions;
-    // Optimize for the host CPU (or --mcpu/--mattr): without its
-    // TargetMachine, LLVM's cost model knows no vector units and vectorizes
-    // nothing.
-    std::unique_ptr<llvm::TargetMachine> hostMachine = createHostTargetMachine(
-        targetCPU, targetFeatures, /*pic=*/false, error);
-    if (!hostMachine)
-      return fail(error);
-    auto transformer = makeOptimizingTransformer(3, 0, hostMachine.get());
-    engineOptions.transformer = transformer;
-    engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-    SmallVector<StringRef> libs;
-    // libomp runs the parallel loops; MLIR's C runner utils provide
-    // memrefCopy for copies between strided buffers.
-    std::string omp = WRAPPER_LIBOMP_PATH;
-    std::string runnerUtils = WRAPPER_C_RUNNER_UTILS_PATH;
-    if (parallel)
-      libs.push_back(omp);
-    libs.push_back(runnerUtils);
-    engineOptions.sharedLibPaths = libs;
-    // The JIT generates code for the same CPU and features.
-    std::unique_ptr<llvm::TargetMachine> jitMachine = createHostTargetMachine(
-        targetCPU, targetFeatures, /*pic=*/false, error);
-    if (!jitMachine)
-      return fail(error);
-    auto engine =
-        ExecutionEngine::create(module, engineOptions, std::move(jitMachine));
+    std::unique_ptr<ExecutionEngine> engine = createEngine(module, error);
     if (!engine)
-      return fail("JIT compilation failed: " +
-                  llvm::toString(engine.takeError()));
+      return fail(error);
     auto jitted = std::chrono::steady_clock::now();
     if (timing)
       llvm::errs() << "compile: pipeline "
@@ -541,7 +665,7 @@ int main(int argc, char **argv) {
     std::string symbol = "_mlir_ciface_" + entryName;
     auto run = [&]() -> bool {
       frame.reset();
-      if (llvm::Error err = (*engine)->invokePacked(symbol, frame.packed())) {
+      if (llvm::Error err = engine->invokePacked(symbol, frame.packed())) {
         error = llvm::toString(std::move(err));
         return false;
       }

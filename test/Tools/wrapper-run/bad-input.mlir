@@ -62,7 +62,7 @@
 //
 // An allocation limit:
 // RUN: not wrapper-run %s --entry=takes_4x3 --max-alloc-bytes=16 2>&1 | FileCheck %s --check-prefix=LIMIT
-// LIMIT: wrapper-run: error: the inputs need 48 bytes, more than --max-alloc-bytes=16
+// LIMIT: wrapper-run: error: argument #0 of type tensor<4x3xf32> needs 48 bytes, more than --max-alloc-bytes=16
 
 func.func @make_f32() -> tensor<2x3xf32> {
   %0 = tensor_program.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>

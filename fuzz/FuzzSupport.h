@@ -1,0 +1,47 @@
+//===- FuzzSupport.h - shared setup of the fuzz targets ---------*- C++ -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_FUZZ_FUZZSUPPORT_H
+#define WRAPPER_FUZZ_FUZZSUPPORT_H
+
+#include "Wrapper/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace wrapper_fuzz {
+
+/// One context for the whole run, with every dialect and pass registered
+/// and diagnostics swallowed (they are expected outcomes). Single-threaded:
+/// a fuzzer input must not spawn threads that outlive it.
+inline mlir::MLIRContext &context() {
+  static mlir::MLIRContext *context = [] {
+    mlir::DialectRegistry registry;
+    mlir::wrapper::registerAllDialects(registry);
+    mlir::wrapper::registerAllPasses();
+    auto *ctx =
+        new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+    ctx->getDiagEngine().registerHandler(
+        [](mlir::Diagnostic &) { return mlir::success(); });
+    return ctx;
+  }();
+  return *context;
+}
+
+/// The input as text (NUL bytes and all).
+inline std::string text(const uint8_t *data, size_t size) {
+  return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+} // namespace wrapper_fuzz
+
+#endif // WRAPPER_FUZZ_FUZZSUPPORT_H

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Generates a random, well-typed tensor_program function (the differential
+test's input): elementwise chains with broadcasting, reductions over random
+axes, views (reshape, permute, slice, broadcast), matmuls, composites
+(softmax, layer_norm, rms_norm, gelu), selects, and a dynamic leading
+dimension. Deterministic for a seed.
+
+    gen-program.py SEED            prints the program
+    gen-program.py SEED --dynamic  with a dynamic leading dimension
+"""
+import random
+import sys
+
+
+class Gen:
+    def __init__(self, seed, dynamic):
+        self.rng = random.Random(seed)
+        self.lines = []
+        self.count = 0
+        self.dynamic = dynamic
+        # values: name -> shape (list; -1 = dynamic)
+        self.values = {}
+        self.args = []
+
+    def fresh(self):
+        self.count += 1
+        return "%v" + str(self.count)
+
+    @staticmethod
+    def ty(shape):
+        dims = "x".join("?" if d < 0 else str(d) for d in shape)
+        return "tensor<%sxf32>" % dims if shape else "tensor<f32>"
+
+    def add_arg(self, shape):
+        name = "%a" + str(len(self.args))
+        self.args.append((name, shape))
+        self.values[name] = shape
+        return name
+
+    def emit(self, text, shape):
+        name = self.fresh()
+        self.lines.append("  %s = %s" % (name, text))
+        self.values[name] = shape
+        return name
+
+    def pick(self, pred=lambda s: True):
+        names = [n for n, s in self.values.items() if pred(s)]
+        if not names:
+            return None
+        # Mostly the newest value, so that programs are chains, not piles of
+        # dead code.
+        if self.rng.random() < 0.6:
+            return names[-1]
+        return self.rng.choice(names)
+
+    # -- ops -------------------------------------------------------------
+
+    def unary(self):
+        x = self.pick()
+        op = self.rng.choice(["neg", "abs", "exp", "tanh", "sigmoid", "relu",
+                              "gelu", "silu", "erf"])
+        s = self.values[x]
+        if op == "exp":  # keep values moderate
+            x = self.emit("tensor_program.tanh %s : %s" % (x, self.ty(s)), s)
+        return self.emit("tensor_program.%s %s : %s" % (op, x, self.ty(s)), s)
+
+    def broadcastable(self, a, b):
+        out = []
+        for i in range(max(len(a), len(b))):
+            da = a[len(a) - 1 - i] if i < len(a) else 1
+            db = b[len(b) - 1 - i] if i < len(b) else 1
+            if da == db:
+                out.append(da)
+            elif da == 1:
+                out.append(db)
+            elif db == 1:
+                out.append(da)
+            else:
+                return None
+        return list(reversed(out))
+
+    def binary(self):
+        x = self.pick()
+        sx = self.values[x]
+        candidates = [n for n, s in self.values.items()
+                      if self.broadcastable(sx, s) is not None]
+        y = self.rng.choice(candidates)
+        sy = self.values[y]
+        out = self.broadcastable(sx, sy)
+        op = self.rng.choice(["add", "sub", "mul", "max", "min", "div"])
+        if op == "div":
+            # A denominator away from zero: 1.5 + |y|.
+            ay = self.emit("tensor_program.abs %s : %s" % (y, self.ty(sy)), sy)
+            c = self.emit("tensor_program.full 1.5 : tensor<f32>", [])
+            y = self.emit("tensor_program.add %s, %s : (%s, tensor<f32>) -> %s"
+                          % (ay, c, self.ty(sy), self.ty(sy)), sy)
+        return self.emit("tensor_program.%s %s, %s : (%s, %s) -> %s"
+                         % (op, x, y, self.ty(sx), self.ty(sy), self.ty(out)),
+                         out)
+
+    def reduce(self):
+        x = self.pick(lambda s: len(s) >= 1)
+        if x is None:
+            return self.unary()
+        s = self.values[x]
+        dims = sorted(self.rng.sample(range(len(s)),
+                                      self.rng.randint(1, len(s))))
+        keep = self.rng.random() < 0.5
+        op = self.rng.choice(["reduce_sum", "reduce_max", "reduce_mean",
+                              "reduce_min"])
+        if op == "reduce_mean" and any(s[d] < 0 for d in dims):
+            op = "reduce_sum"
+        out = [1 if i in dims else d for i, d in enumerate(s)] if keep else \
+            [d for i, d in enumerate(s) if i not in dims]
+        return self.emit("tensor_program.%s %s dims [%s]%s : %s -> %s"
+                         % (op, x, ", ".join(map(str, dims)),
+                            " keepdim" if keep else "", self.ty(s),
+                            self.ty(out)), out)
+
+    def composite(self):
+        x = self.pick(lambda s: len(s) >= 1 and s[-1] > 0)
+        if x is None:
+            return self.unary()
+        s = self.values[x]
+        op = self.rng.choice(["softmax", "layer_norm", "rms_norm",
+                              "log_softmax"])
+        if op in ("softmax", "log_softmax"):
+            dims = [i for i, d in enumerate(s) if d > 0]
+            dim = self.rng.choice(dims)
+            return self.emit("tensor_program.%s %s dim %d : %s"
+                             % (op, x, dim, self.ty(s)), s)
+        if op == "layer_norm":
+            return self.emit("tensor_program.layer_norm %s normalized_rank 1 "
+                             "eps 1.0e-05 : (%s) -> %s"
+                             % (x, self.ty(s), self.ty(s)), s)
+        w = self.add_arg([s[-1]])
+        return self.emit("tensor_program.rms_norm %s weight %s eps 1.0e-06 : "
+                         "(%s, %s) -> %s" % (x, w, self.ty(s),
+                                             self.ty([s[-1]]), self.ty(s)), s)
+
+    def view(self):
+        x = self.pick(lambda s: len(s) >= 2)
+        if x is None:
+            return self.unary()
+        s = self.values[x]
+        kind = self.rng.choice(["permute", "slice", "reshape"])
+        if kind == "permute":
+            perm = list(range(len(s)))
+            self.rng.shuffle(perm)
+            out = [s[p] for p in perm]
+            return self.emit("tensor_program.permute %s [%s] : %s -> %s"
+                             % (x, ", ".join(map(str, perm)), self.ty(s),
+                                self.ty(out)), out)
+        if kind == "slice":
+            dims = [i for i, d in enumerate(s) if d >= 2]
+            if not dims:
+                return self.unary()
+            d = self.rng.choice(dims)
+            start = self.rng.randint(0, s[d] - 1)
+            end = self.rng.randint(start + 1, s[d])
+            step = self.rng.choice([1, 1, 2])
+            out = list(s)
+            out[d] = (end - start + step - 1) // step
+            return self.emit("tensor_program.slice %s dim %d start %d end %d "
+                             "step %d : %s -> %s"
+                             % (x, d, start, end, step, self.ty(s),
+                                self.ty(out)), out)
+        # reshape: merge the last two static dims.
+        if s[-1] < 0 or s[-2] < 0:
+            return self.unary()
+        out = s[:-2] + [s[-2] * s[-1]]
+        return self.emit("tensor_program.reshape %s : %s -> %s"
+                         % (x, self.ty(s), self.ty(out)), out)
+
+    def matmul(self):
+        x = self.pick(lambda s: len(s) == 2 and s[1] > 0)
+        if x is None:
+            return self.unary()
+        s = self.values[x]
+        n = self.rng.choice([3, 4, 8])
+        w = self.add_arg([s[1], n])
+        return self.emit("tensor_program.matmul %s, %s : (%s, %s) -> %s"
+                         % (x, w, self.ty(s), self.ty([s[1], n]),
+                            self.ty([s[0], n])), [s[0], n])
+
+    def select(self):
+        x = self.pick()
+        s = self.values[x]
+        y = self.pick(lambda t: t == s)
+        c = self.emit("tensor_program.compare gt, %s, %s : (%s, %s) -> %s"
+                      % (x, y, self.ty(s), self.ty(s),
+                         self.ty(s).replace("f32", "i1")), s)
+        self.values[c] = None  # not a float tensor
+        del self.values[c]
+        return self.emit("tensor_program.where %s, %s, %s : (%s, %s, %s) -> %s"
+                         % (c, x, y, self.ty(s).replace("f32", "i1"),
+                            self.ty(s), self.ty(s), self.ty(s)), s)
+
+    def generate(self):
+        rows = -1 if self.dynamic else self.rng.choice([1, 3, 4, 7])
+        cols = self.rng.choice([1, 5, 8, 16])
+        self.add_arg([rows, cols])
+        if self.rng.random() < 0.5:
+            self.add_arg([cols])
+        if self.rng.random() < 0.3:
+            self.add_arg([self.rng.choice([2, 3]), rows, cols])
+        kinds = [self.unary, self.binary, self.binary, self.reduce,
+                 self.composite, self.view, self.matmul, self.select]
+        for _ in range(self.rng.randint(2, 12)):
+            self.rng.choice(kinds)()
+        # Results: the last value and sometimes another one.
+        results = [self.fresh_last()]
+        other = self.pick()
+        if self.rng.random() < 0.4 and other not in results and \
+                other not in dict(self.args):
+            results.append(other)
+        return self.text(results)
+
+    def fresh_last(self):
+        return "%v" + str(self.count)
+
+    def text(self, results):
+        args = ", ".join("%s: %s" % (n, self.ty(s)) for n, s in self.args)
+        rtypes = ", ".join(self.ty(self.values[r]) for r in results)
+        out = ["// Generated by scripts/gen-program.py.",
+               "func.func @main(%s) -> (%s) {" % (args, rtypes)]
+        out += self.lines
+        out.append("  return %s : %s" % (", ".join(results), rtypes))
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    seed = int(sys.argv[1])
+    dynamic = "--dynamic" in sys.argv[2:]
+    sys.stdout.write(Gen(seed, dynamic).generate())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
