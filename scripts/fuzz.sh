@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (build-fuzz/, with AddressSanitizer and
-# UndefinedBehaviorSanitizer) and runs each for SECONDS (default 60) on a
+# Builds the libFuzzer targets (in the sanitizer build, build-asan/, with
+# AddressSanitizer and UndefinedBehaviorSanitizer) and runs each for SECONDS (default 60) on a
 # corpus made of fuzz/corpus/<target> plus the test suite's modules, after
 # replaying fuzz/regressions/<target> (inputs that once crashed).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: parse pipeline npy
 #
 # A crash stops the target and leaves its input as crash-* in
-# build-fuzz/findings/<target>: reduce it, fix the bug and add the input to
+# build-asan/findings/<target>: reduce it, fix the bug and add the input to
 # fuzz/regressions/<target>. Exits non-zero when a target found something.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,14 +15,15 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(parse pipeline npy)
-build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+build=${FUZZ_BUILD_DIR:-$root/build-asan}
 
 "$root/scripts/setup.sh"
 if [[ ! -f $build/build.ninja ]]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DWRAPPER_ENABLE_FUZZERS=ON -DWRAPPER_BUILD_TESTS=OFF >/dev/null
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DWRAPPER_ENABLE_FUZZERS=ON >/dev/null
 fi
 ninja -C "$build" -j"$(nproc)" \
   "${targets[@]/#/wrapper-fuzz-}" >/dev/null

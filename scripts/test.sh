@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds the project and runs every test: the lit suite (round-trip, invalid,
 # pass and conversion tests, and the C++ unit tests), then installs the
-# package and builds the downstream example against it.
+# package and builds the downstream example against it; then the
+# reliability stages: the differential test (500 random programs x 6
+# configurations), the sanitizer build with the whole suite under
+# ASan/UBSan, and each fuzz target briefly (FUZZ_SECONDS, default 30).
+# WRAPPER_QUICK=1 skips the reliability stages (a quick local run).
 # Prints "N passed, N failed" last; exits non-zero when anything fails.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,6 +44,26 @@ then
 else
   echo "FAIL: downstream example"
   failed=$((failed + 1))
+fi
+
+# Reliability stages, each one pass or one failure.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@"; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+  fi
+}
+if [[ ${WRAPPER_QUICK:-0} != 1 ]]; then
+  stage "differential test (500 programs)" "$root/scripts/differential.sh" 500
+  stage "sanitizer build and test suite" "$root/scripts/sanitize.sh"
+  stage "fuzz targets (${FUZZ_SECONDS:-30} s each)" \
+    "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-30}"
 fi
 
 echo "test time: $(($(date +%s) - start)) s"

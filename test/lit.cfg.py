@@ -19,6 +19,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%wrapper_src_root", config.wrapper_src_root))
+config.substitutions.append(("%wrapper_obj_root", config.wrapper_obj_root))
 config.substitutions.append(
     ("%wrapper_lib_dir", os.path.join(config.wrapper_tools_dir, "..", "lib")))
 # Runtime libraries that mlir-runner loads to run compiled programs.
@@ -36,3 +37,8 @@ tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "wrapper-translate",
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)
+
+# Sanitizer builds (WRAPPER_ENABLE_SANITIZERS): programs linked outside the
+# build (g++ against the instrumented runtime) cannot run there.
+if getattr(config, "wrapper_sanitizers", False):
+    config.available_features.add("asan")

@@ -1,3 +1,4 @@
+// UNSUPPORTED: asan
 // Tests C++ emission of host graphs: the emitted code for each wrapper op,
 // and, end to end, an MLP block whose C++ host (compiled with g++) and
 // kernels (compiled by the LLVM path) compute exactly what wrapper-run's
