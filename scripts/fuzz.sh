@@ -28,6 +28,9 @@ fi
 ninja -C "$build" -j"$(nproc)" \
   "${targets[@]/#/wrapper-fuzz-}" >/dev/null
 
+# As in scripts/sanitize.sh: no leak checks, no user poisoning (the LLVM
+# libraries are not instrumented).
+export ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0
 status=0
 for target in "${targets[@]}"; do
   corpus=$build/corpus/$target
