@@ -123,3 +123,35 @@ TEST(ExternSchema, Refusals) {
 }
 
 } // namespace
+
+#include "Wrapper/Extern/Registry.h"
+
+namespace {
+
+TEST(ExternRegistry, EntriesAndVariants) {
+  const ExternRegistry &registry = ExternRegistry::get();
+  EXPECT_GE(registry.kernels().size(), 13u);
+  // Every kernel the CPU runtime is to provide is registered.
+  for (const char *name :
+       {"aten::mm", "aten::bmm", "aten::addmm", "aten::conv2d", "aten::topk",
+        "aten::sort", "aten::argmax", "aten::cumsum", "aten::index_select",
+        "aten::gather", "aten::scatter_add", "aten::embedding",
+        "aten::_scaled_mm"})
+    EXPECT_NE(registry.lookup(name), nullptr) << name;
+  ExternVariant variant = ExternVariant::Functional;
+  const ExternKernel *relu = registry.lookup("aten::relu_", &variant);
+  ASSERT_NE(relu, nullptr);
+  EXPECT_EQ(variant, ExternVariant::InPlace);
+  EXPECT_TRUE(relu->inPlace);
+  const ExternKernel *mm = registry.lookup("aten::mm.out", &variant);
+  ASSERT_NE(mm, nullptr);
+  EXPECT_EQ(variant, ExternVariant::Out);
+  EXPECT_TRUE(mm->out);
+  EXPECT_FALSE(mm->inPlace);
+  EXPECT_EQ(registry.lookup("mm"), mm); // aten is the default namespace
+  EXPECT_EQ(registry.lookup("aten::_scaled_mm")->schema.name, "_scaled_mm");
+  EXPECT_EQ(registry.lookup("aten::nonexistent"), nullptr);
+  EXPECT_EQ(registry.lookup("other::mm"), nullptr);
+}
+
+} // namespace

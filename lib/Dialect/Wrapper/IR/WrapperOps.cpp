@@ -11,6 +11,8 @@
 
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
+#include "Wrapper/Extern/Registry.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -720,6 +722,18 @@ LogicalResult ExternOutOp::verify() {
   for (auto [index, output] : llvm::enumerate(getOutputs()))
     if (isa_and_nonnull<GetConstantOp>(getStorageRoot(output).getDefiningOp()))
       return emitOpError() << "output #" << index << " writes a constant";
+  // A registered kernel: the call must fit its schema. The in-place form
+  // passes `self` as its (only) output.
+  ExternVariant variant;
+  if (const ExternKernel *kernel =
+          ExternRegistry::get().lookup(getCallee(), &variant)) {
+    SmallVector<Type> inputs;
+    if (variant == ExternVariant::InPlace)
+      inputs.push_back(getOutputs().front().getType());
+    llvm::append_range(inputs, getInputs().getTypes());
+    return verifyExternCall(*this, getCallee(), *kernel, inputs, getArgsAttr(),
+                            getOutputs().size());
+  }
   return success();
 }
 
@@ -740,6 +754,14 @@ LogicalResult ExternAllocOp::verify() {
     return failure();
   if (getResults().empty())
     return emitOpError() << "needs at least one result";
+  if (const ExternKernel *kernel = ExternRegistry::get().lookup(getCallee())) {
+    // Several results may come as one tuple or list.
+    unsigned results = getResults().size();
+    if (results == 1 && !isa<MemRefType>(getResult(0).getType()))
+      results = kernel->schema.returns.size();
+    return verifyExternCall(*this, getCallee(), *kernel, getInputs().getTypes(),
+                            getArgsAttr(), results);
+  }
   return success();
 }
 
