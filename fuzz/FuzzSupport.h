@@ -7,6 +7,7 @@
 #ifndef WRAPPER_FUZZ_FUZZSUPPORT_H
 #define WRAPPER_FUZZ_FUZZSUPPORT_H
 
+#include "ToolSupport.h"
 #include "Wrapper/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -35,6 +36,13 @@ inline mlir::MLIRContext &context() {
     return ctx;
   }();
   return *context;
+}
+
+/// Whether the tools would parse `text` at all: they refuse nesting deeper
+/// than MLIR's recursive parser can take (ToolSupport's guard), so the
+/// fuzzers do too; deeper input is an expected refusal, not a finding.
+inline bool acceptedByTools(const std::string &text) {
+  return !mlir::wrapper::checkNestingDepth(text).has_value();
 }
 
 /// The input as text (NUL bytes and all).

@@ -16,9 +16,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::MLIRContext &context = wrapper_fuzz::context();
+  std::string input = wrapper_fuzz::text(data, size);
+  if (!wrapper_fuzz::acceptedByTools(input))
+    return 0;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(wrapper_fuzz::text(data, size),
-                                              &context);
+      mlir::parseSourceString<mlir::ModuleOp>(input, &context);
   if (module)
     (void)mlir::verify(*module);
   return 0;

@@ -48,9 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   constexpr size_t count = sizeof(kPipelines) / sizeof(kPipelines[0]);
   const char *pipeline = kPipelines[data[0] % count];
   mlir::MLIRContext &context = wrapper_fuzz::context();
+  std::string input = wrapper_fuzz::text(data + 1, size - 1);
+  if (!wrapper_fuzz::acceptedByTools(input))
+    return 0;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(
-          wrapper_fuzz::text(data + 1, size - 1), &context);
+      mlir::parseSourceString<mlir::ModuleOp>(input, &context);
   if (!module || failed(mlir::verify(*module)))
     return 0;
   mlir::PassManager pm(&context);
