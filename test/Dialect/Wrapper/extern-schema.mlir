@@ -84,3 +84,11 @@ wrapper.graph @required_none(%m: memref<4x8xf32>) {
   %0 = wrapper.extern_alloc "aten::topk" ins(%m : memref<4x8xf32>) args {k} -> !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>>
   wrapper.return
 }
+
+// -----
+
+wrapper.graph @tuple_arity(%m: memref<4x8xf32>) {
+  // expected-error @below {{'wrapper.extern_alloc' op 'aten::topk' returns 2 tensors, but the call has 3}}
+  %t = wrapper.extern_alloc "aten::topk" ins(%m : memref<4x8xf32>) args {k = 2 : i64} -> !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>, memref<4x2xi64>>
+  wrapper.return
+}

@@ -755,10 +755,12 @@ LogicalResult ExternAllocOp::verify() {
   if (getResults().empty())
     return emitOpError() << "needs at least one result";
   if (const ExternKernel *kernel = ExternRegistry::get().lookup(getCallee())) {
-    // Several results may come as one tuple or list.
+    // Several results may come as one tuple (one per element); a list is
+    // one result (a `Tensor[]` return).
     unsigned results = getResults().size();
-    if (results == 1 && !isa<MemRefType>(getResult(0).getType()))
-      results = kernel->schema.returns.size();
+    if (auto tuple = dyn_cast<wrapper::TupleType>(getResult(0).getType());
+        tuple && results == 1)
+      results = tuple.size();
     return verifyExternCall(*this, getCallee(), *kernel, getInputs().getTypes(),
                             getArgsAttr(), results);
   }
