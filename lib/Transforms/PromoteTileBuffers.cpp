@@ -12,6 +12,8 @@
 
 #include "Wrapper/Transforms/Passes.h"
 
+#include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,21 +29,6 @@ namespace wrapper {
 } // namespace mlir
 
 using namespace mlir;
-
-/// Size in bytes of a static memref of a fixed-width element type, or
-/// nullopt.
-static std::optional<int64_t> staticByteSize(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  int64_t bits = type.getElementTypeBitWidth();
-  int64_t bytes = (bits + 7) / 8;
-  for (int64_t dim : type.getShape()) {
-    if (dim != 0 && bytes > std::numeric_limits<int64_t>::max() / dim)
-      return std::nullopt;
-    bytes *= dim;
-  }
-  return bytes;
-}
 
 namespace {
 struct WrapperPromoteTileBuffersPass
@@ -69,7 +56,7 @@ struct WrapperPromoteTileBuffersPass
       for (Operation *user : alloc->getUsers())
         if (isa<memref::DeallocOp>(user))
           deallocs.push_back(user);
-      std::optional<int64_t> bytes = staticByteSize(alloc.getType());
+      std::optional<int64_t> bytes = wrapper::getStorageBytes(alloc.getType());
       if (bytes && *bytes <= maxStackBytes) {
         for (Operation *dealloc : deallocs)
           rewriter.eraseOp(dealloc);
