@@ -765,3 +765,11 @@ wrapper.graph @free_view() {
   wrapper.free %p : memref<64xi8>
   wrapper.return
 }
+
+// -----
+
+wrapper.graph @message_without_text() {
+  // expected-error @below {{'wrapper.debug_message' op requires attribute 'message'}}
+  "wrapper.debug_message"() : () -> ()
+  wrapper.return
+}

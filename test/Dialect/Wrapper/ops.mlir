@@ -44,6 +44,8 @@ wrapper.graph @buffers(%x: memref<4xf32>, %acc: memref<4xf32> {wrapper.mutated})
   wrapper.extern_out "aten::add" ins(%buf0, %b : memref<4xf32>, memref<4xf32>) outs(%acc : memref<4xf32>) args {alpha = 1.0 : f64}
   // CHECK: wrapper.debug_print %[[BUF0]], "after add_kernel" : memref<4xf32>
   wrapper.debug_print %buf0, "after add_kernel" : memref<4xf32>
+  // CHECK: wrapper.debug_message "add_kernel"
+  wrapper.debug_message "add_kernel"
   // CHECK: wrapper.debug_save %[[BUF0]], "add_kernel_buf0.npy" : memref<4xf32>
   wrapper.debug_save %buf0, "add_kernel_buf0.npy" : memref<4xf32>
   // CHECK: %[[V:.*]] = wrapper.reinterpret %{{.*}} to offset: [0], sizes: [2, 2], strides: [2, 1] : memref<4xf32> to memref<2x2xf32>
