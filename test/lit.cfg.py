@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "WRAPPER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.wrapper_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py",

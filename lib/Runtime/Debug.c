@@ -33,6 +33,8 @@ static double loadElement(int32_t dtype, const void *data, int64_t index) {
     return wrapper_f16_to_f32(((const uint16_t *)data)[index]);
   case WRAPPER_DTYPE_BF16:
     return wrapper_bf16_to_f32(((const uint16_t *)data)[index]);
+  case WRAPPER_DTYPE_F8E4M3FN:
+    return wrapper_f8e4m3fn_to_f32(((const uint8_t *)data)[index]);
   case WRAPPER_DTYPE_F32:
     return ((const float *)data)[index];
   case WRAPPER_DTYPE_F64:

@@ -23,6 +23,7 @@ size_t wrapper_dtype_size(wrapper_dtype dtype) {
   case WRAPPER_DTYPE_BOOL:
   case WRAPPER_DTYPE_I8:
   case WRAPPER_DTYPE_U8:
+  case WRAPPER_DTYPE_F8E4M3FN:
     return 1;
   case WRAPPER_DTYPE_I16:
   case WRAPPER_DTYPE_F16:
@@ -60,6 +61,8 @@ const char *wrapper_dtype_name(wrapper_dtype dtype) {
     return "float64";
   case WRAPPER_DTYPE_BF16:
     return "bfloat16";
+  case WRAPPER_DTYPE_F8E4M3FN:
+    return "float8_e4m3fn";
   }
   return "unknown";
 }
@@ -86,6 +89,7 @@ static const char *dtypeDescr(wrapper_dtype dtype) {
   case WRAPPER_DTYPE_F64:
     return "<f8";
   case WRAPPER_DTYPE_BF16:
+  case WRAPPER_DTYPE_F8E4M3FN:
     return NULL;
   }
   return NULL;

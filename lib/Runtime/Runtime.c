@@ -9,6 +9,7 @@
 #include "RuntimeInternal.h"
 #include "Wrapper/Runtime/WrapperRuntime.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,4 +263,49 @@ uint16_t wrapper_f32_to_bf16(float value) {
     return (uint16_t)((bits >> 16) | 0x40); /* quiet NaN */
   uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
   return (uint16_t)((bits + rounding) >> 16);
+}
+
+float wrapper_f8e4m3fn_to_f32(uint8_t bits) {
+  int sign = bits >> 7;
+  int exponent = (bits >> 3) & 0xf;
+  int mantissa = bits & 0x7;
+  float magnitude;
+  if (exponent == 0xf && mantissa == 0x7)
+    magnitude = NAN;
+  else if (exponent == 0)
+    magnitude = ldexpf((float)mantissa, -9); /* subnormal: m / 8 * 2^-6 */
+  else
+    magnitude = ldexpf(1.0f + (float)mantissa / 8.0f, exponent - 7);
+  return sign ? -magnitude : magnitude;
+}
+
+uint8_t wrapper_f32_to_f8e4m3fn(float value) {
+  if (isnan(value))
+    return 0x7f;
+  uint8_t sign = signbit(value) ? 0x80 : 0;
+  float magnitude = fabsf(value);
+  if (magnitude >= 448.0f)
+    return sign | 0x7e; /* saturate to the largest finite value */
+  /* The codes 0..0x7e are ordered by value: find the nearest, ties to the
+   * even code (an even mantissa). */
+  uint8_t low = 0, high = 0x7e;
+  while (high - low > 1) {
+    uint8_t mid = (uint8_t)((low + high) / 2);
+    if (wrapper_f8e4m3fn_to_f32(mid) <= magnitude)
+      low = mid;
+    else
+      high = mid;
+  }
+  float below = wrapper_f8e4m3fn_to_f32(low);
+  float above = wrapper_f8e4m3fn_to_f32(high);
+  uint8_t code;
+  if (magnitude - below < above - magnitude)
+    code = low;
+  else if (magnitude - below > above - magnitude)
+    code = high;
+  else
+    code = (low & 1) ? high : low;
+  if (wrapper_f8e4m3fn_to_f32(low) == magnitude)
+    code = low;
+  return sign | code;
 }

@@ -44,6 +44,8 @@ static std::optional<wrapper_dtype> dtypeOf(Type type) {
     return WRAPPER_DTYPE_F16;
   if (type.isBF16())
     return WRAPPER_DTYPE_BF16;
+  if (isa<Float8E4M3FNType>(type))
+    return WRAPPER_DTYPE_F8E4M3FN;
   if (type.isInteger(1))
     return WRAPPER_DTYPE_BOOL;
   if (type.isInteger(8))
@@ -86,6 +88,8 @@ static double readElement(const void *data, wrapper_dtype dtype, int64_t i) {
     return wrapper_f16_to_f32(static_cast<const uint16_t *>(data)[i]);
   case WRAPPER_DTYPE_BF16:
     return wrapper_bf16_to_f32(static_cast<const uint16_t *>(data)[i]);
+  case WRAPPER_DTYPE_F8E4M3FN:
+    return wrapper_f8e4m3fn_to_f32(static_cast<const uint8_t *>(data)[i]);
   case WRAPPER_DTYPE_F32:
     return static_cast<const float *>(data)[i];
   case WRAPPER_DTYPE_F64:
@@ -121,6 +125,10 @@ static void writeElement(void *data, wrapper_dtype dtype, int64_t i, double v) {
   case WRAPPER_DTYPE_BF16:
     static_cast<uint16_t *>(data)[i] =
         wrapper_f32_to_bf16(static_cast<float>(v));
+    return;
+  case WRAPPER_DTYPE_F8E4M3FN:
+    static_cast<uint8_t *>(data)[i] =
+        wrapper_f32_to_f8e4m3fn(static_cast<float>(v));
     return;
   case WRAPPER_DTYPE_F32:
     static_cast<float *>(data)[i] = static_cast<float>(v);

@@ -87,7 +87,8 @@ typedef enum wrapper_dtype {
   WRAPPER_DTYPE_F16 = 6,
   WRAPPER_DTYPE_F32 = 7,
   WRAPPER_DTYPE_F64 = 8,
-  WRAPPER_DTYPE_BF16 = 9
+  WRAPPER_DTYPE_BF16 = 9,
+  WRAPPER_DTYPE_F8E4M3FN = 10 /* fp8: 4 exponent bits, 3 mantissa bits */
 } wrapper_dtype;
 
 #define WRAPPER_MAX_RANK 16
@@ -145,6 +146,10 @@ float wrapper_f16_to_f32(uint16_t bits);
 uint16_t wrapper_f32_to_f16(float value);
 float wrapper_bf16_to_f32(uint16_t bits);
 uint16_t wrapper_f32_to_bf16(float value);
+/* fp8 e4m3fn (no infinities; 0x7f/0xff are NaN; largest finite 448):
+ * decoding is exact; encoding rounds to nearest even and saturates. */
+float wrapper_f8e4m3fn_to_f32(uint8_t bits);
+uint8_t wrapper_f32_to_f8e4m3fn(float value);
 
 #ifdef __cplusplus
 }
