@@ -19,6 +19,7 @@ namespace {
 struct YamlEntry {
   std::string schema;
   std::vector<std::string> variants;
+  std::vector<std::string> abiHistory;
 };
 } // namespace
 
@@ -30,6 +31,7 @@ template <> struct MappingTraits<YamlEntry> {
   static void mapping(IO &io, YamlEntry &entry) {
     io.mapRequired("schema", entry.schema);
     io.mapRequired("variants", entry.variants);
+    io.mapOptional("abi_history", entry.abiHistory);
   }
 };
 } // namespace yaml
@@ -68,6 +70,32 @@ const ExternRegistry &ExternRegistry::get() {
           llvm::report_fatal_error(llvm::Twine("externs.yaml: unknown "
                                                "variant '") +
                                    variant + "'");
+      }
+      // Each earlier ABI must be the current schema minus trailing
+      // arguments, all of which have defaults: old entry points forward.
+      for (const std::string &old : entry.abiHistory) {
+        std::optional<Schema> previous = parseSchema(old, error);
+        if (!previous)
+          llvm::report_fatal_error(llvm::Twine("externs.yaml: '") + old +
+                                   "': " + error);
+        const auto &now = kernel.schema.arguments;
+        bool prefix = previous->name == kernel.schema.name &&
+                      previous->arguments.size() < now.size();
+        for (size_t i = 0; prefix && i < now.size(); ++i) {
+          if (i < previous->arguments.size())
+            prefix = previous->arguments[i].name == now[i].name &&
+                     previous->arguments[i].type.str() == now[i].type.str();
+          else
+            prefix = now[i].defaultValue.has_value();
+        }
+        if (!prefix)
+          llvm::report_fatal_error(
+              llvm::Twine("externs.yaml: the ABI history of '") +
+              kernel.schema.name +
+              "' must list earlier schemas that the current one extends "
+              "with defaulted arguments: '" +
+              old + "'");
+        ++kernel.abiVersion;
       }
       result.entries.push_back(std::move(kernel));
     }
@@ -160,11 +188,22 @@ static bool operandFits(Type type, const SchemaType &schemaType) {
   }
 }
 
-LogicalResult mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
-                                              const ExternKernel &kernel,
-                                              TypeRange inputs,
-                                              DictionaryAttr args,
-                                              unsigned numResults) {
+std::string mlir::wrapper::getShimName(const ExternKernel &kernel,
+                                      ExternVariant variant) {
+  std::string name = "wrapper_shim_" + kernel.schema.name;
+  if (variant == ExternVariant::Out)
+    name += "_out";
+  else if (variant == ExternVariant::InPlace)
+    name += "_inplace";
+  if (kernel.abiVersion > 1)
+    name += "_v" + std::to_string(kernel.abiVersion);
+  return name;
+}
+
+FailureOr<SmallVector<ExternArgumentBinding>>
+mlir::wrapper::bindExternCall(Operation *op, StringRef callee,
+                              const ExternKernel &kernel, TypeRange inputs,
+                              DictionaryAttr args) {
   const Schema &schema = kernel.schema;
   std::string name = callee.str();
   // Compile-time arguments must name schema arguments and fit their types.
@@ -182,31 +221,58 @@ LogicalResult mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
     }
   }
   // Operands take the other arguments in order.
+  SmallVector<ExternArgumentBinding> bindings;
   unsigned next = 0;
   for (const SchemaArgument &arg : schema.arguments) {
-    if (args && args.get(arg.name))
-      continue;
-    if (next < inputs.size() && operandFits(inputs[next], arg.type)) {
-      ++next;
-      continue;
-    }
-    if (next < inputs.size() && !arg.defaultValue && !arg.type.optional)
+    ExternArgumentBinding binding;
+    if (Attribute attr = args ? args.get(arg.name) : Attribute()) {
+      binding.kind = ExternArgumentBinding::Attribute;
+      binding.attr = attr;
+    } else if (next < inputs.size() && operandFits(inputs[next], arg.type)) {
+      binding.kind = ExternArgumentBinding::Operand;
+      binding.operand = next++;
+    } else if (next < inputs.size() && !arg.defaultValue &&
+               !arg.type.optional) {
       return op->emitOpError() << "operand #" << next << " of '" << name
                                << "' is argument '" << arg.name << "' of type "
                                << arg.type.str() << ", got " << inputs[next];
-    if (!arg.defaultValue && !arg.type.optional)
+    } else if (!arg.defaultValue && !arg.type.optional) {
       return op->emitOpError()
              << "'" << name << "' needs argument '" << arg.name << "' of type "
              << arg.type.str() << ", which the call does not give";
+    }
+    bindings.push_back(binding);
   }
   if (next < inputs.size())
     return op->emitOpError()
            << "operand #" << next << " of '" << name
            << "' has no argument to stand for (schema: " << schema.str() << ")";
-  if (numResults != schema.returns.size())
+  return bindings;
+}
+
+LogicalResult mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
+                                              const ExternKernel &kernel,
+                                              TypeRange inputs,
+                                              DictionaryAttr args,
+                                              TypeRange results,
+                                              ArrayRef<ExternResultKind> kinds) {
+  if (failed(bindExternCall(op, callee, kernel, inputs, args)))
+    return failure();
+  const Schema &schema = kernel.schema;
+  std::string name = callee.str();
+  if (results.size() != schema.returns.size())
     return op->emitOpError()
            << "'" << name << "' returns " << schema.returns.size()
            << (schema.returns.size() == 1 ? " tensor" : " tensors")
-           << ", but the call has " << numResults;
+           << ", but the call has " << results.size();
+  for (auto [index, ret] : llvm::enumerate(schema.returns)) {
+    ExternResultKind expected = ret.type.list ? ExternResultKind::BufferList
+                                              : ExternResultKind::Buffer;
+    if (ret.type.base != SchemaBaseType::Tensor || kinds[index] != expected)
+      return op->emitOpError()
+             << "result #" << index << " of '" << name << "' is a "
+             << ret.type.str() << " (schema: " << schema.str() << "), got "
+             << results[index];
+  }
   return success();
 }

@@ -76,6 +76,10 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createWrapperPromoteTileBuffersPass());
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
+  // Extern calls: missing out=/in-place variants built from functional
+  // kernels, then calls of the C shim functions.
+  pm.addPass(createWrapperSynthesizeExternVariantsPass());
+  pm.addPass(createWrapperLowerExternABIPass());
   ConvertWrapperToStandardPassOptions host;
   host.profile = options.profile;
   host.externalConstants = options.externalConstants;
@@ -176,6 +180,8 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
 }
 
 void mlir::wrapper::buildWrapperToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createWrapperSynthesizeExternVariantsPass());
+  pm.addPass(createWrapperLowerExternABIPass());
   pm.addPass(createConvertWrapperToStandardPass());
   addLLVMLowering(pm, /*openmp=*/false);
 }

@@ -163,6 +163,10 @@ FailureOr<HostTensor> mlir::wrapper::loadInput(StringRef path, Type expected,
             " cannot be read from .npy";
     return failure();
   }
+  // NumPy has no fp8: f8E4M3FN arguments are read from uint8 files that
+  // hold the bits.
+  if (*dtype == WRAPPER_DTYPE_F8E4M3FN && array.dtype == WRAPPER_DTYPE_U8)
+    array.dtype = WRAPPER_DTYPE_F8E4M3FN;
   if (array.dtype != *dtype) {
     error = where + " has dtype " + wrapper_dtype_name(array.dtype) +
             ", expected " + wrapper_dtype_name(*dtype) + " (" +
@@ -206,6 +210,9 @@ LogicalResult mlir::wrapper::saveOutput(StringRef path,
   }
   for (int64_t i = 0; i < tensor.numel(); ++i)
     writeElement(array.data, array.dtype, i, tensor.values[i]);
+  // NumPy has no fp8: save the bits as uint8 (what loadInput reads back).
+  if (array.dtype == WRAPPER_DTYPE_F8E4M3FN)
+    array.dtype = WRAPPER_DTYPE_U8;
   wrapper_status status = wrapper_npy_save(path.str().c_str(), &array);
   wrapper_array_destroy(&array);
   if (status != WRAPPER_OK) {

@@ -25,10 +25,33 @@ struct ExternKernel {
   Schema schema;
   /// The variants the library implements.
   bool functional = false, out = false, inPlace = false;
+  /// The version of the kernel's C ABI: 1 + the number of earlier schemas
+  /// (`abi_history`), each the current one minus trailing arguments.
+  unsigned abiVersion = 1;
 };
 
 /// The call form a callee name asks for.
 enum class ExternVariant { Functional, Out, InPlace };
+
+/// The name of the C shim entry point of `variant` of `kernel`:
+/// `wrapper_shim_<name>[_out|_inplace][_v<N>]` (WrapperShim.h).
+std::string getShimName(const ExternKernel &kernel, ExternVariant variant);
+
+/// How a call supplies one schema argument.
+struct ExternArgumentBinding {
+  enum Kind {
+    /// Operand `operand` of the call.
+    Operand,
+    /// The compile-time argument `attr` (a unit attribute is None).
+    Attribute,
+    /// Not given: the schema's default (or None for an optional argument
+    /// without one).
+    Default,
+  };
+  Kind kind = Default;
+  unsigned operand = 0;
+  ::mlir::Attribute attr;
+};
 
 class ExternRegistry {
 public:
@@ -47,13 +70,28 @@ private:
   std::vector<ExternKernel> entries;
 };
 
-/// Checks the operands `inputs` (tensors as buffers, scalars as values) and
+/// Binds the operands `inputs` (tensors as buffers, scalars as values) and
 /// the compile-time arguments `args` (by schema name; a unit value is None)
-/// of a call of `kernel` against its schema, and that it produces
-/// `numResults` results. Reports on `op` and fails on a mismatch.
+/// of a call of `kernel` to its schema's arguments, one binding per schema
+/// argument. Operands take, in order, the arguments that `args` does not
+/// name; one that does not fit an argument with a default (or an optional
+/// one) leaves that argument to its default. Reports on `op` and fails when
+/// they do not fit.
+FailureOr<SmallVector<ExternArgumentBinding>>
+bindExternCall(Operation *op, StringRef callee, const ExternKernel &kernel,
+               TypeRange inputs, DictionaryAttr args);
+
+/// What a call produces for one schema return.
+enum class ExternResultKind { Buffer, BufferList, Other };
+
+/// Checks a call of `kernel` against its schema: its arguments (as
+/// bindExternCall), and its results `results` (with their kinds): one per
+/// schema return, a buffer for a `Tensor` and a list of buffers for a
+/// `Tensor[]`. Reports on `op` and fails on a mismatch.
 LogicalResult verifyExternCall(Operation *op, StringRef callee,
                                const ExternKernel &kernel, TypeRange inputs,
-                               DictionaryAttr args, unsigned numResults);
+                               DictionaryAttr args, TypeRange results,
+                               ArrayRef<ExternResultKind> kinds);
 
 } // namespace wrapper
 } // namespace mlir

@@ -13,6 +13,7 @@
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+#include "Wrapper/Extern/Registry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -134,6 +135,7 @@ private:
   std::pair<func::FuncOp, KernelOp>
   createKernel(StringRef suffix, TypeRange params, DictionaryAttr metadata);
   LogicalResult lowerFused(tp::FusedOp fused, OpBuilder &b);
+  LogicalResult lowerExtern(tp::ExternOp op, OpBuilder &b);
   Value copyToFresh(Value buffer, OpBuilder &b, Location loc);
   void copyInto(Value source, Value target, OpBuilder &b, Location loc);
   Value lookup(Value tensor) { return buffers.lookup(tensor); }
@@ -399,9 +401,7 @@ LogicalResult GraphBuilder::build() {
               return success();
             })
             .Case([&](tp::ExternOp externOp) -> LogicalResult {
-              return externOp.emitOpError()
-                     << "cannot be lowered yet: extern kernels need the "
-                        "runtime shim library";
+              return lowerExtern(externOp, b);
             })
             .Case([&](func::ReturnOp ret) -> LogicalResult {
               SmallVector<Value> results;
@@ -432,14 +432,18 @@ LogicalResult GraphBuilder::build() {
       return failure();
   }
 
-  // Free every intermediate after the last use of it or of a view of it.
+  // Free every intermediate (allocated, returned by an extern kernel, or
+  // taken out of one's tuple or list) after the last use of it or of a view
+  // of it.
   auto returnOp = cast<ReturnOp>(entry->getTerminator());
   for (Operation &op : llvm::make_early_inc_range(*entry)) {
-    auto alloc = dyn_cast<AllocOp>(op);
-    if (!alloc || llvm::is_contained(returnOp.getOperands(), alloc.getResult()))
+    if (!isa<AllocOp, ExternAllocOp, MultiOutputOp>(op) ||
+        op.getNumResults() != 1 ||
+        llvm::is_contained(returnOp.getOperands(), op.getResult(0)))
       continue;
+    Operation *alloc = &op;
     Operation *last = alloc;
-    SmallVector<Value> worklist = {alloc.getResult()};
+    SmallVector<Value> worklist = {alloc->getResult(0)};
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *user : value.getUsers()) {
@@ -452,8 +456,39 @@ LogicalResult GraphBuilder::build() {
     }
     OpBuilder after(last->getContext());
     after.setInsertionPointAfter(last);
-    FreeOp::create(after, alloc.getLoc(), alloc.getResult());
+    FreeOp::create(after, alloc->getLoc(), alloc->getResult(0));
   }
+  return success();
+}
+
+LogicalResult GraphBuilder::lowerExtern(tp::ExternOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs())
+    inputs.push_back(lookup(input));
+  SmallVector<Type> resultTypes;
+  for (Type t : op.getResultTypes())
+    resultTypes.push_back(bufferType(t));
+  // One result: a buffer. Several: a tuple of the returns, or the list of a
+  // `Tensor[]` return, taken apart with multi_output as Inductor does.
+  if (resultTypes.size() == 1) {
+    auto call = ExternAllocOp::create(b, loc, resultTypes, op.getCalleeAttr(),
+                                      inputs, op.getArgsAttr());
+    buffers.map(op.getResult(0), call.getResult(0));
+    return success();
+  }
+  const ExternKernel *kernel = ExternRegistry::get().lookup(op.getCallee());
+  bool list = kernel && kernel->schema.returns.size() == 1 &&
+              kernel->schema.returns.front().type.list;
+  Type container = list ? Type(ListType::get(b.getContext(), resultTypes))
+                        : Type(wrapper::TupleType::get(b.getContext(), resultTypes));
+  auto call = ExternAllocOp::create(b, loc, TypeRange{container},
+                                    op.getCalleeAttr(), inputs,
+                                    op.getArgsAttr());
+  for (auto [index, result] : llvm::enumerate(op.getResults()))
+    buffers.map(result, MultiOutputOp::create(
+                            b, loc, resultTypes[index], call.getResult(0),
+                            b.getDenseI64ArrayAttr({int64_t(index)})));
   return success();
 }
 

@@ -104,10 +104,11 @@ static std::string slotName(StringRef name) {
   return ("__wrapper_slot_" + name).str();
 }
 
-/// A memref of `type` (static shape, identity layout) on the storage that
-/// `pointer` points at: the LLVM descriptor, built field by field.
+/// A memref of `type` (identity layout) on the storage that `pointer`
+/// points at: the LLVM descriptor, built field by field. `sizes` gives
+/// every size as an i64 value, or is empty for a static shape.
 static Value memrefOnPointer(OpBuilder &b, Location loc, Value pointer,
-                             MemRefType type) {
+                             MemRefType type, ValueRange sizes = {}) {
   MLIRContext *context = b.getContext();
   Type i64 = b.getI64Type();
   Type ptr = LLVM::LLVMPointerType::get(context);
@@ -129,39 +130,64 @@ static Value memrefOnPointer(OpBuilder &b, Location loc, Value pointer,
   insert(pointer, {0});
   insert(pointer, {1});
   insert(constant(0), {2});
-  int64_t stride = 1;
+  Value stride = constant(1);
   for (int64_t d = rank - 1; d >= 0; --d) {
-    insert(constant(type.getDimSize(d)), {3, d});
-    insert(constant(stride), {4, d});
-    stride *= type.getDimSize(d);
+    Value size = sizes.empty() ? constant(type.getDimSize(d)) : sizes[d];
+    insert(size, {3, d});
+    insert(stride, {4, d});
+    if (d > 0)
+      stride = LLVM::MulOp::create(b, loc, stride, size);
   }
   return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
       .getResult(0);
 }
 
-/// The runtime's dtype code of `type`, or nullopt.
-static std::optional<int32_t> runtimeDType(Type type) {
-  if (type.isF32())
-    return 7;
-  if (type.isF16())
-    return 6;
-  if (type.isBF16())
-    return 9;
-  if (type.isF64())
-    return 8;
-  if (type.isInteger(1))
-    return 0;
-  if (type.isSignlessInteger(8))
-    return 1;
-  if (type.isSignlessInteger(16))
-    return 2;
-  if (type.isSignlessInteger(32))
-    return 3;
-  if (type.isSignlessInteger(64))
-    return 4;
-  if (type.isUnsignedInteger(8))
-    return 5;
-  return std::nullopt;
+/// The LLVM type of `wrapper_tensor` (WrapperShim.h): data, dtype, rank,
+/// sizes, strides.
+static LLVM::LLVMStructType tensorDescriptorType(MLIRContext *context) {
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Type i32 = IntegerType::get(context, 32);
+  return LLVM::LLVMStructType::getLiteral(context, {ptr, i32, i32, ptr, ptr});
+}
+
+/// Stores `value` into field `field` of descriptor `index` of the array of
+/// descriptors at `descriptors`.
+static void storeField(OpBuilder &b, Location loc, Value descriptors,
+                       int64_t index, int32_t field, Value value) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value at = LLVM::GEPOp::create(
+      b, loc, ptr, tensorDescriptorType(b.getContext()), descriptors,
+      ArrayRef<LLVM::GEPArg>{int32_t(index), field});
+  LLVM::StoreOp::create(b, loc, value, at);
+}
+
+/// A stack array of `count` i64 (at least one).
+static Value i64Array(OpBuilder &b, Location loc, int64_t count) {
+  Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                        b.getI64IntegerAttr(std::max<int64_t>(
+                                            1, count)));
+  return LLVM::AllocaOp::create(b, loc,
+                                LLVM::LLVMPointerType::get(b.getContext()),
+                                b.getI64Type(), size, /*alignment=*/8);
+}
+
+/// Stores i64 `value` at element `index` of the i64 array `array`.
+static void storeI64(OpBuilder &b, Location loc, Value array, int64_t index,
+                     Value value) {
+  Value at = LLVM::GEPOp::create(b, loc,
+                                 LLVM::LLVMPointerType::get(b.getContext()),
+                                 b.getI64Type(), array,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  LLVM::StoreOp::create(b, loc, value, at);
+}
+
+/// An array of `count` uninitialized descriptors on the stack.
+static Value descriptorArray(OpBuilder &b, Location loc, int64_t count) {
+  Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                        b.getI64IntegerAttr(count));
+  return LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+      tensorDescriptorType(b.getContext()), size, /*alignment=*/8);
 }
 
 /// A pointer to the first element of the storage of `memref`.
@@ -179,7 +205,7 @@ static LogicalResult emitDebugView(OpBuilder &b, Location loc, Operation *op,
                                    DebugRuntime &debug, StringRef name,
                                    StringRef text, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
-  std::optional<int32_t> dtype = runtimeDType(type.getElementType());
+  std::optional<int32_t> dtype = getRuntimeDType(type.getElementType());
   if (!dtype)
     return op->emitOpError()
            << "cannot print or save elements of type " << type.getElementType();
@@ -212,25 +238,108 @@ static LogicalResult emitDebugView(OpBuilder &b, Location loc, Operation *op,
   return success();
 }
 
-static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
-                                Profiler *profiler, DebugRuntime *debug) {
-  OpBuilder b(graph);
-  SmallVector<Type> inputs, results;
-  for (Type t : graph.getArgumentTypes())
-    inputs.push_back(stripMemorySpace(t));
-  for (Type t : graph.getResultTypes())
-    results.push_back(stripMemorySpace(t));
-  auto func = func::FuncOp::create(b, graph.getLoc(), graph.getSymName(),
-                                   b.getFunctionType(inputs, results));
-  Block *entry = func.addEntryBlock();
-  IRMapping mapping;
-  for (auto [from, to] :
-       llvm::zip(graph.getBody().getArguments(), entry->getArguments()))
-    mapping.map(from, to);
-  OpBuilder body = OpBuilder::atBlockEnd(entry);
-  auto get = [&](Value v) { return mapping.lookupOrDefault(v); };
+/// The `wrapper_tensor` of `buffer` on the stack: data at the view's first
+/// element, dtype, rank, and a sizes-then-strides array.
+static Value lowerTensorDescriptor(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t rank = type.getRank();
+  Type i64 = b.getI64Type(), i8 = b.getI8Type();
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value shape = i64Array(b, loc, 2 * rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    storeI64(b, loc, shape, d,
+             arith::IndexCastOp::create(b, loc, i64, metadata.getSizes()[d]));
+    storeI64(b, loc, shape, rank + d,
+             arith::IndexCastOp::create(b, loc, i64, metadata.getStrides()[d]));
+  }
+  Value offset =
+      arith::IndexCastOp::create(b, loc, i64, metadata.getOffset()).getResult();
+  Value bytes = arith::MulIOp::create(
+      b, loc, offset,
+      arith::ConstantIntOp::create(
+          b, loc, *getElementBytes(type.getElementType()), 64));
+  Value data = LLVM::GEPOp::create(
+      b, loc, ptr, i8, alignedPointer(b, loc, metadata.getBaseBuffer()),
+      ArrayRef<LLVM::GEPArg>{bytes});
+  Value descriptor = descriptorArray(b, loc, 1);
+  Value strides =
+      LLVM::GEPOp::create(b, loc, ptr, i64, shape,
+                          ArrayRef<LLVM::GEPArg>{int32_t(rank)});
+  storeField(b, loc, descriptor, 0, 0, data);
+  storeField(b, loc, descriptor, 0, 1,
+             arith::ConstantIntOp::create(
+                 b, loc, *getRuntimeDType(type.getElementType()), 32));
+  storeField(b, loc, descriptor, 0, 2,
+             arith::ConstantIntOp::create(b, loc, rank, 32));
+  storeField(b, loc, descriptor, 0, 3, shape);
+  storeField(b, loc, descriptor, 0, 4, strides);
+  return descriptor;
+}
 
-  Block &source = graph.getBody().front();
+/// Empty descriptors for results of `types`: data NULL, expected sizes
+/// (-1 for dynamic ones).
+static Value lowerResultDescriptors(OpBuilder &b, Location loc,
+                                    ArrayAttr types) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value descriptors = descriptorArray(b, loc, types.size());
+  for (auto [index, attr] : llvm::enumerate(types)) {
+    auto type = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    int64_t rank = type.getRank();
+    Value sizes = i64Array(b, loc, rank), strides = i64Array(b, loc, rank);
+    for (int64_t d = 0; d < rank; ++d)
+      storeI64(b, loc, sizes, d,
+               arith::ConstantIntOp::create(
+                   b, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d),
+                   64));
+    storeField(b, loc, descriptors, index, 0, LLVM::ZeroOp::create(b, loc, ptr));
+    storeField(b, loc, descriptors, index, 1,
+               arith::ConstantIntOp::create(
+                   b, loc, *getRuntimeDType(type.getElementType()), 32));
+    storeField(b, loc, descriptors, index, 2,
+               arith::ConstantIntOp::create(b, loc, rank, 32));
+    storeField(b, loc, descriptors, index, 3, sizes);
+    storeField(b, loc, descriptors, index, 4, strides);
+  }
+  return descriptors;
+}
+
+/// The buffer that descriptor `index` of `descriptors` describes after a
+/// functional shim filled it (contiguous, so only data and sizes are read).
+static Value lowerDescriptorBuffer(OpBuilder &b, Location loc,
+                                   Value descriptors, int64_t index,
+                                   MemRefType type) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64 = b.getI64Type();
+  auto field = [&](int32_t f) -> Value {
+    return LLVM::GEPOp::create(b, loc, ptr,
+                               tensorDescriptorType(b.getContext()),
+                               descriptors,
+                               ArrayRef<LLVM::GEPArg>{int32_t(index), f});
+  };
+  Value data = LLVM::LoadOp::create(b, loc, ptr, field(0));
+  Value sizesArray = LLVM::LoadOp::create(b, loc, ptr, field(3));
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      sizes.push_back(LLVM::ConstantOp::create(
+          b, loc, i64, b.getI64IntegerAttr(type.getDimSize(d))));
+      continue;
+    }
+    Value at = LLVM::GEPOp::create(b, loc, ptr, i64, sizesArray,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(d)});
+    sizes.push_back(LLVM::LoadOp::create(b, loc, i64, at));
+  }
+  return memrefOnPointer(b, loc, data, type, sizes);
+}
+
+/// Lowers the ops of `source` into `body`: wrapper ops to func, memref,
+/// arith and LLVM ops and runtime calls, others cloned.
+static LogicalResult lowerBlock(Block &source, OpBuilder &body,
+                                IRMapping &mapping,
+                                SymbolTableCollection &symbols,
+                                Profiler *profiler, DebugRuntime *debug) {
+  auto get = [&](Value v) { return mapping.lookupOrDefault(v); };
   for (Operation &op : source) {
     if (failed(checkCPU(&op)))
       return failure();
@@ -356,6 +465,35 @@ static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
                                                       get.getConstant()));
               return success();
             })
+            .Case([&](TensorDescriptorOp op) -> LogicalResult {
+              mapping.map(op.getResult(),
+                          lowerTensorDescriptor(body, loc,
+                                                get(op.getBuffer())));
+              return success();
+            })
+            .Case([&](ResultDescriptorsOp op) -> LogicalResult {
+              mapping.map(op.getResult(),
+                          lowerResultDescriptors(body, loc, op.getTypes()));
+              return success();
+            })
+            .Case([&](DescriptorBufferOp op) -> LogicalResult {
+              auto type = cast<MemRefType>(stripMemorySpace(op.getType()));
+              mapping.map(op.getResult(),
+                          lowerDescriptorBuffer(body, loc,
+                                                get(op.getDescriptors()),
+                                                op.getIndex(), type));
+              return success();
+            })
+            .Case([&](CheckStatusOp op) -> LogicalResult {
+              Type ptr = LLVM::LLVMPointerType::get(body.getContext());
+              func::FuncOp callee = debug->function(
+                  "wrapper_shim_check", {body.getI32Type(), ptr});
+              func::CallOp::create(
+                  body, loc, callee,
+                  ValueRange{get(op.getStatus()),
+                             debug->string(body, loc, op.getCallee())});
+              return success();
+            })
             .Case([&](CommentOp) -> LogicalResult { return success(); })
             .Case([&](DebugPrintOp print) -> LogicalResult {
               return emitDebugView(body, loc, print, *debug,
@@ -394,7 +532,60 @@ static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
     if (failed(result))
       return failure();
   }
+  return success();
+}
+
+static LogicalResult lowerGraph(GraphOp graph, SymbolTableCollection &symbols,
+                                Profiler *profiler, DebugRuntime *debug) {
+  OpBuilder b(graph);
+  SmallVector<Type> inputs, results;
+  for (Type t : graph.getArgumentTypes())
+    inputs.push_back(stripMemorySpace(t));
+  for (Type t : graph.getResultTypes())
+    results.push_back(stripMemorySpace(t));
+  auto func = func::FuncOp::create(b, graph.getLoc(), graph.getSymName(),
+                                   b.getFunctionType(inputs, results));
+  Block *entry = func.addEntryBlock();
+  IRMapping mapping;
+  for (auto [from, to] :
+       llvm::zip(graph.getBody().getArguments(), entry->getArguments()))
+    mapping.map(from, to);
+  OpBuilder body = OpBuilder::atBlockEnd(entry);
+  if (failed(lowerBlock(graph.getBody().front(), body, mapping, symbols,
+                        profiler, debug)))
+    return failure();
   graph.erase();
+  return success();
+}
+
+/// Lowers the wrapper ops in the body of `func` (a function of the host
+/// program, such as a synthesized extern variant), in place.
+static LogicalResult lowerFunction(func::FuncOp func,
+                                   SymbolTableCollection &symbols,
+                                   DebugRuntime *debug) {
+  bool hasWrapperOps = false;
+  func.walk([&](Operation *op) {
+    if (isa<WrapperDialect>(op->getDialect()))
+      hasWrapperOps = true;
+  });
+  if (!hasWrapperOps)
+    return success();
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError()
+           << "has wrapper ops in several blocks; the CPU lowering handles "
+              "functions of one block";
+  Block &old = func.getBody().front();
+  auto *entry = new Block();
+  func.getBody().push_front(entry);
+  IRMapping mapping;
+  for (BlockArgument arg : old.getArguments())
+    mapping.map(arg, entry->addArgument(arg.getType(), arg.getLoc()));
+  OpBuilder body = OpBuilder::atBlockEnd(entry);
+  if (failed(lowerBlock(old, body, mapping, symbols, nullptr, debug)))
+    return failure();
+  for (Operation &op : llvm::reverse(old))
+    op.dropAllUses();
+  old.erase();
   return success();
 }
 
@@ -458,6 +649,9 @@ struct ConvertWrapperToStandardPass
     SymbolTable table(module);
     DebugRuntime debug{module, table, DenseMap<StringAttr, func::FuncOp>(), 0,
                        std::move(slotConstants)};
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (failed(lowerFunction(func, symbols, &debug)))
+        return signalPassFailure();
     for (auto graph : llvm::make_early_inc_range(module.getOps<GraphOp>()))
       if (failed(lowerGraph(graph, symbols, profiler ? &*profiler : nullptr,
                             &debug)))

@@ -188,6 +188,33 @@ std::optional<int64_t> mlir::wrapper::getElementBytes(Type elementType) {
   return std::nullopt;
 }
 
+std::optional<int32_t> mlir::wrapper::getRuntimeDType(Type type) {
+  // The codes of wrapper_dtype (include/Wrapper/Runtime/WrapperRuntime.h).
+  if (type.isInteger(1))
+    return 0;
+  if (type.isSignlessInteger(8))
+    return 1;
+  if (type.isSignlessInteger(16))
+    return 2;
+  if (type.isSignlessInteger(32))
+    return 3;
+  if (type.isSignlessInteger(64))
+    return 4;
+  if (type.isUnsignedInteger(8))
+    return 5;
+  if (type.isF16())
+    return 6;
+  if (type.isF32())
+    return 7;
+  if (type.isF64())
+    return 8;
+  if (type.isBF16())
+    return 9;
+  if (isa<Float8E4M3FNType>(type))
+    return 10;
+  return std::nullopt;
+}
+
 std::optional<int64_t> mlir::wrapper::getStorageBytes(MemRefType type) {
   std::optional<int64_t> extent = getStorageExtent(type);
   std::optional<int64_t> elementBytes = getElementBytes(type.getElementType());

@@ -60,7 +60,8 @@ Value mlir::wrapper::getStorageRoot(Value value) {
 
 bool mlir::wrapper::isAllocatedHere(Value value) {
   Operation *def = value.getDefiningOp();
-  return def && isa<AllocOp, ReuseOp, ExternAllocOp, MultiOutputOp>(def);
+  return def && isa<AllocOp, ReuseOp, ExternAllocOp, MultiOutputOp,
+                    DescriptorBufferOp>(def);
 }
 
 /// Explains why `value` cannot be freed or reused by `op`, or succeeds.
@@ -731,8 +732,11 @@ LogicalResult ExternOutOp::verify() {
     if (variant == ExternVariant::InPlace)
       inputs.push_back(getOutputs().front().getType());
     llvm::append_range(inputs, getInputs().getTypes());
+    SmallVector<Type> outputs(getOutputs().getTypes());
+    SmallVector<ExternResultKind> kinds(outputs.size(),
+                                        ExternResultKind::Buffer);
     return verifyExternCall(*this, getCallee(), *kernel, inputs, getArgsAttr(),
-                            getOutputs().size());
+                            outputs, kinds);
   }
   return success();
 }
@@ -757,12 +761,24 @@ LogicalResult ExternAllocOp::verify() {
   if (const ExternKernel *kernel = ExternRegistry::get().lookup(getCallee())) {
     // Several results may come as one tuple (one per element); a list is
     // one result (a `Tensor[]` return).
-    unsigned results = getResults().size();
+    SmallVector<Type> results(getResults().getTypes());
     if (auto tuple = dyn_cast<wrapper::TupleType>(getResult(0).getType());
-        tuple && results == 1)
-      results = tuple.size();
+        tuple && results.size() == 1)
+      results.assign(tuple.getElements().begin(), tuple.getElements().end());
+    SmallVector<ExternResultKind> kinds;
+    for (Type type : results) {
+      auto list = dyn_cast<wrapper::ListType>(type);
+      if (isa<MemRefType>(type))
+        kinds.push_back(ExternResultKind::Buffer);
+      else if (list && llvm::all_of(list.getElements(), [](Type t) {
+                 return isa<MemRefType>(t);
+               }))
+        kinds.push_back(ExternResultKind::BufferList);
+      else
+        kinds.push_back(ExternResultKind::Other);
+    }
     return verifyExternCall(*this, getCallee(), *kernel, getInputs().getTypes(),
-                            getArgsAttr(), results);
+                            getArgsAttr(), results, kinds);
   }
   return success();
 }

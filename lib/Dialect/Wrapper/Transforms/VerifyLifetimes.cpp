@@ -126,7 +126,7 @@ struct WrapperVerifyLifetimesPass
         pools[view.getPool()].push_back(
             {view, begin, begin + bytes.value_or(0), index, index});
       }
-      if (isa<AllocOp, ExternAllocOp, MultiOutputOp>(op))
+      if (isa<AllocOp, ExternAllocOp, MultiOutputOp, DescriptorBufferOp>(op))
         for (Value result : op->getResults())
           storage[result] = {StorageState::Live, op, nullptr};
     }

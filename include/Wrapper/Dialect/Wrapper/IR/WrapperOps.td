@@ -15,6 +15,7 @@
 
 include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.td"
 include "Wrapper/Dialect/Wrapper/IR/WrapperAttrs.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
@@ -613,6 +614,92 @@ def Wrapper_DebugSaveOp : Wrapper_Op<"debug_save", [
                        StrAttr:$path);
   let assemblyFormat = "$buffer `,` $path attr-dict `:` type($buffer)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The extern C ABI (what --wrapper-lower-extern-abi produces)
+//===----------------------------------------------------------------------===//
+
+def Wrapper_TensorDescriptorOp : Wrapper_Op<"tensor_descriptor", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>
+  ]> {
+  let summary = "The C descriptor of a buffer, for a shim call";
+  let description = [{
+    Builds the `wrapper_tensor` descriptor of WrapperShim.h for `buffer` on
+    the stack of the enclosing function (data pointer at the view's first
+    element, dtype code, rank, sizes and strides in elements) and yields its
+    address, to pass to a `wrapper_shim_*` function. The descriptor lives
+    until the function returns.
+
+    ```mlir
+    %d0 = wrapper.tensor_descriptor %a : memref<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Wrapper_Buffer, "", [MemRead<DefaultResource>,
+                                                MemWrite<DefaultResource>]>:$buffer);
+  let results = (outs LLVM_DefaultPointer:$descriptor);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Wrapper_ResultDescriptorsOp : Wrapper_Op<"result_descriptors", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>,
+    MemoryEffects<[MemAlloc<DefaultResource>]>
+  ]> {
+  let summary = "Empty C descriptors for the results of a shim call";
+  let description = [{
+    Builds an array of `wrapper_tensor` descriptors on the stack, one per
+    type in `types`: data NULL, the dtype and rank of the type, and sizes
+    holding the type's static sizes (-1 for dynamic ones), which the shim
+    checks against what it computes. A functional shim fills each with the
+    buffer it allocated; `wrapper.descriptor_buffer` reads them back.
+
+    ```mlir
+    %r = wrapper.result_descriptors [memref<4x2xf32>]
+    ```
+  }];
+  let arguments = (ins TypeArrayAttr:$types);
+  let results = (outs LLVM_DefaultPointer:$descriptors);
+  let assemblyFormat = "$types attr-dict";
+  let hasVerifier = 1;
+}
+
+def Wrapper_DescriptorBufferOp : Wrapper_Op<"descriptor_buffer", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>,
+    MemoryEffects<[MemRead<DefaultResource>]>
+  ]> {
+  let summary = "The buffer a functional shim returned in a descriptor";
+  let description = [{
+    The buffer that a functional shim allocated and described in descriptor
+    `index` of `descriptors` (from `wrapper.result_descriptors`), with the
+    type given there; dynamic sizes are read from the descriptor. The graph
+    owns it and frees it with `wrapper.free`.
+
+    ```mlir
+    %buf0 = wrapper.descriptor_buffer %r[0] : memref<4x2xf32>
+    ```
+  }];
+  let arguments = (ins LLVM_DefaultPointer:$descriptors,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$index);
+  let results = (outs Wrapper_Buffer:$buffer);
+  let assemblyFormat = "$descriptors `[` $index `]` attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Wrapper_CheckStatusOp : Wrapper_Op<"check_status"> {
+  let summary = "Stops the program when a shim call failed";
+  let description = [{
+    Checks the `wrapper_status` that a shim returned: when it is not
+    `WRAPPER_OK`, the program prints
+    `error: extern kernel <callee> failed: <message>` and exits with status 1
+    (`wrapper_shim_check` of the runtime).
+
+    ```mlir
+    wrapper.check_status %status, "aten::mm.out" : i32
+    ```
+  }];
+  let arguments = (ins I32:$status, StrAttr:$callee);
+  let assemblyFormat = "$status `,` $callee attr-dict `:` type($status)";
 }
 
 #endif // WRAPPER_DIALECT_WRAPPER_IR_WRAPPEROPS_TD

@@ -48,6 +48,10 @@ std::optional<int64_t> getStorageBytes(MemRefType type);
 /// byte; nullopt for element types without a fixed size.
 std::optional<int64_t> getElementBytes(Type elementType);
 
+/// The runtime's dtype code (`wrapper_dtype` of WrapperRuntime.h) of a
+/// buffer element type, or nullopt when the runtime has none for it.
+std::optional<int32_t> getRuntimeDType(Type elementType);
+
 } // namespace wrapper
 } // namespace mlir
 

@@ -168,4 +168,67 @@ def WrapperExportKernelsPass
   }];
 }
 
+def WrapperLowerExternABIPass
+    : Pass<"wrapper-lower-extern-abi", "::mlir::ModuleOp"> {
+  let summary = "Lowers extern calls to calls of the C shim functions";
+  let description = [{
+    Every `wrapper.extern_out` / `wrapper.extern_alloc` of a registered
+    kernel becomes a `func.call` of its entry point in WrapperShim.h
+    (`wrapper_shim_<op>[_out|_inplace][_v<N>]`, declared in the module)
+    followed by `wrapper.check_status`. Arguments follow the schema
+    (docs/Externs.md, "The C ABI"): tensors as `wrapper.tensor_descriptor`
+    pointers, optional tensors as nullable pointers, `int` as i64, `float`
+    and `Scalar` as f64, `bool` as i32, `ScalarType` as an i32 dtype code,
+    optional values by pointer (null for None), `int[]` as a pointer and an
+    i64 length, defaults filled in from the schema. Functional calls get
+    their results through `wrapper.result_descriptors` and
+    `wrapper.descriptor_buffer`; the tuples and lists they return are taken
+    apart (each `wrapper.multi_output` becomes the element's buffer, and
+    freeing a container frees the elements not extracted).
+
+    A call of a kernel the registry does not know, or of a variant the
+    library does not implement (run `--wrapper-synthesize-extern-variants`
+    first), is an error. Runs after memory planning.
+
+    ```mlir
+    wrapper.extern_out "aten::mm" ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>)
+        outs(%o : memref<4x2xf32>)
+    ```
+    becomes
+    ```mlir
+    %desc = wrapper.tensor_descriptor %a : memref<4x8xf32>
+    %desc_0 = wrapper.tensor_descriptor %b : memref<8x2xf32>
+    %desc_1 = wrapper.tensor_descriptor %o : memref<4x2xf32>
+    %0 = func.call @wrapper_shim_mm_out(%desc, %desc_0, %desc_1)
+        : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+    wrapper.check_status %0, "aten::mm" : i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def WrapperSynthesizeExternVariantsPass
+    : Pass<"wrapper-synthesize-extern-variants", "::mlir::ModuleOp"> {
+  let summary = "Builds out= and in-place variants from functional kernels";
+  let description = [{
+    Where a call needs the `out=` form (`wrapper.extern_out` of a kernel
+    name) or the in-place form (`aten::relu_`) of a registered kernel whose
+    library implements only the functional form, generates a private
+    function that calls the functional kernel (`wrapper.extern_alloc`),
+    checks that the result has the shape of the destination (static sizes
+    by type, dynamic ones with `cf.assert`), copies it into `out` (or back
+    into `self`) and frees it, and replaces the call by a `func.call` of the
+    function. One function is made per kernel, variant, operand types and
+    compile-time arguments (`__wrapper_synth_<op>_<variant>_<n>`). A variant
+    the library implements always wins: such calls are left alone. Runs
+    after memory planning (the calls it makes are plain function calls).
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // WRAPPER_DIALECT_WRAPPER_TRANSFORMS_PASSES_TD
