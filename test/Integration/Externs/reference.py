@@ -143,6 +143,16 @@ CASES = {
     "add_alpha": (lambda: [f32(4, 9), f32(9)], lambda x, y: [x + 2.5 * y]),
     "mul": (lambda: [f32(4, 9), f32(4, 1)], lambda x, y: [x * y]),
     "unbind": (lambda: [f32(3, 4)], lambda x: [x[0], x[1], x[2]]),
+    # variants.mlir: out= and in-place forms, implemented and synthesized.
+    "variants": (
+        lambda: [f32(6, 5), np.array([3, 0, 5, 3], np.int64), f32(4, 3),
+                 f32(4, 7), f32(7, 3), f32(1, 2, 5, 5), f32(3, 2, 3, 3)],
+        lambda x, i, c, a, b, img, w: [
+            np.cumsum(np.maximum(x[i], 0), axis=1),
+            0.5 * c + a @ b,
+            conv2d(img, w),
+            *topk(np.cumsum(np.maximum(x[i], 0), axis=1), 5),
+            conv2d(img, w)]),
     "mixed": (lambda: [f32(5, 7), f32(7, 3)],
               lambda x, w: [np.exp(np.maximum(x, 0) @ w)]),
 }
@@ -170,7 +180,9 @@ def main():
     tool = next((a.split("=", 1)[1] for a in sys.argv[1:]
                  if a.startswith("--wrapper-run=")), "wrapper-run")
     program, work = args[0], Path(args[1])
-    cases = args[2:] or list(CASES)
+    # By default, every case that the program defines a function for.
+    text = Path(program).read_text()
+    cases = args[2:] or [c for c in CASES if f"@{c}(" in text]
     failed = 0
     for case in cases:
         make, reference = CASES[case]

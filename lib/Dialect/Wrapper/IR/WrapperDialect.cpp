@@ -243,6 +243,14 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                 "symbols on a module";
     return success();
   }
+  // The extern kernel a --wrapper-synthesize-extern-variants function is
+  // built from.
+  if (attr.getName() == "wrapper.synthesized_from") {
+    if (!isa<FunctionOpInterface>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'wrapper.synthesized_from' must be a "
+                                  "kernel name on a function";
+    return success();
+  }
   return op->emitOpError() << "unknown wrapper attribute '"
                            << attr.getName().getValue() << "' on an operation";
 }
