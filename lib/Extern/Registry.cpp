@@ -189,7 +189,7 @@ static bool operandFits(Type type, const SchemaType &schemaType) {
 }
 
 std::string mlir::wrapper::getShimName(const ExternKernel &kernel,
-                                      ExternVariant variant) {
+                                       ExternVariant variant) {
   std::string name = "wrapper_shim_" + kernel.schema.name;
   if (variant == ExternVariant::Out)
     name += "_out";
@@ -250,12 +250,11 @@ mlir::wrapper::bindExternCall(Operation *op, StringRef callee,
   return bindings;
 }
 
-LogicalResult mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
-                                              const ExternKernel &kernel,
-                                              TypeRange inputs,
-                                              DictionaryAttr args,
-                                              TypeRange results,
-                                              ArrayRef<ExternResultKind> kinds) {
+LogicalResult
+mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
+                                const ExternKernel &kernel, TypeRange inputs,
+                                DictionaryAttr args, TypeRange results,
+                                ArrayRef<ExternResultKind> kinds) {
   if (failed(bindExternCall(op, callee, kernel, inputs, args)))
     return failure();
   const Schema &schema = kernel.schema;
@@ -266,8 +265,8 @@ LogicalResult mlir::wrapper::verifyExternCall(Operation *op, StringRef callee,
            << (schema.returns.size() == 1 ? " tensor" : " tensors")
            << ", but the call has " << results.size();
   for (auto [index, ret] : llvm::enumerate(schema.returns)) {
-    ExternResultKind expected = ret.type.list ? ExternResultKind::BufferList
-                                              : ExternResultKind::Buffer;
+    ExternResultKind expected =
+        ret.type.list ? ExternResultKind::BufferList : ExternResultKind::Buffer;
     if (ret.type.base != SchemaBaseType::Tensor || kinds[index] != expected)
       return op->emitOpError()
              << "result #" << index << " of '" << name << "' is a "

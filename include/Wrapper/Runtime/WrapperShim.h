@@ -143,8 +143,7 @@ wrapper_status wrapper_shim_cumsum_v2(const wrapper_tensor *self, int64_t dim,
 wrapper_status wrapper_shim_cumsum_out_v2(const wrapper_tensor *self,
                                           int64_t dim, const int32_t *dtype,
                                           wrapper_tensor *out);
-wrapper_status wrapper_shim_cumsum_inplace_v2(wrapper_tensor *self,
-                                              int64_t dim,
+wrapper_status wrapper_shim_cumsum_inplace_v2(wrapper_tensor *self, int64_t dim,
                                               const int32_t *dtype);
 
 /* Indexing. */
@@ -163,8 +162,7 @@ wrapper_status wrapper_shim_gather_out(const wrapper_tensor *self, int64_t dim,
                                        const wrapper_tensor *index,
                                        int32_t sparse_grad,
                                        wrapper_tensor *out);
-wrapper_status wrapper_shim_scatter_add(const wrapper_tensor *self,
-                                        int64_t dim,
+wrapper_status wrapper_shim_scatter_add(const wrapper_tensor *self, int64_t dim,
                                         const wrapper_tensor *index,
                                         const wrapper_tensor *src,
                                         wrapper_tensor *result);

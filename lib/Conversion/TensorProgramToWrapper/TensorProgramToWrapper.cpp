@@ -480,11 +480,12 @@ LogicalResult GraphBuilder::lowerExtern(tp::ExternOp op, OpBuilder &b) {
   const ExternKernel *kernel = ExternRegistry::get().lookup(op.getCallee());
   bool list = kernel && kernel->schema.returns.size() == 1 &&
               kernel->schema.returns.front().type.list;
-  Type container = list ? Type(ListType::get(b.getContext(), resultTypes))
-                        : Type(wrapper::TupleType::get(b.getContext(), resultTypes));
-  auto call = ExternAllocOp::create(b, loc, TypeRange{container},
-                                    op.getCalleeAttr(), inputs,
-                                    op.getArgsAttr());
+  Type container =
+      list ? Type(ListType::get(b.getContext(), resultTypes))
+           : Type(wrapper::TupleType::get(b.getContext(), resultTypes));
+  auto call =
+      ExternAllocOp::create(b, loc, TypeRange{container}, op.getCalleeAttr(),
+                            inputs, op.getArgsAttr());
   for (auto [index, result] : llvm::enumerate(op.getResults()))
     buffers.map(result, MultiOutputOp::create(
                             b, loc, resultTypes[index], call.getResult(0),

@@ -163,9 +163,8 @@ static void storeField(OpBuilder &b, Location loc, Value descriptors,
 
 /// A stack array of `count` i64 (at least one).
 static Value i64Array(OpBuilder &b, Location loc, int64_t count) {
-  Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                        b.getI64IntegerAttr(std::max<int64_t>(
-                                            1, count)));
+  Value size = LLVM::ConstantOp::create(
+      b, loc, b.getI64Type(), b.getI64IntegerAttr(std::max<int64_t>(1, count)));
   return LLVM::AllocaOp::create(b, loc,
                                 LLVM::LLVMPointerType::get(b.getContext()),
                                 b.getI64Type(), size, /*alignment=*/8);
@@ -174,10 +173,9 @@ static Value i64Array(OpBuilder &b, Location loc, int64_t count) {
 /// Stores i64 `value` at element `index` of the i64 array `array`.
 static void storeI64(OpBuilder &b, Location loc, Value array, int64_t index,
                      Value value) {
-  Value at = LLVM::GEPOp::create(b, loc,
-                                 LLVM::LLVMPointerType::get(b.getContext()),
-                                 b.getI64Type(), array,
-                                 ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  Value at = LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(), array,
+      ArrayRef<LLVM::GEPArg>{int32_t(index)});
   LLVM::StoreOp::create(b, loc, value, at);
 }
 
@@ -263,9 +261,8 @@ static Value lowerTensorDescriptor(OpBuilder &b, Location loc, Value buffer) {
       b, loc, ptr, i8, alignedPointer(b, loc, metadata.getBaseBuffer()),
       ArrayRef<LLVM::GEPArg>{bytes});
   Value descriptor = descriptorArray(b, loc, 1);
-  Value strides =
-      LLVM::GEPOp::create(b, loc, ptr, i64, shape,
-                          ArrayRef<LLVM::GEPArg>{int32_t(rank)});
+  Value strides = LLVM::GEPOp::create(b, loc, ptr, i64, shape,
+                                      ArrayRef<LLVM::GEPArg>{int32_t(rank)});
   storeField(b, loc, descriptor, 0, 0, data);
   storeField(b, loc, descriptor, 0, 1,
              arith::ConstantIntOp::create(
@@ -290,9 +287,9 @@ static Value lowerResultDescriptors(OpBuilder &b, Location loc,
     for (int64_t d = 0; d < rank; ++d)
       storeI64(b, loc, sizes, d,
                arith::ConstantIntOp::create(
-                   b, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d),
-                   64));
-    storeField(b, loc, descriptors, index, 0, LLVM::ZeroOp::create(b, loc, ptr));
+                   b, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d), 64));
+    storeField(b, loc, descriptors, index, 0,
+               LLVM::ZeroOp::create(b, loc, ptr));
     storeField(b, loc, descriptors, index, 1,
                arith::ConstantIntOp::create(
                    b, loc, *getRuntimeDType(type.getElementType()), 32));
@@ -312,10 +309,9 @@ static Value lowerDescriptorBuffer(OpBuilder &b, Location loc,
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type i64 = b.getI64Type();
   auto field = [&](int32_t f) -> Value {
-    return LLVM::GEPOp::create(b, loc, ptr,
-                               tensorDescriptorType(b.getContext()),
-                               descriptors,
-                               ArrayRef<LLVM::GEPArg>{int32_t(index), f});
+    return LLVM::GEPOp::create(
+        b, loc, ptr, tensorDescriptorType(b.getContext()), descriptors,
+        ArrayRef<LLVM::GEPArg>{int32_t(index), f});
   };
   Value data = LLVM::LoadOp::create(b, loc, ptr, field(0));
   Value sizesArray = LLVM::LoadOp::create(b, loc, ptr, field(3));
@@ -466,9 +462,8 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
               return success();
             })
             .Case([&](TensorDescriptorOp op) -> LogicalResult {
-              mapping.map(op.getResult(),
-                          lowerTensorDescriptor(body, loc,
-                                                get(op.getBuffer())));
+              mapping.map(op.getResult(), lowerTensorDescriptor(
+                                              body, loc, get(op.getBuffer())));
               return success();
             })
             .Case([&](ResultDescriptorsOp op) -> LogicalResult {
@@ -486,8 +481,8 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
             })
             .Case([&](CheckStatusOp op) -> LogicalResult {
               Type ptr = LLVM::LLVMPointerType::get(body.getContext());
-              func::FuncOp callee = debug->function(
-                  "wrapper_shim_check", {body.getI32Type(), ptr});
+              func::FuncOp callee = debug->function("wrapper_shim_check",
+                                                    {body.getI32Type(), ptr});
               func::CallOp::create(
                   body, loc, callee,
                   ValueRange{get(op.getStatus()),

@@ -92,3 +92,21 @@ wrapper.graph @tuple_arity(%m: memref<4x8xf32>) {
   %t = wrapper.extern_alloc "aten::topk" ins(%m : memref<4x8xf32>) args {k = 2 : i64} -> !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>, memref<4x2xi64>>
   wrapper.return
 }
+
+// -----
+
+// Results are checked against the schema's returns by kind: topk returns
+// two tensors, unbind a list of them.
+wrapper.graph @tuple_element_kind(%m: memref<4x8xf32>) {
+  // expected-error @below {{'wrapper.extern_alloc' op result #1 of 'aten::topk' is a Tensor (schema: aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)), got '!wrapper.list<memref<4x2xf32>>'}}
+  %t = wrapper.extern_alloc "aten::topk" ins(%m : memref<4x8xf32>) args {k = 2 : i64} -> !wrapper.tuple<memref<4x2xf32>, !wrapper.list<memref<4x2xf32>>>
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @list_return_kind(%m: memref<4x8xf32>) {
+  // expected-error @below {{'wrapper.extern_alloc' op result #0 of 'aten::unbind' is a Tensor[] (schema: aten::unbind(Tensor self, int dim=0) -> Tensor[]), got 'memref<8xf32>'}}
+  %u = wrapper.extern_alloc "aten::unbind" ins(%m : memref<4x8xf32>) -> memref<8xf32>
+  wrapper.return
+}

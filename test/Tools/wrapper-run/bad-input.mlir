@@ -31,11 +31,14 @@
 // RUN: not wrapper-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: wrapper-run: error: no function named 'nope' with a body in the module
 // RUN: not wrapper-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
-// AMBIGUOUS: wrapper-run: error: the module has 8 entry candidates (function make_f32, {{.*}}); name one with --entry
+// AMBIGUOUS: wrapper-run: error: the module has 9 entry candidates (function make_f32, {{.*}}); name one with --entry
 //
-// An op the CPU path does not support:
+// An extern kernel the registry does not know, and one that fails at run
+// time (random indices out of range):
 // RUN: not wrapper-run %s --entry=uses_extern 2>&1 | FileCheck %s --check-prefix=EXTERN
-// EXTERN: error: 'tensor_program.extern' op cannot be lowered yet: extern kernels need the runtime shim library
+// EXTERN: error: 'wrapper.extern_alloc' op calls 'mylib::fancy', which the extern registry does not know; the C ABI needs its schema
+// RUN: not wrapper-run %s --entry=bad_index 2>&1 | FileCheck %s --check-prefix=BADINDEX
+// BADINDEX: error: extern kernel aten::embedding failed: aten::embedding: index {{-?[0-9]+}} is out of range for dimension 0 of size 3
 //
 // Missing and malformed files:
 // RUN: not wrapper-run %s --entry=takes_4x3 --input=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -95,8 +98,13 @@ func.func @dynamic_pair(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> tensor<?x3x
 }
 
 func.func @uses_extern(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = tensor_program.extern "aten::relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = tensor_program.extern "mylib::fancy"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+func.func @bad_index(%w: tensor<3x4xf32>, %i: tensor<8xi64>) -> tensor<8x4xf32> {
+  %0 = tensor_program.extern "aten::embedding"(%w, %i) : (tensor<3x4xf32>, tensor<8xi64>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
 }
 
 func.func @scalar_arg(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {

@@ -17,9 +17,9 @@ using namespace mlir::wrapper;
 static LogicalResult verifyDescribable(Operation *op, MemRefType type,
                                        StringRef what) {
   if (!getRuntimeDType(type.getElementType()))
-    return op->emitOpError() << what << " has element type "
-                             << type.getElementType()
-                             << ", which the C ABI has no dtype for";
+    return op->emitOpError()
+           << what << " has element type " << type.getElementType()
+           << ", which the C ABI has no dtype for";
   if (!type.isStrided())
     return op->emitOpError() << what << " has a non-strided layout";
   return success();
@@ -44,8 +44,8 @@ LogicalResult ResultDescriptorsOp::verify() {
       return emitOpError() << "type #" << index
                            << " must have the identity layout (results are "
                               "contiguous)";
-    if (failed(verifyDescribable(*this, type,
-                                 "type #" + std::to_string(index))))
+    if (failed(
+            verifyDescribable(*this, type, "type #" + std::to_string(index))))
       return failure();
   }
   return success();

@@ -11,6 +11,7 @@
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"

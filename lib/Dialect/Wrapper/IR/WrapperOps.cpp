@@ -770,9 +770,8 @@ LogicalResult ExternAllocOp::verify() {
       auto list = dyn_cast<wrapper::ListType>(type);
       if (isa<MemRefType>(type))
         kinds.push_back(ExternResultKind::Buffer);
-      else if (list && llvm::all_of(list.getElements(), [](Type t) {
-                 return isa<MemRefType>(t);
-               }))
+      else if (list && llvm::all_of(list.getElements(),
+                                    [](Type t) { return isa<MemRefType>(t); }))
         kinds.push_back(ExternResultKind::BufferList);
       else
         kinds.push_back(ExternResultKind::Other);

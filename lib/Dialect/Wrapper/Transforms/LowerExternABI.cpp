@@ -257,10 +257,9 @@ struct WrapperLowerExternABIPass
     ModuleOp module = getOperation();
     if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
       if (existing.getFunctionType() != type)
-        return at->emitOpError()
-               << "needs '" << name << "' with type " << type
-               << ", but the module declares it with type "
-               << existing.getFunctionType();
+        return at->emitOpError() << "needs '" << name << "' with type " << type
+                                 << ", but the module declares it with type "
+                                 << existing.getFunctionType();
       return existing;
     }
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -328,8 +327,7 @@ WrapperLowerExternABIPass::lower(Operation *op,
   Location loc = op->getLoc();
   CallLowering call(b, loc);
   SmallVector<Value> operands;
-  for (auto [arg, binding] :
-       llvm::zip(kernel->schema.arguments, *bindings)) {
+  for (auto [arg, binding] : llvm::zip(kernel->schema.arguments, *bindings)) {
     Value operand;
     Attribute attr;
     if (binding.kind == ExternArgumentBinding::Operand)
@@ -431,7 +429,8 @@ WrapperLowerExternABIPass::lower(Operation *op,
       buffers.push_back(element);
     }
     Type first = alloc.getResultTypes().front();
-    if (alloc.getNumResults() == 1 && isa<wrapper::TupleType, wrapper::ListType>(first)) {
+    if (alloc.getNumResults() == 1 &&
+        isa<wrapper::TupleType, wrapper::ListType>(first)) {
       // One container: a tuple of the returns, or a list return.
       SmallVector<ReturnBuffers> elements;
       SmallVector<bool> lists;

@@ -107,14 +107,13 @@ struct WrapperSynthesizeExternVariantsPass
     SmallVector<Type> resultTypes;
     for (Value output : outputs) {
       auto outType = cast<MemRefType>(output.getType());
-      resultTypes.push_back(MemRefType::get(outType.getShape(),
-                                            outType.getElementType(),
-                                            MemRefLayoutAttrInterface(),
-                                            outType.getMemorySpace()));
+      resultTypes.push_back(MemRefType::get(
+          outType.getShape(), outType.getElementType(),
+          MemRefLayoutAttrInterface(), outType.getMemorySpace()));
     }
-    auto call = ExternAllocOp::create(b, loc, resultTypes,
-                                      b.getStringAttr(qualified), callInputs,
-                                      op.getArgsAttr());
+    auto call =
+        ExternAllocOp::create(b, loc, resultTypes, b.getStringAttr(qualified),
+                              callInputs, op.getArgsAttr());
     if (failed(mlir::verify(call))) {
       function.erase();
       return {};
@@ -130,14 +129,14 @@ struct WrapperSynthesizeExternVariantsPass
           continue;
         Value got = memref::DimOp::create(b, loc, result, d);
         Value want = memref::DimOp::create(b, loc, output, d);
-        Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           got, want);
-        cf::AssertOp::create(
-            b, loc, same,
-            (qualified + (inPlace ? "_" : ".out") + ": result #" +
-             std::to_string(index) + " differs from the destination in size " +
-             std::to_string(d))
-                .str());
+        Value same =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, got, want);
+        cf::AssertOp::create(b, loc, same,
+                             (qualified + (inPlace ? "_" : ".out") +
+                              ": result #" + std::to_string(index) +
+                              " differs from the destination in size " +
+                              std::to_string(d))
+                                 .str());
       }
       memref::CopyOp::create(b, loc, result, output);
       FreeOp::create(b, loc, result);

@@ -34,6 +34,8 @@ def Wrapper_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // The extern C ABI ops yield !llvm.ptr descriptors.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{

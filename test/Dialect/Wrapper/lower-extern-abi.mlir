@@ -1,0 +1,92 @@
+// RUN: wrapper-opt %s --split-input-file --wrapper-lower-extern-abi --verify-diagnostics | FileCheck %s
+
+// The C ABI of each argument kind: tensors as descriptors, an absent
+// optional tensor as null, int lists as a stack array and a length
+// (defaults filled in), optional values by pointer, bool as i32,
+// ScalarType as a dtype code; the _v2 entry point of cumsum.
+// CHECK-LABEL: wrapper.graph @kinds
+// CHECK: %[[X:.*]] = wrapper.tensor_descriptor %arg0 : memref<1x3x8x8xf32>
+// CHECK: %[[W:.*]] = wrapper.tensor_descriptor %arg1 : memref<4x3x3x3xf32>
+// CHECK: %[[NOBIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[STRIDE:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[R:.*]] = wrapper.result_descriptors [memref<1x4x3x6xf32>]
+// CHECK: %[[S:.*]] = func.call @wrapper_shim_conv2d(%[[X]], %[[W]], %[[NOBIAS]], %[[STRIDE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[R]])
+// CHECK: wrapper.check_status %[[S]], "aten::conv2d" : i32
+// CHECK: %[[C:.*]] = wrapper.descriptor_buffer %[[R]][0] : memref<1x4x3x6xf32>
+// CHECK: %[[DIM:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[KEEP:.*]] = arith.constant 0 : i32
+// CHECK: func.call @wrapper_shim_argmax(%{{.*}}, %[[DIM]], %[[KEEP]], %{{.*}})
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: llvm.store %[[ONE]], %[[SLOT]]
+// CHECK: func.call @wrapper_shim_argmax(%{{.*}}, %[[SLOT]],
+// CHECK: %[[F64:.*]] = arith.constant 8 : i32
+// CHECK: %[[DT:.*]] = llvm.alloca
+// CHECK: llvm.store %[[F64]], %[[DT]]
+// CHECK: func.call @wrapper_shim_cumsum_out_v2(%{{.*}}, %{{.*}}, %[[DT]], %{{.*}})
+// CHECK: func.call @wrapper_shim_relu_inplace(
+// CHECK: wrapper.free %[[C]]
+// CHECK-DAG: func.func private @wrapper_shim_conv2d(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, !llvm.ptr) -> i32
+// CHECK-DAG: func.func private @wrapper_shim_argmax(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> i32
+// CHECK-DAG: func.func private @wrapper_shim_cumsum_out_v2(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32
+wrapper.graph @kinds(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %m: memref<4x8xf32>,
+                     %acc: memref<4x8xf64> {wrapper.mutated}, %r: memref<4x8xf32> {wrapper.mutated}) {
+  %c = wrapper.extern_alloc "aten::conv2d" ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) args {stride = [2, 1]} -> memref<1x4x3x6xf32>
+  %a = wrapper.extern_alloc "aten::argmax" ins(%m : memref<4x8xf32>) -> memref<i64>
+  %b = wrapper.extern_alloc "aten::argmax" ins(%m : memref<4x8xf32>) args {dim = 1 : i64} -> memref<4xi64>
+  wrapper.extern_out "aten::cumsum" ins(%m : memref<4x8xf32>) outs(%acc : memref<4x8xf64>) args {dim = 1 : i64, dtype = f64}
+  wrapper.extern_out "aten::relu_" outs(%r : memref<4x8xf32>)
+  wrapper.free %c : memref<1x4x3x6xf32>
+  wrapper.free %a : memref<i64>
+  wrapper.free %b : memref<4xi64>
+  wrapper.return
+}
+
+// -----
+
+// Containers are taken apart: multi_output becomes the element's buffer;
+// freeing the tuple frees what was not extracted; a list return is an array
+// of descriptors and a count.
+// CHECK-LABEL: wrapper.graph @containers
+// CHECK: %[[V:.*]] = wrapper.result_descriptors [memref<4x2xf32>]
+// CHECK: %[[I:.*]] = wrapper.result_descriptors [memref<4x2xi64>]
+// CHECK: func.call @wrapper_shim_topk(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[I]])
+// CHECK: %[[VB:.*]] = wrapper.descriptor_buffer %[[V]][0] : memref<4x2xf32>
+// CHECK: %[[IB:.*]] = wrapper.descriptor_buffer %[[I]][0] : memref<4x2xi64>
+// CHECK-NEXT: wrapper.free %[[VB]] : memref<4x2xf32>
+// CHECK: %[[L:.*]] = wrapper.result_descriptors [memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>]
+// CHECK: %[[N:.*]] = arith.constant 4 : i64
+// CHECK: func.call @wrapper_shim_unbind(%{{.*}}, %{{.*}}, %[[L]], %[[N]])
+// CHECK: %[[L0:.*]] = wrapper.descriptor_buffer %[[L]][0]
+// CHECK: %[[L1:.*]] = wrapper.descriptor_buffer %[[L]][1]
+// CHECK: %[[L2:.*]] = wrapper.descriptor_buffer %[[L]][2]
+// CHECK: %[[L3:.*]] = wrapper.descriptor_buffer %[[L]][3]
+// CHECK: wrapper.free %[[L0]]
+// CHECK: wrapper.free %[[L1]]
+// CHECK: wrapper.free %[[L3]]
+// CHECK: wrapper.return %[[IB]], %[[L2]]
+wrapper.graph @containers(%m: memref<4x8xf32>) -> (memref<4x2xi64>, memref<8xf32>) {
+  %t = wrapper.extern_alloc "aten::topk" ins(%m : memref<4x8xf32>) args {k = 2 : i64} -> !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>>
+  %i = wrapper.multi_output %t[1] : !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>> -> memref<4x2xi64>
+  wrapper.free %t : !wrapper.tuple<memref<4x2xf32>, memref<4x2xi64>>
+  %u = wrapper.extern_alloc "aten::unbind" ins(%m : memref<4x8xf32>) -> !wrapper.list<memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>>
+  %u2 = wrapper.multi_output %u[2] : !wrapper.list<memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>> -> memref<8xf32>
+  wrapper.free %u : !wrapper.list<memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>>
+  wrapper.return %i, %u2 : memref<4x2xi64>, memref<8xf32>
+}
+
+// -----
+
+wrapper.graph @unregistered(%m: memref<4x8xf32>, %o: memref<4x8xf32> {wrapper.mutated}) {
+  // expected-error @below {{'wrapper.extern_out' op calls 'mylib::fancy', which the extern registry does not know; the C ABI needs its schema}}
+  wrapper.extern_out "mylib::fancy" ins(%m : memref<4x8xf32>) outs(%o : memref<4x8xf32>)
+  wrapper.return
+}
+
+// -----
+
+wrapper.graph @missing_variant(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %o: memref<1x4x6x6xf32> {wrapper.mutated}) {
+  // expected-error @below {{'wrapper.extern_out' op needs the out= variant of 'aten::conv2d', which the library does not implement; run --wrapper-synthesize-extern-variants first}}
+  wrapper.extern_out "aten::conv2d" ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%o : memref<1x4x6x6xf32>)
+  wrapper.return
+}
