@@ -110,8 +110,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   r1.build(in);
   int64_t k = in.small(), dim = in.small();
   int32_t flag = in.next() & 1;
-  int64_t list[3] = {in.small(), in.small(), in.small()};
-  int64_t listLength = in.next() % 4;
+  // stride, padding, dilation: lengths 0 to 2 (the caller provides as many
+  // values as it says).
+  int64_t lists[3][2] = {{in.small(), in.small()},
+                         {in.small(), in.small()},
+                         {in.small(), in.small()}};
+  int64_t listLength = in.next() % 3;
   const int64_t *dimPtr = (in.next() & 1) ? &dim : nullptr;
   int32_t dtype = in.next() % 14;
   const int32_t *dtypePtr = (in.next() & 1) ? &dtype : nullptr;
@@ -135,13 +139,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   case 4:
     s = wrapper_shim__scaled_mm(a.get(), b.get(), c.get(), d.get(),
-                                flag ? nullptr : c.get(), nullptr, dtypePtr,
-                                0, &r0.t);
+                                flag ? nullptr : c.get(), nullptr, dtypePtr, 0,
+                                &r0.t);
     break;
   case 5:
-    s = wrapper_shim_conv2d(a.get(), b.get(), flag ? c.get() : nullptr, list,
-                            listLength, list + 1, listLength, list + 2,
-                            listLength, k, &r0.t);
+    s = wrapper_shim_conv2d(a.get(), b.get(), flag ? c.get() : nullptr,
+                            lists[0], listLength, lists[1], listLength,
+                            lists[2], listLength, k, &r0.t);
     break;
   case 6:
     s = wrapper_shim_topk(a.get(), k, dim, flag, 1, &r0.t, &r1.t);

@@ -226,15 +226,14 @@ static wrapper_status checkSameDType(const char *op, const char *name,
                                      const wrapper_tensor *other) {
   if (t->dtype != other->dtype)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                             "%s: tensor '%s' has dtype %s but '%s' has %s",
-                             op, name, wrapper_dtype_name(t->dtype), otherName,
+                             "%s: tensor '%s' has dtype %s but '%s' has %s", op,
+                             name, wrapper_dtype_name(t->dtype), otherName,
                              wrapper_dtype_name(other->dtype));
   return WRAPPER_OK;
 }
 
 /* Normalizes a dimension argument (negative counts from the end). */
-static wrapper_status normalizeDim(const char *op, int64_t *dim,
-                                   int32_t rank) {
+static wrapper_status normalizeDim(const char *op, int64_t *dim, int32_t rank) {
   int32_t span = rank > 0 ? rank : 1;
   if (*dim < -span || *dim >= span)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
@@ -323,8 +322,8 @@ void wrapper_shim_free(void *data) { free(data); }
 void wrapper_shim_check(int32_t status, const char *callee) {
   if (status == WRAPPER_OK)
     return;
-  fprintf(stderr, "error: extern kernel %s failed: %s\n",
-          callee ? callee : "?", wrapper_last_error());
+  fprintf(stderr, "error: extern kernel %s failed: %s\n", callee ? callee : "?",
+          wrapper_last_error());
   fflush(stderr);
   exit(1);
 }
@@ -357,10 +356,10 @@ static void matmul(const wrapper_tensor *a, const wrapper_tensor *m,
       for (int64_t j = 0; j < cols; ++j) {
         double sum = 0;
         for (int64_t k = 0; k < depth; ++k)
-          sum += load(a, aBatch + i * a->strides[base] +
-                             k * a->strides[base + 1]) *
-                 load(m, mBatch + k * m->strides[base] +
-                             j * m->strides[base + 1]);
+          sum +=
+              load(a,
+                   aBatch + i * a->strides[base] + k * a->strides[base + 1]) *
+              load(m, mBatch + k * m->strides[base] + j * m->strides[base + 1]);
         double value = alpha * sum;
         if (c && beta != 0) {
           int64_t index[2] = {i, j};
@@ -490,11 +489,12 @@ static wrapper_status checkScale(const char *op, const char *name,
   return WRAPPER_OK;
 }
 
-static wrapper_status scaledMmImpl(
-    const char *op, const wrapper_tensor *self, const wrapper_tensor *mat2,
-    const wrapper_tensor *scaleA, const wrapper_tensor *scaleB,
-    const wrapper_tensor *bias, const wrapper_tensor *scaleResult,
-    const int32_t *outDType, wrapper_tensor *out, OutputKind kind) {
+static wrapper_status
+scaledMmImpl(const char *op, const wrapper_tensor *self,
+             const wrapper_tensor *mat2, const wrapper_tensor *scaleA,
+             const wrapper_tensor *scaleB, const wrapper_tensor *bias,
+             const wrapper_tensor *scaleResult, const int32_t *outDType,
+             wrapper_tensor *out, OutputKind kind) {
   CHECK(checkTensor(op, "self", self, 2));
   CHECK(checkTensor(op, "mat2", mat2, 2));
   CHECK(checkFloat(op, "self", self));
@@ -570,8 +570,7 @@ static wrapper_status pairArgument(const char *op, const char *name,
   if ((length != 1 && length != 2) || !values)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: '%s' needs 1 or 2 values, got %lld%s", op,
-                             name, (long long)length,
-                             values ? "" : " (NULL)");
+                             name, (long long)length, values ? "" : " (NULL)");
   pair[0] = values[0];
   pair[1] = values[length - 1];
   const int64_t maximum = (int64_t)1 << 31;
@@ -713,8 +712,8 @@ static wrapper_status selectImpl(const char *op, const wrapper_tensor *self,
   if (!keyed) {
     releaseOutput(values, kind);
     releaseOutput(indices, kind);
-    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "%s: out of memory", op);
+    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY, "%s: out of memory",
+                             op);
   }
   /* Iterate over the slices: every index with dim fixed at 0. */
   int64_t outer[WRAPPER_MAX_RANK];
@@ -871,14 +870,14 @@ static wrapper_status cumsumImpl(const char *op, const wrapper_tensor *self,
   CHECK(checkTensor(op, "self", self, -1));
   CHECK(normalizeDim(op, &dim, self->rank));
   /* Integers (and bool) accumulate in int64 unless a dtype is given. */
-  int32_t resultType = dtype ? *dtype
+  int32_t resultType = dtype                       ? *dtype
                        : isFloatDType(self->dtype) ? self->dtype
                                                    : WRAPPER_DTYPE_I64;
   if (wrapper_dtype_size((wrapper_dtype)resultType) == 0)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: unknown dtype %d", op, (int)resultType);
-  CHECK(prepareOutput(op, "out", out, kind, resultType, self->sizes,
-                      self->rank));
+  CHECK(
+      prepareOutput(op, "out", out, kind, resultType, self->sizes, self->rank));
   int64_t length = self->rank ? self->sizes[dim] : 1;
   int64_t outer[WRAPPER_MAX_RANK], sliceSizes[WRAPPER_MAX_RANK];
   for (int32_t d = 0; d < self->rank; ++d) {
@@ -917,8 +916,7 @@ wrapper_status wrapper_shim_cumsum_out_v2(const wrapper_tensor *self,
                                           wrapper_tensor *out) {
   return cumsumImpl("aten::cumsum.out", self, dim, dtype, out, PROVIDED);
 }
-wrapper_status wrapper_shim_cumsum_inplace_v2(wrapper_tensor *self,
-                                              int64_t dim,
+wrapper_status wrapper_shim_cumsum_inplace_v2(wrapper_tensor *self, int64_t dim,
                                               const int32_t *dtype) {
   CHECK(checkTensor("aten::cumsum_", "self", self, -1));
   if (dtype && *dtype != self->dtype)
@@ -1019,11 +1017,9 @@ wrapper_status wrapper_shim_index_select_out(const wrapper_tensor *self,
 
 /* Checks that `index` fits `self` for gather/scatter: the same rank, and
  * no larger than `self` (and `src`, if set) outside `dim`. */
-static wrapper_status checkScatterShapes(const char *op,
-                                         const wrapper_tensor *self,
-                                         int64_t dim,
-                                         const wrapper_tensor *index,
-                                         const wrapper_tensor *src) {
+static wrapper_status
+checkScatterShapes(const char *op, const wrapper_tensor *self, int64_t dim,
+                   const wrapper_tensor *index, const wrapper_tensor *src) {
   if (index->rank != self->rank || (src && src->rank != self->rank))
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: index (rank %d)%s must have the rank of "
@@ -1090,9 +1086,8 @@ static void copyTensor(const wrapper_tensor *from, const wrapper_tensor *to) {
   } while (nextIndex(at, from->sizes, from->rank));
 }
 
-static wrapper_status scatterAddImpl(const char *op,
-                                     const wrapper_tensor *self, int64_t dim,
-                                     const wrapper_tensor *index,
+static wrapper_status scatterAddImpl(const char *op, const wrapper_tensor *self,
+                                     int64_t dim, const wrapper_tensor *index,
                                      const wrapper_tensor *src,
                                      wrapper_tensor *out, OutputKind kind) {
   CHECK(checkTensor(op, "self", self, -1));
@@ -1120,8 +1115,7 @@ static wrapper_status scatterAddImpl(const char *op,
   return WRAPPER_OK;
 }
 
-wrapper_status wrapper_shim_scatter_add(const wrapper_tensor *self,
-                                        int64_t dim,
+wrapper_status wrapper_shim_scatter_add(const wrapper_tensor *self, int64_t dim,
                                         const wrapper_tensor *index,
                                         const wrapper_tensor *src,
                                         wrapper_tensor *result) {
@@ -1185,8 +1179,7 @@ wrapper_status wrapper_shim_unbind(const wrapper_tensor *self, int64_t dim,
   if (count != self->sizes[dim] || (count > 0 && !results))
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: %lld results for a dimension of size %lld",
-                             op, (long long)count,
-                             (long long)self->sizes[dim]);
+                             op, (long long)count, (long long)self->sizes[dim]);
   int64_t sizes[WRAPPER_MAX_RANK], strides[WRAPPER_MAX_RANK];
   int32_t rank = 0;
   for (int32_t d = 0; d < self->rank; ++d)
@@ -1195,8 +1188,8 @@ wrapper_status wrapper_shim_unbind(const wrapper_tensor *self, int64_t dim,
       strides[rank++] = self->strides[d];
     }
   for (int64_t i = 0; i < count; ++i) {
-    wrapper_status status = prepareOutput(op, "results", &results[i],
-                                          ALLOCATE, self->dtype, sizes, rank);
+    wrapper_status status = prepareOutput(op, "results", &results[i], ALLOCATE,
+                                          self->dtype, sizes, rank);
     if (status != WRAPPER_OK) {
       for (int64_t j = 0; j < i; ++j)
         releaseOutput(&results[j], ALLOCATE);
@@ -1222,9 +1215,8 @@ typedef enum Elementwise { RELU, ADD, MUL } Elementwise;
 
 static wrapper_status elementwiseImpl(const char *op, Elementwise kind,
                                       const wrapper_tensor *self,
-                                      const wrapper_tensor *other,
-                                      double alpha, wrapper_tensor *out,
-                                      OutputKind outKind) {
+                                      const wrapper_tensor *other, double alpha,
+                                      wrapper_tensor *out, OutputKind outKind) {
   CHECK(checkTensor(op, "self", self, -1));
   int64_t sizes[WRAPPER_MAX_RANK];
   int32_t rank = self->rank;
@@ -1291,8 +1283,7 @@ wrapper_status wrapper_shim_add_out(const wrapper_tensor *self,
 wrapper_status wrapper_shim_add_inplace(wrapper_tensor *self,
                                         const wrapper_tensor *other,
                                         double alpha) {
-  return elementwiseImpl("aten::add_", ADD, self, other, alpha, self,
-                         PROVIDED);
+  return elementwiseImpl("aten::add_", ADD, self, other, alpha, self, PROVIDED);
 }
 wrapper_status wrapper_shim_mul(const wrapper_tensor *self,
                                 const wrapper_tensor *other,
