@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Element `index` (in elements from `data`) as a double. */
-static double loadElement(int32_t dtype, const void *data, int64_t index) {
+double wrapper_load_element(int32_t dtype, const void *data, int64_t index) {
   switch ((wrapper_dtype)dtype) {
   case WRAPPER_DTYPE_BOOL:
   case WRAPPER_DTYPE_U8:
@@ -88,7 +87,7 @@ void wrapper_debug_print(const char *label, int32_t dtype, int32_t rank,
   }
   double min = INFINITY, max = -INFINITY, sum = 0, squares = 0;
   for (int64_t i = 0; i < n; ++i) {
-    double v = loadElement(
+    double v = wrapper_load_element(
         dtype, data, viewIndex(rank, sizesAndStrides, offset, i));
     min = v < min ? v : min;
     max = v > max ? v : max;
@@ -96,8 +95,8 @@ void wrapper_debug_print(const char *label, int32_t dtype, int32_t rank,
   }
   double mean = n ? sum / (double)n : 0;
   for (int64_t i = 0; i < n; ++i) {
-    double d = loadElement(dtype, data,
-                           viewIndex(rank, sizesAndStrides, offset, i)) -
+    double d = wrapper_load_element(
+                   dtype, data, viewIndex(rank, sizesAndStrides, offset, i)) -
                mean;
     squares += d * d;
   }
@@ -113,7 +112,8 @@ void wrapper_debug_print(const char *label, int32_t dtype, int32_t rank,
   if (n > 0 && n <= 64) {
     printf("  values:");
     for (int64_t i = 0; i < n; ++i)
-      printf(" %.6g", loadElement(dtype, data,
+      printf(" %.6g",
+             wrapper_load_element(dtype, data,
                                   viewIndex(rank, sizesAndStrides, offset, i)));
     printf("\n");
   }

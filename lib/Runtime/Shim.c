@@ -35,31 +35,7 @@ static int isIndexDType(int32_t dtype) {
 }
 
 static double load(const wrapper_tensor *t, int64_t at) {
-  const char *data = (const char *)t->data;
-  switch ((wrapper_dtype)t->dtype) {
-  case WRAPPER_DTYPE_BOOL:
-  case WRAPPER_DTYPE_U8:
-    return ((const uint8_t *)data)[at];
-  case WRAPPER_DTYPE_I8:
-    return ((const int8_t *)data)[at];
-  case WRAPPER_DTYPE_I16:
-    return ((const int16_t *)data)[at];
-  case WRAPPER_DTYPE_I32:
-    return ((const int32_t *)data)[at];
-  case WRAPPER_DTYPE_I64:
-    return (double)((const int64_t *)data)[at];
-  case WRAPPER_DTYPE_F16:
-    return wrapper_f16_to_f32(((const uint16_t *)data)[at]);
-  case WRAPPER_DTYPE_BF16:
-    return wrapper_bf16_to_f32(((const uint16_t *)data)[at]);
-  case WRAPPER_DTYPE_F32:
-    return ((const float *)data)[at];
-  case WRAPPER_DTYPE_F64:
-    return ((const double *)data)[at];
-  case WRAPPER_DTYPE_F8E4M3FN:
-    return wrapper_f8e4m3fn_to_f32(((const uint8_t *)data)[at]);
-  }
-  return 0;
+  return wrapper_load_element(t->dtype, t->data, at);
 }
 
 static int64_t loadInt(const wrapper_tensor *t, int64_t at) {

@@ -11,8 +11,6 @@
 
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
-#include "Wrapper/Extern/Registry.h"
-
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -152,8 +150,7 @@ static LogicalResult verifyStorageSize(Operation *op, MemRefType type) {
   return success();
 }
 
-/// The graph argument that `value` views, if any.
-static std::optional<unsigned> getViewedGraphArgument(Value value) {
+std::optional<unsigned> mlir::wrapper::getViewedGraphArgument(Value value) {
   auto arg = dyn_cast<BlockArgument>(getStorageRoot(value));
   if (!arg || !isa<GraphOp>(arg.getOwner()->getParentOp()))
     return std::nullopt;
@@ -296,8 +293,7 @@ void AllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 
 LogicalResult AllocOp::verify() {
   MemRefType type = getType();
-  if (static_cast<int64_t>(getDynamicSizes().size()) !=
-      type.getNumDynamicDims())
+  if (getDynamicSizes().size() != type.getNumDynamicDims())
     return emitOpError() << "expects " << type.getNumDynamicDims()
                          << " dynamic size operands (one per dynamic "
                             "dimension of "
@@ -684,168 +680,6 @@ void CallOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), &operand,
                          SideEffects::DefaultResource::get());
   }
-}
-
-//===----------------------------------------------------------------------===//
-// Extern calls
-//===----------------------------------------------------------------------===//
-
-static LogicalResult verifyCallee(Operation *op, StringRef callee) {
-  if (callee.empty())
-    return op->emitOpError() << "callee name must not be empty";
-  if (llvm::any_of(callee, [](char c) { return isspace(c); }))
-    return op->emitOpError()
-           << "callee name '" << callee << "' must not contain whitespace";
-  return success();
-}
-
-LogicalResult ExternOutOp::verify() {
-  if (failed(verifyCallee(*this, getCallee())))
-    return failure();
-  if (getOutputs().empty())
-    return emitOpError() << "needs at least one output buffer";
-  for (auto [index, output] : llvm::enumerate(getOutputs())) {
-    for (unsigned prev = 0; prev < index; ++prev)
-      if (getOutputs()[prev] == output)
-        return emitOpError() << "output #" << index
-                             << " is the same buffer as output #" << prev;
-    std::optional<unsigned> arg = getViewedGraphArgument(output);
-    if (!arg)
-      continue;
-    auto graph = (*this)->getParentOfType<GraphOp>();
-    if (graph && !graph.isArgumentMutated(*arg))
-      return emitOpError() << "output #" << index << " writes argument #"
-                           << *arg
-                           << " of the graph, which its signature does not "
-                              "mark '"
-                           << WrapperDialect::getMutatedAttrName() << "'";
-  }
-  for (auto [index, output] : llvm::enumerate(getOutputs()))
-    if (isa_and_nonnull<GetConstantOp>(getStorageRoot(output).getDefiningOp()))
-      return emitOpError() << "output #" << index << " writes a constant";
-  // A registered kernel: the call must fit its schema. The in-place form
-  // passes `self` as its (only) output.
-  ExternVariant variant;
-  if (const ExternKernel *kernel =
-          ExternRegistry::get().lookup(getCallee(), &variant)) {
-    SmallVector<Type> inputs;
-    if (variant == ExternVariant::InPlace)
-      inputs.push_back(getOutputs().front().getType());
-    llvm::append_range(inputs, getInputs().getTypes());
-    SmallVector<Type> outputs(getOutputs().getTypes());
-    SmallVector<ExternResultKind> kinds(outputs.size(),
-                                        ExternResultKind::Buffer);
-    return verifyExternCall(*this, getCallee(), *kernel, inputs, getArgsAttr(),
-                            outputs, kinds);
-  }
-  return success();
-}
-
-void ExternOutOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  for (OpOperand &operand : getInputsMutable())
-    if (isa<MemRefType>(operand.get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
-  for (OpOperand &operand : getOutputsMutable())
-    effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                         SideEffects::DefaultResource::get());
-}
-
-LogicalResult ExternAllocOp::verify() {
-  if (failed(verifyCallee(*this, getCallee())))
-    return failure();
-  if (getResults().empty())
-    return emitOpError() << "needs at least one result";
-  if (const ExternKernel *kernel = ExternRegistry::get().lookup(getCallee())) {
-    // Several results may come as one tuple (one per element); a list is
-    // one result (a `Tensor[]` return).
-    SmallVector<Type> results(getResults().getTypes());
-    if (auto tuple = dyn_cast<wrapper::TupleType>(getResult(0).getType());
-        tuple && results.size() == 1)
-      results.assign(tuple.getElements().begin(), tuple.getElements().end());
-    SmallVector<ExternResultKind> kinds;
-    for (Type type : results) {
-      auto list = dyn_cast<wrapper::ListType>(type);
-      if (isa<MemRefType>(type))
-        kinds.push_back(ExternResultKind::Buffer);
-      else if (list && llvm::all_of(list.getElements(),
-                                    [](Type t) { return isa<MemRefType>(t); }))
-        kinds.push_back(ExternResultKind::BufferList);
-      else
-        kinds.push_back(ExternResultKind::Other);
-    }
-    return verifyExternCall(*this, getCallee(), *kernel, getInputs().getTypes(),
-                            getArgsAttr(), results, kinds);
-  }
-  return success();
-}
-
-void ExternAllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  for (Value result : getResults())
-    setNameFn(result, "buf");
-}
-
-void ExternAllocOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  for (OpOperand &operand : getInputsMutable())
-    if (isa<MemRefType>(operand.get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
-  for (OpResult result : getOperation()->getResults())
-    effects.emplace_back(MemoryEffects::Allocate::get(), result,
-                         SideEffects::DefaultResource::get());
-}
-
-//===----------------------------------------------------------------------===//
-// MultiOutputOp
-//===----------------------------------------------------------------------===//
-
-void MultiOutputOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  setNameFn(getResult(), "buf");
-}
-
-LogicalResult MultiOutputOp::verify() {
-  ArrayRef<int64_t> path = getIndices();
-  if (path.empty())
-    return emitOpError() << "index path must not be empty";
-  Type current = getSource().getType();
-  for (auto [position, index] : llvm::enumerate(path)) {
-    ArrayRef<Type> elements;
-    if (auto tuple = dyn_cast<wrapper::TupleType>(current))
-      elements = tuple.getElements();
-    else if (auto list = dyn_cast<ListType>(current))
-      elements = list.getElements();
-    else
-      return emitOpError() << "position " << position
-                           << " of the index path indexes into " << current
-                           << ", which is not a tuple or list";
-    if (index < 0 || index >= static_cast<int64_t>(elements.size()))
-      return emitOpError() << "index " << index << " at position " << position
-                           << " of the index path is out of range for "
-                           << current << " with " << elements.size()
-                           << " elements";
-    current = elements[index];
-  }
-  if (current != getType())
-    return emitOpError() << "result type " << getType()
-                         << " does not match the element type " << current
-                         << " at the index path";
-  for (Operation *user : getSource().getUsers()) {
-    auto other = dyn_cast<MultiOutputOp>(user);
-    if (!other || other == *this || other.getIndices() != path)
-      continue;
-    if (other->getBlock() == (*this)->getBlock() &&
-        other->isBeforeInBlock(*this)) {
-      InFlightDiagnostic diag =
-          emitOpError() << "extracts an element that was already extracted";
-      diag.attachNote(other.getLoc()) << "first extracted here";
-      return diag;
-    }
-  }
-  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -57,6 +57,9 @@ public:
 /// the storage: an allocation, a constant or a graph argument.
 Value getStorageRoot(Value value);
 
+/// The number of the graph argument whose storage `value` views, if any.
+std::optional<unsigned> getViewedGraphArgument(Value value);
+
 /// Whether `value` is a buffer (or container) that this graph allocated and so
 /// may free or reuse: the result of alloc, reuse, extern_alloc or
 /// multi_output.
