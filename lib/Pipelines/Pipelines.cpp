@@ -56,6 +56,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   if (options.tileElements != 0) {
     WrapperTileAndFusePassOptions tile;
     tile.tileElements = options.tileElements;
+    tile.skipGemm = options.gemm;
     pm.addNestedPass<func::FuncOp>(createWrapperTileAndFusePass(tile));
     pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createCSEPass());
@@ -74,6 +75,13 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   // Temporaries of tile loops, which that pipeline does not free.
   pm.addNestedPass<func::FuncOp>(createWrapperPromoteTileBuffersPass());
+  // f32 matmuls (with their epilogues) through the packed GEMM template,
+  // while the host program still says which kernel arguments are constants.
+  if (options.gemm) {
+    WrapperGemmTemplatePassOptions gemm;
+    gemm.parallel = options.parallel;
+    pm.addPass(createWrapperGemmTemplatePass(gemm));
+  }
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
   // Extern calls: missing out=/in-place variants built from functional
@@ -112,13 +120,16 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
 }
 
 void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
-  // Everything to LLVM.
+  // Everything to LLVM. Vector transfers that are not plain loads first
+  // (those of the GEMM template's packing).
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -176,6 +187,7 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   codegen.approximateMath = options.approximateMath;
   codegen.profile = options.profile;
   codegen.tileElements = options.tileElements;
+  codegen.gemm = options.gemm;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

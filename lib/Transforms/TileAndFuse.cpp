@@ -110,6 +110,19 @@ static bool sliceDependsOnEveryTileLoop(tensor::ExtractSliceOp slice) {
   });
 }
 
+/// A matmul that --wrapper-gemm-template takes, or an elementwise op reading
+/// one directly (the epilogue it may fuse).
+static bool isGemmOrEpilogue(Operation *op) {
+  if (wrapper::isGemmTemplateCandidate(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalg::isElementwise(linalgOp) &&
+         llvm::any_of(op->getOperands(), [](Value operand) {
+           Operation *def = operand.getDefiningOp();
+           return def && wrapper::isGemmTemplateCandidate(def);
+         });
+}
+
 namespace {
 struct WrapperTileAndFusePass
     : public wrapper::impl::WrapperTileAndFusePassBase<WrapperTileAndFusePass> {
@@ -131,6 +144,14 @@ struct WrapperTileAndFusePass
     {
       RewritePatternSet patterns(&getContext());
       linalg::ControlDropUnitDims dropUnitDims;
+      // The GEMM template reads epilogues in their 2-d form.
+      if (skipGemm)
+        dropUnitDims.controlFn = [defaultFn = dropUnitDims.controlFn](
+                                     Operation *op) -> SmallVector<unsigned> {
+          if (isGemmOrEpilogue(op))
+            return {};
+          return defaultFn(op);
+        };
       linalg::populateFoldUnitExtentDimsPatterns(patterns, dropUnitDims);
       linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
                                                                  dropUnitDims);
@@ -157,6 +178,11 @@ struct WrapperTileAndFusePass
       if (!feedsLinalg)
         sinks.push_back(op);
     });
+
+    // Matmuls for the GEMM template stay whole, with their epilogues.
+    if (skipGemm)
+      llvm::erase_if(
+          sinks, [](linalg::LinalgOp sink) { return isGemmOrEpilogue(sink); });
 
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp sink : llvm::reverse(sinks)) {
@@ -188,7 +214,8 @@ struct WrapperTileAndFusePass
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           Operation *producerOp = producer.getOwner();
           if (!isa<linalg::LinalgOp>(producerOp) ||
-              !sliceDependsOnEveryTileLoop(slice))
+              !sliceDependsOnEveryTileLoop(slice) ||
+              (skipGemm && wrapper::isGemmTemplateCandidate(producerOp)))
             return std::nullopt;
           scf::SCFTileAndFuseOptions::ControlFnResult result;
           for (Operation *user : producerOp->getUsers()) {

@@ -237,6 +237,7 @@ int main(int argc, char **argv) {
     codegen.cInterface = options.cInterface;
     codegen.approximateMath = options.approximateMath;
     codegen.tileElements = options.tileElements;
+    codegen.gemm = options.gemm;
     codegen.externalConstants = appended;
     buildCPUCodegenPipeline(pm, codegen);
     if (failed(pm.run(module)))

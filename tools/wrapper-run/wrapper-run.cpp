@@ -141,6 +141,11 @@ static cl::opt<int64_t> tileElements(
     cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
              "stay untiled)"),
     cl::init(4096), cl::cat(category));
+static cl::opt<bool>
+    gemm("gemm",
+         cl::desc("Lower f32 matmuls through the packed GEMM template "
+                  "(--wrapper-gemm-template); false: plain loops"),
+         cl::init(true), cl::cat(category));
 static cl::opt<std::string>
     targetCPU("mcpu",
               cl::desc("Generate code for this CPU instead of the host"),
@@ -406,6 +411,7 @@ static void setPipelineOptions(CPUPipelineOptions &options) {
   options.cInterface = true;
   options.profile = benchmark > 0;
   options.tileElements = tileElements;
+  options.gemm = gemm;
   options.planMemory = planMemory;
   options.foldConstants = foldConstants;
   options.fuse = fuse;
@@ -424,10 +430,13 @@ static int runDifferential(ModuleOp source, StringRef entryName,
   unsigned index = 0;
   for (bool fused : {true, false}) {
     for (const char *strategy : {"none", "reuse", "pool"}) {
-      int64_t tile = (index++ % 2) ? 5 : int64_t(tileElements);
+      int64_t tile = (index % 2) ? 5 : int64_t(tileElements);
+      // The last configuration lowers matmuls to plain loops.
+      bool useGemm = gemm && ++index != 6;
       std::string config =
           (llvm::Twine("fuse=") + (fused ? "on" : "off") +
-           " plan-memory=" + strategy + " tile-elements=" + llvm::Twine(tile))
+           " plan-memory=" + strategy + " tile-elements=" + llvm::Twine(tile) +
+           " gemm=" + (useGemm ? "on" : "off"))
               .str();
       OwningOpRef<ModuleOp> module = source.clone();
       auto func = module->lookupSymbol<func::FuncOp>(entryName);
@@ -439,6 +448,7 @@ static int runDifferential(ModuleOp source, StringRef entryName,
       options.fuse = fused;
       options.planMemory = strategy;
       options.tileElements = tile;
+      options.gemm = useGemm;
       buildCPUPipeline(pm, options);
       if (failed(pm.run(*module))) {
         llvm::outs() << config << ": compilation failed\n";
@@ -636,6 +646,7 @@ int main(int argc, char **argv) {
       options.cInterface = true;
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
+      options.gemm = gemm;
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

@@ -48,6 +48,11 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
                      "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
       llvm::cl::init(4096)};
+  PassOptions::Option<bool> gemm{
+      *this, "gemm",
+      llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
+                     "(--wrapper-gemm-template) with fused epilogues"),
+      llvm::cl::init(true)};
 };
 
 /// Options of --wrapper-cpu-pipeline.
@@ -110,6 +115,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
                      "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
       llvm::cl::init(4096)};
+  PassOptions::Option<bool> gemm{
+      *this, "gemm",
+      llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
+                     "(--wrapper-gemm-template) with fused epilogues"),
+      llvm::cl::init(true)};
 };
 
 /// linalg (on tensors or buffers) with func.func entries in; LLVM dialect

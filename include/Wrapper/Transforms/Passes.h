@@ -16,6 +16,10 @@ namespace wrapper {
 #define GEN_PASS_DECL
 #include "Wrapper/Transforms/Passes.h.inc"
 
+/// Whether the GEMM template (--wrapper-gemm-template) takes `op`: a
+/// linalg.matmul whose operands all have f32 elements.
+bool isGemmTemplateCandidate(Operation *op);
+
 #define GEN_PASS_REGISTRATION
 #include "Wrapper/Transforms/Passes.h.inc"
 

@@ -62,6 +62,9 @@ def WrapperTileAndFusePass
     an extra result of the loop. Identical fused copies within a tile are
     merged by CSE afterwards.
 
+    With `skip-gemm`, a sink that is an f32 `linalg.matmul` or reads one
+    directly (its epilogue) is left whole for `--wrapper-gemm-template`.
+
     Before:
     ```mlir
     %max = linalg.generic {iterator_types = ["parallel", "reduction"]}
@@ -82,6 +85,9 @@ def WrapperTileAndFusePass
   let options = [
     Option<"tileElements", "tile-elements", "int64_t", /*default=*/"4096",
            "Iterations of the parallel loops in one tile (at least 1)">,
+    Option<"skipGemm", "skip-gemm", "bool", /*default=*/"false",
+           "Leave f32 linalg.matmul and its direct consumers untiled, for "
+           "--wrapper-gemm-template">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
@@ -189,6 +195,79 @@ def WrapperLowerAllocaScopesPass : Pass<"wrapper-lower-alloca-scopes"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> {
+  let summary = "Lowers f32 linalg.matmul on buffers to a packed, blocked, "
+                "multi-threaded GEMM with a vector micro-kernel and a fused "
+                "epilogue";
+  let description = [{
+    The CPU GEMM template (seed 002, Inductor's packed C++ GEMM, is the
+    model). Each `linalg.matmul` on buffers whose operands are all f32 is
+    replaced by:
+
+    - a packing of `A` into row panels of `mr` rows (`[M/mr][K][mr]`, zero
+      padded), parallel over the panels;
+    - a parallel loop over column blocks of `nc` columns (one block per
+      OpenMP iteration), inside it a loop over `kc`-deep slices of `K`, a
+      packing of the `kc x nc` block of `B` into column panels of `nr`
+      columns (`[nc/nr][kc][nr]`), a loop over `mc`-row blocks of `A`, and
+      the `jr`/`ir` loops of the micro-kernel (the B panel stays in L1 while
+      the A block streams from L2);
+    - calls of the micro-kernel, a private function
+      `@__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>` that keeps the
+      `mr x nr` tile of `C` in `mr * nr / vl` vector registers and does
+      one `vector.fma` per register and `k` (the A value broadcast, the B
+      row loaded). Tiles at the edges of `C` go through a local tile.
+
+    When `B` is a function argument that the single `wrapper.call` of the
+    kernel passes from a `wrapper.constant` with a value (frozen weights),
+    the constant is packed at compile time into the panel layout over the
+    whole of `K` (`[N/nr][K][nr]`), the kernel takes the packed constant,
+    and no packing of `B` happens at run time.
+
+    A zero `linalg.fill` of `C` right before the matmul is dropped (the
+    first `K` slice stores instead of accumulating). An elementwise
+    `linalg.generic` that is the next op with memory effects, reads `C`
+    with the identity map, and writes another buffer (bias add, activation,
+    residual add, cast: any payload of elementwise arith/math ops, with
+    other inputs indexed by `(m, n)`, `(n)`, `(m)` or `()`) is applied to
+    each tile of `C` right after its last `K` slice, on vectors, and the
+    generic is erased.
+
+    Refused (the matmul is left to the loop lowering, with a remark under
+    `report`): non-f32 operands, a `C` or output with a non-unit inner
+    stride. Options choose the register tile (`mr`, `nr`), the vector
+    width (`vector-width`, 0: 16 with AVX-512, 8 with AVX2, 4 otherwise,
+    from the host's features) and the cache blocks (`kc`, `mc`, `nc`).
+  }];
+  let options = [
+    Option<"mr", "mr", "int64_t", "0",
+           "Rows of the register tile (0: 12 with AVX-512, 6 otherwise)">,
+    Option<"nr", "nr", "int64_t", "0",
+           "Columns of the register tile, a multiple of the vector width "
+           "(0: two vectors)">,
+    Option<"vectorWidth", "vector-width", "int64_t", "0",
+           "f32 lanes of a vector register (0: from the host's features)">,
+    Option<"kc", "kc", "int64_t", "256", "Depth of a K slice">,
+    Option<"mc", "mc", "int64_t", "0",
+           "Rows of an A block (0: about 144, a multiple of mr)">,
+    Option<"nc", "nc", "int64_t", "256",
+           "Columns of a B block (a multiple of nr; one parallel iteration)">,
+    Option<"prepack", "prepack", "bool", "true",
+           "Pack constant B (wrapper.constant weights) at compile time">,
+    Option<"epilogues", "epilogues", "bool", "true",
+           "Fuse the elementwise consumer of C into the write-back">,
+    Option<"parallel", "parallel", "bool", "true",
+           "Make the column-block loop and the A packing scf.parallel">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark for every matmul: taken (with the blocking) or "
+           "refused (with the reason)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // WRAPPER_TRANSFORMS_PASSES_TD

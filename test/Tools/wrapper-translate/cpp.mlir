@@ -2,14 +2,16 @@
 // Tests C++ emission of host graphs: the emitted code for each wrapper op,
 // and, end to end, an MLP block whose C++ host (compiled with g++) and
 // kernels (compiled by the LLVM path) compute exactly what wrapper-run's
-// LLVM host computes.
+// LLVM host computes. The kernels are compiled for the host CPU, as the JIT
+// compiles them: the GEMM template's FMAs (llvm.fmuladd) are fused only
+// where the target has FMA.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: wrapper-opt %S/../../Integration/CPU/mlp-block.mlir --wrapper-cpu-frontend -o %t/front.mlir
 // RUN: wrapper-translate --wrapper-to-cpp-main %t/front.mlir -o %t/host.cpp
 // RUN: FileCheck %s --input-file=%t/host.cpp --check-prefix=MLP
 // RUN: wrapper-opt %t/front.mlir --wrapper-export-kernels --wrapper-cpu-codegen="c-interface=true parallel=false" | mlir-translate --mlir-to-llvmir -o %t/kernels.ll
-// RUN: clang -Wno-override-module -c -O2 %t/kernels.ll -o %t/kernels.o
+// RUN: clang -Wno-override-module -c -O2 -march=native %t/kernels.ll -o %t/kernels.o
 // RUN: g++ -std=c++17 -O2 -Wall -Wextra %t/host.cpp %t/kernels.o -I%wrapper_src_root/include -L%wrapper_lib_dir -lwrapper_runtime -Wl,-rpath,%wrapper_lib_dir -L%mlir_lib_dir -lmlir_c_runner_utils -Wl,-rpath,%mlir_lib_dir -lm -o %t/host
 // RUN: wrapper-run %S/../../Integration/CPU/mlp-block.mlir --interpret --print=false --seed=3 --save-inputs=%t/in_
 // RUN: %t/host %t/in_0.npy %t/in_1.npy %t/in_2.npy %t/in_3.npy %t/in_4.npy %t/out_0.npy

@@ -252,6 +252,13 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                                   "kernel name on a function";
     return success();
   }
+  // The micro-kernel of --wrapper-gemm-template.
+  if (attr.getName() == "wrapper.gemm_micro_kernel") {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'wrapper.gemm_micro_kernel' must be a "
+                                  "unit attribute on a function";
+    return success();
+  }
   return op->emitOpError() << "unknown wrapper attribute '"
                            << attr.getName().getValue() << "' on an operation";
 }

@@ -1,0 +1,855 @@
+//===- GemmTemplate.cpp - packed, blocked GEMM for linalg.matmul ----------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-gemm-template: f32 linalg.matmul on buffers becomes a
+// GEMM in the style of BLIS and of Inductor's C++ GEMM template (seed 002):
+// A packed into row panels, B packed into column panels per K slice (or at
+// compile time when it is a constant), a parallel loop over column blocks,
+// cache blocking over K and M, and a register-tiled vector micro-kernel of
+// its own (a private function, so that it can be called, tested and timed
+// alone). The elementwise consumer of the product (bias, activation,
+// residual, cast) is applied to each tile as it is finished.
+//
+// Upstream has the pieces (linalg tiling, packing by linalg.pack,
+// vectorization to vector.contract) but not a schedule that keeps an mr x nr
+// accumulator tile in registers across K with broadcast A values, which is
+// what a GEMM needs to approach the FMA peak; this pass emits that schedule
+// directly with scf and vector ops (docs/Rationale/GemmTemplate.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Transforms/Passes.h"
+
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERGEMMTEMPLATEPASS
+#include "Wrapper/Transforms/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+
+bool wrapper::isGemmTemplateCandidate(Operation *op) {
+  auto matmul = dyn_cast_or_null<linalg::MatmulOp>(op);
+  if (!matmul || matmul.hasUserDefinedMaps())
+    return false;
+  return llvm::all_of(matmul->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isF32();
+  });
+}
+
+namespace {
+
+/// Register tile, vector width and cache blocks, all in elements.
+struct Blocking {
+  int64_t mr, nr, vl, kc, mc, nc;
+};
+
+/// How an epilogue input is read at (m, n).
+enum class InputAccess { Product, Vector, Scalar };
+
+/// The elementwise consumer of the product fused into the write-back.
+struct Epilogue {
+  linalg::GenericOp op;
+  SmallVector<InputAccess> access; // one per input of `op`
+  bool readsOutput = false;
+};
+
+/// Whether `type` is a memref whose innermost stride is 1.
+static bool hasUnitInnerStride(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getRank() == 0)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.back() == 1;
+}
+
+/// The op after `op` in its block that may touch memory (skipping pure
+/// ops), or null.
+static Operation *nextEffectfulOp(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!isMemoryEffectFree(next))
+      return next;
+  return nullptr;
+}
+
+static Operation *previousEffectfulOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (!isMemoryEffectFree(prev))
+      return prev;
+  return nullptr;
+}
+
+/// The epilogue of `matmul`, or a reason why its consumer is not one.
+static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
+                                         std::string &why) {
+  Value product = matmul.getOutputs()[0];
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+  if (!generic) {
+    why = "the next op is not a linalg.generic";
+    return failure();
+  }
+  if (!generic.hasPureBufferSemantics() || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != 2 || generic.getNumReductionLoops() != 0) {
+    why = "the next op is not a 2-d elementwise linalg.generic on buffers";
+    return failure();
+  }
+  MLIRContext *context = matmul.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (generic.getMatchingIndexingMap(init) != identity ||
+      !hasUnitInnerStride(init->get().getType())) {
+    why = "the output of the next op is not written at (m, n) with unit "
+          "stride";
+    return failure();
+  }
+  for (Value input : matmul.getInputs())
+    if (input == init->get()) {
+      why = "the next op writes an operand of the matmul";
+      return failure();
+    }
+  Epilogue epilogue;
+  epilogue.op = generic;
+  bool readsProduct = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (input->get() == product) {
+      if (map != identity) {
+        why = "the next op reads the product other than at (m, n)";
+        return failure();
+      }
+      readsProduct = true;
+      epilogue.access.push_back(InputAccess::Product);
+      continue;
+    }
+    if (!isa<MemRefType>(input->get().getType())) {
+      why = "the next op has a scalar input";
+      return failure();
+    }
+    // Every index is m, n or 0, and n (if used) is the innermost one.
+    bool usesN = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (constant && constant.getValue() == 0)
+        continue;
+      if (!dim) {
+        why = "the next op reads an input through a map other than "
+              "(m, n), (n), (m) or ()";
+        return failure();
+      }
+      if (dim.getPosition() == 1) {
+        if (i + 1 != map.getNumResults() ||
+            !hasUnitInnerStride(input->get().getType())) {
+          why = "the next op reads an input along n with a non-unit stride";
+          return failure();
+        }
+        usesN = true;
+      }
+    }
+    epilogue.access.push_back(usesN ? InputAccess::Vector
+                                    : InputAccess::Scalar);
+  }
+  if (!readsProduct) {
+    why = "the next op does not read the product";
+    return failure();
+  }
+  epilogue.readsOutput = !generic.getRegionOutputArgs()[0].use_empty();
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Elementwise>() ||
+        op.getNumResults() != 1 ||
+        llvm::any_of(op.getResultTypes(), llvm::IsaPred<ShapedType>)) {
+      why = ("the payload of the next op has '" + op.getName().getStringRef() +
+             "', which is not elementwise")
+                .str();
+      return failure();
+    }
+  }
+  // The product is read by the epilogue only: nothing else may see the
+  // values of C between the matmul and the epilogue.
+  for (Operation *user : product.getUsers())
+    if (user != matmul && user != generic && !isa<memref::DeallocOp>(user) &&
+        user->isBeforeInBlock(generic) && matmul->isBeforeInBlock(user)) {
+      why = "the product is used between the matmul and the next op";
+      return failure();
+    }
+  return epilogue;
+}
+
+//===----------------------------------------------------------------------===//
+// IR building helpers
+//===----------------------------------------------------------------------===//
+
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, idx(y)); }
+  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, idx(y)); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, idx(y)).getResult();
+  }
+  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value min(Value x, int64_t y) { return min(x, idx(y)); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value dim(Value memref, int64_t d) {
+    return memref::DimOp::create(b, loc, memref, d);
+  }
+
+  /// scf.for from lb to ub by step; `body` gets the induction variable.
+  void loop(Value lb, Value ub, Value step,
+            llvm::function_ref<void(Value)> body) {
+    auto op = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVar());
+  }
+  void loop(Value ub, llvm::function_ref<void(Value)> body) {
+    loop(idx(0), ub, idx(1), body);
+  }
+  /// The same as an scf.parallel when `parallel`.
+  void parallelLoop(bool parallel, Value ub,
+                    llvm::function_ref<void(Value)> body) {
+    if (!parallel)
+      return loop(ub, body);
+    auto op = scf::ParallelOp::create(b, loc, ValueRange{idx(0)},
+                                      ValueRange{ub}, ValueRange{idx(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVars()[0]);
+  }
+  void ifThen(Value cond, llvm::function_ref<void()> thenBody,
+              llvm::function_ref<void()> elseBody = nullptr) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/!!elseBody);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    thenBody();
+    if (elseBody) {
+      b.setInsertionPoint(op.elseBlock()->getTerminator());
+      elseBody();
+    }
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The micro-kernel: C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where
+/// Ap's k-th column of mr values starts at aOff + k * mr and Bp's k-th row of
+/// nr values at bOff + k * nr. The accumulators are mr * nr / vl vectors
+/// carried through the k loop.
+static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
+                                           const Blocking &blk) {
+  std::string name = llvm::formatv("__wrapper_gemm_ukernel_f32_{0}x{1}_v{2}",
+                                   blk.mr, blk.nr, blk.vl);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  MLIRContext *context = module.getContext();
+  Location loc = NameLoc::get(StringAttr::get(context, name));
+  Type f32 = Float32Type::get(context);
+  Type index = IndexType::get(context);
+  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
+  auto tileType =
+      MemRefType::get({blk.mr, blk.nr}, f32,
+                      StridedLayoutAttr::get(context, ShapedType::kDynamic,
+                                             {ShapedType::kDynamic, 1}));
+  auto type = FunctionType::get(
+      context,
+      {flat, index, flat, index, index, tileType, IntegerType::get(context, 1)},
+      {});
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(b, loc, name, type);
+  func.setPrivate();
+  func->setAttr("wrapper.gemm_micro_kernel", UnitAttr::get(context));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Emitter e(b, loc);
+  Value ap = entry->getArgument(0), aOff = entry->getArgument(1);
+  Value bp = entry->getArgument(2), bOff = entry->getArgument(3);
+  Value kc = entry->getArgument(4), c = entry->getArgument(5);
+  Value accumulate = entry->getArgument(6);
+  int64_t nv = blk.nr / blk.vl;
+  auto vecType = VectorType::get({blk.vl}, f32);
+  SmallVector<Type> accTypes(blk.mr * nv, vecType);
+
+  auto init = scf::IfOp::create(
+      b, loc, accumulate,
+      [&](OpBuilder &nb, Location l) {
+        Emitter ne(nb, l);
+        SmallVector<Value> accs;
+        for (int64_t r = 0; r < blk.mr; ++r)
+          for (int64_t j = 0; j < nv; ++j)
+            accs.push_back(vector::LoadOp::create(
+                nb, l, vecType, c, ValueRange{ne.idx(r), ne.idx(j * blk.vl)}));
+        scf::YieldOp::create(nb, l, accs);
+      },
+      [&](OpBuilder &nb, Location l) {
+        Value zero = arith::ConstantOp::create(
+            nb, l, vecType, DenseElementsAttr::get(vecType, 0.0f));
+        scf::YieldOp::create(nb, l, SmallVector<Value>(blk.mr * nv, zero));
+      });
+  (void)accTypes;
+
+  auto kLoop = scf::ForOp::create(
+      b, loc, e.idx(0), kc, e.idx(1), init.getResults(),
+      [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
+        Emitter ne(nb, l);
+        Value bRow = ne.add(bOff, ne.mul(k, blk.nr));
+        SmallVector<Value> bVecs;
+        for (int64_t j = 0; j < nv; ++j)
+          bVecs.push_back(vector::LoadOp::create(
+              nb, l, vecType, bp, ValueRange{ne.add(bRow, j * blk.vl)}));
+        Value aCol = ne.add(aOff, ne.mul(k, blk.mr));
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < blk.mr; ++r) {
+          Value a =
+              memref::LoadOp::create(nb, l, ap, ValueRange{ne.add(aCol, r)});
+          Value splat = vector::BroadcastOp::create(nb, l, vecType, a);
+          for (int64_t j = 0; j < nv; ++j)
+            next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
+                                                 accs[r * nv + j]));
+        }
+        scf::YieldOp::create(nb, l, next);
+      });
+  for (int64_t r = 0; r < blk.mr; ++r)
+    for (int64_t j = 0; j < nv; ++j)
+      vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + j), c,
+                              ValueRange{e.idx(r), e.idx(j * blk.vl)});
+  func::ReturnOp::create(b, loc);
+  return func;
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time packing of constant weights
+//===----------------------------------------------------------------------===//
+
+/// If `b` is an argument of the kernel function `func` that its only
+/// wrapper.call passes from a wrapper.constant with a value, packs that
+/// constant into [ceil(N/nr)][K][nr] panels, passes the packed constant
+/// instead and returns the new argument; null otherwise.
+static Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
+                              int64_t nr, std::string &why) {
+  auto arg = dyn_cast<BlockArgument>(b);
+  if (!arg || arg.getOwner() != &func.getBody().front()) {
+    why = "B is not an argument of the kernel";
+    return nullptr;
+  }
+  if (!arg.hasOneUse()) {
+    why = "B has other uses in the kernel";
+    return nullptr;
+  }
+  // The kernel definitions naming this function, and their calls.
+  SmallVector<wrapper::KernelOp> kernels;
+  module.walk([&](wrapper::KernelOp kernel) {
+    if (kernel.getImpl().getLeafReference() == func.getSymNameAttr())
+      kernels.push_back(kernel);
+  });
+  if (kernels.size() != 1) {
+    why = "the kernel function is not defined by exactly one wrapper.kernel";
+    return nullptr;
+  }
+  SmallVector<wrapper::CallOp> calls;
+  module.walk([&](wrapper::CallOp call) {
+    if (call.getKernel() == kernels.front().getSymName())
+      calls.push_back(call);
+  });
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func.getSymNameAttr(), module.getOperation());
+  if (calls.size() != 1 || !uses ||
+      llvm::count_if(*uses, [](auto) { return true; }) != 1) {
+    why = "the kernel is not called exactly once";
+    return nullptr;
+  }
+  wrapper::CallOp call = calls.front();
+  auto get = call.getArgs()[arg.getArgNumber()]
+                 .getDefiningOp<wrapper::GetConstantOp>();
+  if (!get) {
+    why = "B is not a wrapper.constant";
+    return nullptr;
+  }
+  auto constant =
+      module.lookupSymbol<wrapper::ConstantOp>(get.getConstantAttr());
+  auto value =
+      constant ? dyn_cast_or_null<DenseElementsAttr>(constant.getValueAttr())
+               : nullptr;
+  auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
+  if (!valueType || valueType.getRank() != 2 ||
+      !valueType.getElementType().isF32()) {
+    why = "the constant B has no f32 value at compile time";
+    return nullptr;
+  }
+  int64_t k = valueType.getDimSize(0), n = valueType.getDimSize(1);
+  int64_t panels = (n + nr - 1) / nr;
+  std::vector<float> packed(panels * k * nr, 0.0f);
+  auto values = value.getValues<float>();
+  auto it = values.begin();
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col, ++it)
+      packed[((col / nr) * k + row) * nr + col % nr] = *it;
+
+  MLIRContext *context = module.getContext();
+  Type f32 = Float32Type::get(context);
+  auto packedType = MemRefType::get({panels, k, nr}, f32);
+  auto packedValue = DenseElementsAttr::get(
+      RankedTensorType::get({panels, k, nr}, f32), ArrayRef<float>(packed));
+  OpBuilder builder(constant);
+  builder.setInsertionPointAfter(constant);
+  std::string name =
+      (constant.getSymName() + "_packed" + llvm::Twine(nr)).str();
+  auto packedConstant = wrapper::ConstantOp::create(
+      builder, constant.getLoc(), name, packedType, packedValue);
+  SymbolTable(module).insert(packedConstant);
+  builder.setInsertionPoint(call);
+  auto packedGet = wrapper::GetConstantOp::create(
+      builder, get.getLoc(), packedType, packedConstant.getSymName());
+  call->setOperand(call.getArgs().getBeginOperandIndex() + arg.getArgNumber(),
+                   packedGet);
+  if (get->use_empty())
+    get->erase();
+  // The unpacked constant goes when nothing else reads it.
+  std::optional<SymbolTable::UseRange> constantUses =
+      SymbolTable::getSymbolUses(constant.getSymNameAttr(),
+                                 module.getOperation());
+  if (constantUses && constantUses->empty())
+    constant->erase();
+
+  arg.setType(packedType);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  inputs[arg.getArgNumber()] = packedType;
+  func.setType(FunctionType::get(context, inputs, func.getResultTypes()));
+  return arg;
+}
+
+//===----------------------------------------------------------------------===//
+// The GEMM
+//===----------------------------------------------------------------------===//
+
+struct GemmPlan {
+  linalg::MatmulOp matmul;
+  linalg::FillOp zeroFill;          // dropped when set
+  std::optional<Epilogue> epilogue; // fused when set
+  Value packedB;                    // [N/nr][K][nr] when B was prepacked
+};
+
+/// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
+/// finished product, vl columns at a time under a mask.
+static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
+                         Value m, Value n, Value rows, Value cols,
+                         const Blocking &blk) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  linalg::GenericOp generic = epilogue.op;
+  Value out = generic.getDpsInitOperand(0)->get();
+  auto vecOf = [&](Type scalar) { return VectorType::get({blk.vl}, scalar); };
+  auto maskType = VectorType::get({blk.vl}, b.getI1Type());
+  e.loop(rows, [&](Value r) {
+    Value row = e.add(m, r);
+    e.loop(e.idx(0), cols, e.idx(blk.vl), [&](Value j) {
+      Value col = e.add(n, j);
+      Value mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                                ValueRange{e.sub(cols, j)});
+      auto maskedLoad = [&](Value memref, ValueRange indices) -> Value {
+        Type scalar = getElementTypeOrSelf(memref.getType());
+        Value zero = arith::ConstantOp::create(b, loc, vecOf(scalar),
+                                               b.getZeroAttr(vecOf(scalar)));
+        return vector::MaskedLoadOp::create(b, loc, vecOf(scalar), memref,
+                                            indices, mask, zero);
+      };
+      IRMapping mapping;
+      for (auto [input, access] :
+           llvm::zip(generic.getDpsInputOperands(), epilogue.access)) {
+        Value arg = generic.getMatchingBlockArgument(input);
+        if (access == InputAccess::Product) {
+          mapping.map(arg, maskedLoad(product, {row, col}));
+          continue;
+        }
+        AffineMap map = generic.getMatchingIndexingMap(input);
+        SmallVector<Value> indices;
+        for (AffineExpr expr : map.getResults()) {
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            indices.push_back(dim.getPosition() == 0 ? row : col);
+          else
+            indices.push_back(e.idx(0));
+        }
+        if (access == InputAccess::Vector) {
+          mapping.map(arg, maskedLoad(input->get(), indices));
+        } else {
+          Value scalar = memref::LoadOp::create(b, loc, input->get(), indices);
+          mapping.map(arg, vector::BroadcastOp::create(
+                               b, loc, vecOf(scalar.getType()), scalar));
+        }
+      }
+      if (epilogue.readsOutput)
+        mapping.map(generic.getRegionOutputArgs()[0],
+                    maskedLoad(out, {row, col}));
+      for (Operation &op : generic.getBody()->without_terminator()) {
+        SmallVector<Value> operands;
+        for (Value operand : op.getOperands()) {
+          if (Value mapped = mapping.lookupOrNull(operand)) {
+            operands.push_back(mapped);
+            continue;
+          }
+          // Defined outside the payload: the same value in every lane.
+          Value splat = vector::BroadcastOp::create(
+              b, loc, vecOf(operand.getType()), operand);
+          mapping.map(operand, splat);
+          operands.push_back(splat);
+        }
+        OperationState state(op.getLoc(), op.getName());
+        state.addOperands(operands);
+        state.addTypes(vecOf(op.getResult(0).getType()));
+        state.addAttributes(op.getAttrs());
+        mapping.map(op.getResult(0), b.create(state)->getResult(0));
+      }
+      Value result =
+          mapping.lookup(generic.getBody()->getTerminator()->getOperand(0));
+      vector::MaskedStoreOp::create(b, loc, out, ValueRange{row, col}, mask,
+                                    result);
+    });
+  });
+}
+
+/// Copies rows x cols elements between C at (m, n) and the local tile.
+static void copyTile(Emitter &e, Value from, ValueRange fromAt, Value to,
+                     ValueRange toAt, Value rows, Value cols) {
+  e.loop(rows, [&](Value r) {
+    e.loop(cols, [&](Value j) {
+      Value v = memref::LoadOp::create(
+          e.b, e.loc, from,
+          ValueRange{e.add(fromAt[0], r), e.add(fromAt[1], j)});
+      memref::StoreOp::create(e.b, e.loc, v, to,
+                              ValueRange{e.add(toAt[0], r), e.add(toAt[1], j)});
+    });
+  });
+}
+
+static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
+                     const Blocking &blk, bool parallel) {
+  linalg::MatmulOp matmul = plan.matmul;
+  // At the epilogue when there is one: only pure ops lie between the two,
+  // and the epilogue may read values they define (views of its inputs).
+  Operation *at = plan.epilogue ? static_cast<Operation *>(plan.epilogue->op)
+                                : matmul.getOperation();
+  OpBuilder b(at);
+  Location loc = matmul.getLoc();
+  Emitter e(b, loc);
+  MLIRContext *context = b.getContext();
+  Type f32 = b.getF32Type();
+  Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
+  Value c = matmul.getOutputs()[0];
+  Value M = e.dim(a, 0), K = e.dim(a, 1), N = e.dim(c, 1);
+  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
+  auto tileType = cast<FunctionType>(ukernel.getFunctionType()).getInput(5);
+  auto vecType = VectorType::get({blk.vl}, f32);
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+
+  // A into [ceil(M/mr)][K][mr] panels, zero rows past M.
+  Value mPanels = e.ceilDiv(M, blk.mr);
+  Value ap = memref::AllocOp::create(
+      b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
+      b.getI64IntegerAttr(64));
+  e.parallelLoop(parallel, mPanels, [&](Value p) {
+    Value panelBase = e.mul(e.mul(p, K), blk.mr);
+    e.loop(e.idx(blk.mr), [&](Value r) {
+      Value row = e.add(e.mul(p, blk.mr), r);
+      Value valid = e.cmp(arith::CmpIPredicate::ult, row, M);
+      Value safeRow =
+          arith::SelectOp::create(b, loc, valid, row, e.idx(0)).getResult();
+      e.loop(K, [&](Value k) {
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{safeRow, k});
+        v = arith::SelectOp::create(b, loc, valid, v, zeroF);
+        memref::StoreOp::create(
+            b, loc, v, ap,
+            ValueRange{e.add(e.add(panelBase, e.mul(k, blk.mr)), r)});
+      });
+    });
+  });
+
+  Value bpPrepacked;
+  if (plan.packedB) {
+    auto packedType = cast<MemRefType>(plan.packedB.getType());
+    Value collapsed = memref::CollapseShapeOp::create(
+        b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
+    (void)packedType;
+    bpPrepacked = memref::CastOp::create(b, loc, flat, collapsed);
+  }
+  bool unitStrideB = hasUnitInnerStride(bMat.getType());
+  Value accumulateFirst =
+      arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
+
+  Value nBlocks = e.ceilDiv(N, blk.nc);
+  e.parallelLoop(parallel, nBlocks, [&](Value jb) {
+    Value n0 = e.mul(jb, blk.nc);
+    Value nCur = e.min(e.sub(N, n0), blk.nc);
+    Value nPanels = e.ceilDiv(nCur, blk.nr);
+    Value local = memref::AllocaOp::create(
+        b, loc, MemRefType::get({blk.mr, blk.nr}, f32));
+    Value localTile = memref::CastOp::create(b, loc, tileType, local);
+    Value bBuf;
+    if (!bpPrepacked)
+      bBuf = memref::AllocOp::create(b, loc,
+                                     MemRefType::get({blk.nc * blk.kc}, f32),
+                                     b.getI64IntegerAttr(64));
+    Value bp = bpPrepacked
+                   ? bpPrepacked
+                   : memref::CastOp::create(b, loc, flat, bBuf).getResult();
+    e.loop(e.idx(0), K, e.idx(blk.kc), [&](Value pc) {
+      Value kCur = e.min(e.sub(K, pc), blk.kc);
+      if (!bpPrepacked) {
+        // The kc x nc block of B into [nc/nr][kc][nr] panels.
+        e.loop(nPanels, [&](Value jp) {
+          Value col0 = e.add(n0, e.mul(jp, blk.nr));
+          e.loop(kCur, [&](Value k) {
+            Value row = e.add(pc, k);
+            Value dst = e.mul(e.add(e.mul(jp, kCur), k), blk.nr);
+            for (int64_t j = 0; j < blk.nr; j += blk.vl) {
+              Value col = e.add(col0, j);
+              Value v;
+              if (unitStrideB) {
+                v = vector::TransferReadOp::create(b, loc, vecType, bMat,
+                                                   ValueRange{row, col}, zeroF,
+                                                   ArrayRef<bool>{false});
+              } else {
+                // Any layout: lane by lane, zero past N.
+                v = arith::ConstantOp::create(b, loc, vecType,
+                                              b.getZeroAttr(vecType));
+                for (int64_t lane = 0; lane < blk.vl; ++lane) {
+                  Value at = e.add(col, lane);
+                  Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
+                  Value safe =
+                      arith::SelectOp::create(b, loc, valid, at, e.idx(0));
+                  Value x = memref::LoadOp::create(b, loc, bMat,
+                                                   ValueRange{row, safe});
+                  x = arith::SelectOp::create(b, loc, valid, x, zeroF);
+                  v = vector::InsertOp::create(b, loc, x, v, lane);
+                }
+              }
+              vector::StoreOp::create(b, loc, v, bBuf,
+                                      ValueRange{e.add(dst, j)});
+            }
+          });
+        });
+      }
+      Value notFirst = e.cmp(arith::CmpIPredicate::ne, pc, e.idx(0));
+      Value accumulate =
+          arith::OrIOp::create(b, loc, notFirst, accumulateFirst);
+      Value last = e.cmp(arith::CmpIPredicate::sge, e.add(pc, kCur), K);
+      e.loop(e.idx(0), M, e.idx(blk.mc), [&](Value ic) {
+        Value mCur = e.min(e.sub(M, ic), blk.mc);
+        e.loop(nPanels, [&](Value jp) {
+          Value n = e.add(n0, e.mul(jp, blk.nr));
+          Value cols = e.min(e.sub(N, n), blk.nr);
+          Value bOff =
+              bpPrepacked
+                  ? e.mul(e.add(e.mul(e.add(e.div(n0, blk.nr), jp), K), pc),
+                          blk.nr)
+                  : e.mul(e.mul(jp, kCur), blk.nr);
+          e.loop(e.idx(0), mCur, e.idx(blk.mr), [&](Value ir) {
+            Value m = e.add(ic, ir);
+            Value rows = e.min(e.sub(M, m), blk.mr);
+            Value aOff = e.mul(e.add(e.mul(e.div(m, blk.mr), K), pc), blk.mr);
+            Value full = arith::AndIOp::create(
+                b, loc, e.cmp(arith::CmpIPredicate::eq, rows, e.idx(blk.mr)),
+                e.cmp(arith::CmpIPredicate::eq, cols, e.idx(blk.nr)));
+            auto callKernel = [&](Value tile) {
+              func::CallOp::create(
+                  b, loc, ukernel,
+                  ValueRange{ap, aOff, bp, bOff, kCur, tile, accumulate});
+            };
+            e.ifThen(
+                full,
+                [&] {
+                  Value sub = memref::SubViewOp::create(
+                      b, loc, c, ArrayRef<OpFoldResult>{m, n},
+                      ArrayRef<OpFoldResult>{b.getIndexAttr(blk.mr),
+                                             b.getIndexAttr(blk.nr)},
+                      ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                             b.getIndexAttr(1)});
+                  callKernel(memref::CastOp::create(b, loc, tileType, sub));
+                },
+                [&] {
+                  // An edge tile: through the local tile.
+                  e.ifThen(accumulate, [&] {
+                    copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows,
+                             cols);
+                  });
+                  callKernel(localTile);
+                  copyTile(e, local, {e.idx(0), e.idx(0)}, c, {m, n}, rows,
+                           cols);
+                });
+            if (plan.epilogue)
+              e.ifThen(last, [&] {
+                emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+              });
+          });
+        });
+      });
+    });
+    if (bBuf)
+      memref::DeallocOp::create(b, loc, bBuf);
+  });
+  memref::DeallocOp::create(b, loc, ap);
+  (void)context;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct WrapperGemmTemplatePass
+    : public wrapper::impl::WrapperGemmTemplatePassBase<
+          WrapperGemmTemplatePass> {
+  using Base::Base;
+
+  /// The blocking from the options and the host's vector registers.
+  FailureOr<Blocking> chooseBlocking() {
+    Blocking blk;
+    blk.vl = vectorWidth;
+    if (blk.vl == 0) {
+      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+      blk.vl = features.lookup("avx512f") ? 16
+               : features.lookup("avx2")  ? 8
+                                          : 4;
+    }
+    bool wide = blk.vl >= 16;
+    blk.mr = mr ? static_cast<int64_t>(mr) : (wide ? 12 : 6);
+    blk.nr = nr ? static_cast<int64_t>(nr) : 2 * blk.vl;
+    blk.kc = kc;
+    int64_t mcOption = mc;
+    blk.mc = mcOption ? mcOption : std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
+    blk.nc = nc;
+    ModuleOp module = getOperation();
+    auto bad = [&](const Twine &message) -> FailureOr<Blocking> {
+      module.emitError() << "wrapper-gemm-template: " << message;
+      return failure();
+    };
+    if (blk.vl < 1 || !llvm::isPowerOf2_64(blk.vl) || blk.vl > 64)
+      return bad("vector-width must be a power of two from 1 to 64, got " +
+                 Twine(blk.vl));
+    if (blk.mr < 1 || blk.mr > 32)
+      return bad("mr must be from 1 to 32, got " + Twine(blk.mr));
+    if (blk.nr < blk.vl || blk.nr % blk.vl != 0 || blk.nr / blk.vl > 8)
+      return bad("nr must be 1 to 8 times the vector width (" + Twine(blk.vl) +
+                 "), got " + Twine(blk.nr));
+    if (blk.kc < 1)
+      return bad("kc must be at least 1, got " + Twine(blk.kc));
+    if (blk.mc < blk.mr || blk.mc % blk.mr != 0)
+      return bad("mc must be a positive multiple of mr (" + Twine(blk.mr) +
+                 "), got " + Twine(blk.mc));
+    if (blk.nc < blk.nr || blk.nc % blk.nr != 0)
+      return bad("nc must be a positive multiple of nr (" + Twine(blk.nr) +
+                 "), got " + Twine(blk.nc));
+    return blk;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<Blocking> blocking = chooseBlocking();
+    if (failed(blocking))
+      return signalPassFailure();
+    Blocking blk = *blocking;
+
+    SmallVector<linalg::MatmulOp> matmuls;
+    module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    func::FuncOp ukernel;
+    for (linalg::MatmulOp matmul : matmuls) {
+      auto refuse = [&](const Twine &why) {
+        if (report)
+          matmul.emitRemark() << "GEMM template not used: " << why;
+      };
+      if (!wrapper::isGemmTemplateCandidate(matmul)) {
+        refuse("operands are not all f32 (or the matmul has its own "
+               "indexing maps)");
+        continue;
+      }
+      if (!matmul.hasPureBufferSemantics()) {
+        refuse("the matmul is on tensors (run bufferization first)");
+        continue;
+      }
+      Value c = matmul.getOutputs()[0];
+      if (!hasUnitInnerStride(c.getType())) {
+        refuse("C does not have a unit inner stride");
+        continue;
+      }
+      auto func = matmul->getParentOfType<func::FuncOp>();
+      if (!func) {
+        refuse("the matmul is not in a func.func");
+        continue;
+      }
+
+      GemmPlan plan;
+      plan.matmul = matmul;
+      if (auto fill =
+              dyn_cast_or_null<linalg::FillOp>(previousEffectfulOp(matmul))) {
+        if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c &&
+            matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+          plan.zeroFill = fill;
+      }
+      std::string epilogueWhy = "epilogues=false";
+      if (epilogues) {
+        FailureOr<Epilogue> epilogue = matchEpilogue(matmul, epilogueWhy);
+        if (succeeded(epilogue))
+          plan.epilogue = *epilogue;
+      }
+      std::string packWhy = "prepack=false";
+      if (prepack)
+        plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
+                                        blk.nr, packWhy);
+      if (!ukernel)
+        ukernel = getOrCreateMicroKernel(module, blk);
+      emitGemm(plan, ukernel, blk, parallel);
+      if (report) {
+        InFlightDiagnostic remark = matmul.emitRemark();
+        remark << "GEMM template: micro-kernel " << blk.mr << "x" << blk.nr
+               << " (" << blk.vl << " lanes), kc " << blk.kc << ", mc "
+               << blk.mc << ", nc " << blk.nc << "; B "
+               << (plan.packedB ? "prepacked at compile time"
+                                : "packed at run time (" + packWhy + ")")
+               << "; epilogue ";
+        if (plan.epilogue)
+          remark << "fused ("
+                 << plan.epilogue->op.getBody()->getOperations().size() - 1
+                 << " payload ops)";
+        else
+          remark << "none (" << epilogueWhy << ")";
+      }
+      if (plan.epilogue)
+        plan.epilogue->op->erase();
+      if (plan.zeroFill)
+        plan.zeroFill->erase();
+      matmul->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,138 @@
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true" --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=8 mr=6 nc=64 parallel=false" 2>/dev/null | FileCheck %s --check-prefix=AVX2
+// RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nc=100" 2>&1 | FileCheck %s --check-prefix=BADNC
+// RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nr=24" 2>&1 | FileCheck %s --check-prefix=BADNR
+// RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 mr=12 mc=100" 2>&1 | FileCheck %s --check-prefix=BADMC
+// RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=12" 2>&1 | FileCheck %s --check-prefix=BADVL
+
+// BADNC: error: wrapper-gemm-template: nc must be a positive multiple of nr (32), got 100
+// BADNR: error: wrapper-gemm-template: nr must be 1 to 8 times the vector width (16), got 24
+// BADMC: error: wrapper-gemm-template: mc must be a positive multiple of mr (12), got 100
+// BADVL: error: wrapper-gemm-template: vector-width must be a power of two from 1 to 64, got 12
+
+// A matmul with a zero fill and a bias + relu epilogue: all three ops
+// become the template; the epilogue runs on vectors under a mask after the
+// last K slice.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-NOT: linalg.
+// CHECK: scf.parallel
+// CHECK: memref.store
+// CHECK: scf.parallel
+// CHECK: vector.transfer_read
+// CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload
+// CHECK: vector.maskedload
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: vector.maskedstore
+// CHECK-NOT: linalg.
+// CHECK: return
+// The micro-kernel: 12 x 32 accumulators in 24 vectors, one FMA each per k.
+// CHECK-LABEL: func.func private @__wrapper_gemm_ukernel_f32_12x32_v16
+// CHECK-SAME: wrapper.gemm_micro_kernel
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-COUNT-24: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// AVX2-LABEL: func.func @bias_relu
+// AVX2-NOT: scf.parallel
+// AVX2: func.call @__wrapper_gemm_ukernel_f32_6x16_v8
+// AVX2-LABEL: func.func private @__wrapper_gemm_ukernel_f32_6x16_v8
+// AVX2-COUNT-12: vector.fma {{.*}} : vector<8xf32>
+// AVX2-NEXT: scf.yield
+func.func @bias_relu(%a: memref<37x50xf32>, %b: memref<50x70xf32>, %bias: memref<70xf32>, %out: memref<37x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<37x70xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<37x70xf32>)
+  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 256, mc 144, nc 256; B packed at run time (the kernel function is not defined by exactly one wrapper.kernel); epilogue fused (2 payload ops)}}
+  linalg.matmul ins(%a, %b : memref<37x50xf32>, memref<50x70xf32>) outs(%c : memref<37x70xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<37x70xf32>, memref<70xf32>) outs(%out : memref<37x70xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<37x70xf32>
+  return
+}
+
+// -----
+
+// No zero fill: the first K slice accumulates onto what C holds. A
+// reduction after the matmul is not an epilogue.
+// CHECK-LABEL: func.func @accumulate_no_epilogue
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: arith.ori {{.*}}, %[[TRUE]]
+// CHECK: func.call @__wrapper_gemm_ukernel
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+func.func @accumulate_no_epilogue(%a: memref<?x8xf32>, %b: memref<8x16xf32>, %c: memref<?x16xf32>, %sum: memref<?xf32>) {
+  // expected-remark @below {{epilogue none (the next op is not a 2-d elementwise linalg.generic on buffers)}}
+  linalg.matmul ins(%a, %b : memref<?x8xf32>, memref<8x16xf32>) outs(%c : memref<?x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%c : memref<?x16xf32>) outs(%sum : memref<?xf32>) {
+  ^bb0(%x: f32, %s: f32):
+    %r = arith.addf %x, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Refusals: other element types, tensors, a C with a non-unit inner stride.
+// CHECK-LABEL: func.func @refused
+// CHECK-COUNT-3: linalg.matmul
+// CHECK-NOT: func.call
+func.func @refused(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>,
+                   %i: memref<4x4xi32>, %t: tensor<4x4xf32>,
+                   %f: memref<4x4xf32>, %s: memref<4x4xf32, strided<[1, 4]>>) -> tensor<4x4xf32> {
+  // expected-remark @below {{GEMM template not used: operands are not all f32}}
+  linalg.matmul ins(%a, %b : memref<4x4xf16>, memref<4x4xf16>) outs(%c : memref<4x4xf16>)
+  // expected-remark @below {{GEMM template not used: operands are not all f32}}
+  linalg.matmul ins(%i, %i : memref<4x4xi32>, memref<4x4xi32>) outs(%i : memref<4x4xi32>)
+  // expected-remark @below {{GEMM template not used: the matmul is on tensors (run bufferization first)}}
+  %r = linalg.matmul ins(%t, %t : tensor<4x4xf32>, tensor<4x4xf32>) outs(%t : tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-remark @below {{GEMM template not used: C does not have a unit inner stride}}
+  linalg.matmul ins(%f, %f : memref<4x4xf32>, memref<4x4xf32>) outs(%s : memref<4x4xf32, strided<[1, 4]>>)
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// Frozen weights: the constant that the kernel's only call passes as B is
+// packed at compile time into [ceil(34/32)][3][32] panels (zero padded);
+// the kernel takes the packed constant and packs no B at run time.
+// CHECK-LABEL: wrapper.graph @frozen
+// CHECK: %[[P:.*]] = wrapper.get_constant @w_packed32 : memref<2x3x32xf32>
+// CHECK: wrapper.call @k(%{{.*}}, %[[P]], %{{.*}}) : memref<5x3xf32>, memref<2x3x32xf32>, memref<5x34xf32>
+// CHECK-NOT: wrapper.constant @w :
+// The panels in hex: 1, 2 then zeros to the second panel, whose first row
+// starts 3, 4 and whose last row holds 5 at its second lane.
+// CHECK: wrapper.constant @w_packed32 : memref<2x3x32xf32> = dense<"0x0000803F00000040{{(00000000)+}}0000404000008040{{(00000000)+}}0000A040{{(00000000)+}}">
+// CHECK-LABEL: func.func private @k_impl
+// CHECK-SAME: %{{.*}}: memref<2x3x32xf32>
+// CHECK: memref.collapse_shape
+// CHECK-NOT: vector.transfer_read
+// CHECK: func.call @__wrapper_gemm_ukernel
+wrapper.graph @frozen(%x: memref<5x3xf32>) -> memref<5x34xf32> {
+  %w = wrapper.get_constant @w : memref<3x34xf32>
+  %buf = wrapper.alloc() : memref<5x34xf32>
+  wrapper.call @k(%x, %w, %buf) : memref<5x3xf32>, memref<3x34xf32>, memref<5x34xf32>
+  wrapper.return %buf : memref<5x34xf32>
+}
+wrapper.constant @w : memref<3x34xf32> = dense<[[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 4.0],
+  [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+  [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0]]>
+func.func private @k_impl(%a: memref<5x3xf32>, %b: memref<3x34xf32>, %out: memref<5x34xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<5x34xf32>)
+  // expected-remark @below {{B prepacked at compile time; epilogue none (the next op is not a linalg.generic)}}
+  linalg.matmul ins(%a, %b : memref<5x3xf32>, memref<3x34xf32>) outs(%out : memref<5x34xf32>)
+  return
+}
+wrapper.kernel @k = @k_impl metadata {kind = "matmul", source_ops = ["matmul"]}
