@@ -6,10 +6,20 @@
 #                        4096 x 4096 f32 against memcpy bandwidth, one thread
 #                        and all threads; compile time through the pipeline.
 #
+#   bench/run.sh gemm    f32 GEMM through the GEMM template against OpenBLAS
+#                        cblas_sgemm (bench/gemm_ref.c, Debian's
+#                        libopenblas-dev), one thread and all threads: square
+#                        512 to 4096 and inference shapes (M = 1, 8, 32, 128
+#                        with K x N = 4096 x 4096 and 4096 x 11008), plus
+#                        matmul + bias + gelu (fused epilogue) against
+#                        OpenBLAS followed by a separate bias + gelu loop.
+#
 # Fields: workload, shape, threads, ms (best of the runs), bytes (moved at
 # least once), gbps (bytes / ms), ref ("memcpy" and its GB/s), ratio
-# (gbps / memcpy GB/s); compile lines give pipeline_ms and jit_ms.
-# REPS (default 10) sets the number of timed runs.
+# (gbps / memcpy GB/s); compile lines give pipeline_ms and jit_ms. GEMM
+# lines give gflops and the reference's, ratio = gflops / reference gflops.
+# REPS (default 10) sets the number of timed runs (GEMM: fewer on the large
+# shapes).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -18,7 +28,8 @@ what=${1:-cpu}
 
 case $what in
 cpu) ;;
-*) echo "usage: bench/run.sh cpu" >&2; exit 2 ;;
+gemm) exec "$root/bench/gemm.sh" ;;
+*) echo "usage: bench/run.sh cpu|gemm" >&2; exit 2 ;;
 esac
 
 "$root/scripts/build.sh" wrapper-run >/dev/null

@@ -43,6 +43,18 @@ struct AddCInterfacePass
                       UnitAttr::get(&getContext()));
   }
 };
+/// Fails with a message: how a pipeline reports an option that cannot be
+/// honoured once the pipeline runs (pipeline builders cannot fail).
+struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FailPass)
+  explicit FailPass(std::string message) : message(std::move(message)) {}
+  StringRef getArgument() const final { return "wrapper-fail"; }
+  void runOnOperation() override {
+    mlir::emitError(getOperation().getLoc(), message);
+    signalPassFailure();
+  }
+  std::string message;
+};
 } // namespace
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
@@ -80,7 +92,21 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   if (options.gemm) {
     WrapperGemmTemplatePassOptions gemm;
     gemm.parallel = options.parallel;
-    pm.addPass(createWrapperGemmTemplatePass(gemm));
+    std::unique_ptr<Pass> pass = createWrapperGemmTemplatePass(gemm);
+    // User options (blocking) on top; one that does not parse makes the
+    // pipeline fail with the parser's message.
+    std::string problem;
+    if (!options.gemmOptions.empty() &&
+        failed(pass->initializeOptions(options.gemmOptions,
+                                       [&](const Twine &message) {
+                                         problem = message.str();
+                                         return failure();
+                                       })))
+      pass = std::make_unique<FailPass>(
+          "gemm-options: cannot parse '" + options.gemmOptions +
+          "' as options of --wrapper-gemm-template" +
+          (problem.empty() ? std::string() : ": " + problem));
+    pm.addPass(std::move(pass));
   }
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
@@ -188,6 +214,7 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   codegen.profile = options.profile;
   codegen.tileElements = options.tileElements;
   codegen.gemm = options.gemm;
+  codegen.gemmOptions = options.gemmOptions;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

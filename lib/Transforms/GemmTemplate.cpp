@@ -265,18 +265,14 @@ public:
   Location loc;
 };
 
-/// The micro-kernel: C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where
-/// Ap's k-th column of mr values starts at aOff + k * mr and Bp's k-th row of
-/// nr values at bOff + k * nr. The accumulators are mr * nr / vl vectors
-/// carried through the k loop.
-static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
-                                           const Blocking &blk) {
-  std::string name = llvm::formatv("__wrapper_gemm_ukernel_f32_{0}x{1}_v{2}",
-                                   blk.mr, blk.nr, blk.vl);
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  MLIRContext *context = module.getContext();
-  Location loc = NameLoc::get(StringAttr::get(context, name));
+/// The name of the micro-kernel for a blocking.
+static std::string microKernelName(const Blocking &blk) {
+  return llvm::formatv("__wrapper_gemm_ukernel_f32_{0}x{1}_v{2}", blk.mr,
+                       blk.nr, blk.vl);
+}
+
+/// The micro-kernel's type: (Ap, aOff, Bp, bOff, kc, C tile, accumulate).
+static FunctionType microKernelType(MLIRContext *context, const Blocking &blk) {
   Type f32 = Float32Type::get(context);
   Type index = IndexType::get(context);
   auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
@@ -284,14 +280,38 @@ static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
       MemRefType::get({blk.mr, blk.nr}, f32,
                       StridedLayoutAttr::get(context, ShapedType::kDynamic,
                                              {ShapedType::kDynamic, 1}));
-  auto type = FunctionType::get(
+  return FunctionType::get(
       context,
       {flat, index, flat, index, index, tileType, IntegerType::get(context, 1)},
       {});
+}
+
+static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk);
+
+/// The micro-kernel: C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where
+/// Ap's k-th column of mr values starts at aOff + k * mr and Bp's k-th row of
+/// nr values at bOff + k * nr. The accumulators are mr * nr / vl vectors
+/// carried through the k loop.
+static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
+                                           const Blocking &blk) {
+  std::string name = microKernelName(blk);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  MLIRContext *context = module.getContext();
+  Location loc = NameLoc::get(StringAttr::get(context, name));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(b, loc, name, type);
+  auto func = func::FuncOp::create(b, loc, name, microKernelType(context, blk));
   func.setPrivate();
+  buildMicroKernelBody(func, blk);
+  return func;
+}
+
+static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
+  MLIRContext *context = func.getContext();
+  Location loc = func.getLoc();
+  Type f32 = Float32Type::get(context);
   func->setAttr("wrapper.gemm_micro_kernel", UnitAttr::get(context));
+  OpBuilder b(context);
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Emitter e(b, loc);
@@ -303,26 +323,21 @@ static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
   auto vecType = VectorType::get({blk.vl}, f32);
   SmallVector<Type> accTypes(blk.mr * nv, vecType);
 
-  auto init = scf::IfOp::create(
-      b, loc, accumulate,
-      [&](OpBuilder &nb, Location l) {
-        Emitter ne(nb, l);
-        SmallVector<Value> accs;
-        for (int64_t r = 0; r < blk.mr; ++r)
-          for (int64_t j = 0; j < nv; ++j)
-            accs.push_back(vector::LoadOp::create(
-                nb, l, vecType, c, ValueRange{ne.idx(r), ne.idx(j * blk.vl)}));
-        scf::YieldOp::create(nb, l, accs);
-      },
-      [&](OpBuilder &nb, Location l) {
-        Value zero = arith::ConstantOp::create(
-            nb, l, vecType, DenseElementsAttr::get(vecType, 0.0f));
-        scf::YieldOp::create(nb, l, SmallVector<Value>(blk.mr * nv, zero));
-      });
+  // The accumulators start at zero and C is added after the k loop: its
+  // lines (likely in L2, a row stride apart) are prefetched now and arrive
+  // while the FMAs run, instead of stalling the first ones.
+  for (int64_t r = 0; r < blk.mr; ++r)
+    for (int64_t j = 0; j < blk.nr; j += std::max<int64_t>(blk.vl, 16))
+      memref::PrefetchOp::create(b, loc, c, ValueRange{e.idx(r), e.idx(j)},
+                                 /*isWrite=*/true, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+  Value zero = arith::ConstantOp::create(b, loc, vecType,
+                                         DenseElementsAttr::get(vecType, 0.0f));
+  SmallVector<Value> zeros(blk.mr * nv, zero);
   (void)accTypes;
 
   auto kLoop = scf::ForOp::create(
-      b, loc, e.idx(0), kc, e.idx(1), init.getResults(),
+      b, loc, e.idx(0), kc, e.idx(1), zeros,
       [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
         Emitter ne(nb, l);
         Value bRow = ne.add(bOff, ne.mul(k, blk.nr));
@@ -342,12 +357,59 @@ static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
         }
         scf::YieldOp::create(nb, l, next);
       });
+  auto sums = scf::IfOp::create(
+      b, loc, accumulate,
+      [&](OpBuilder &nb, Location l) {
+        Emitter ne(nb, l);
+        SmallVector<Value> added;
+        for (int64_t r = 0; r < blk.mr; ++r)
+          for (int64_t j = 0; j < nv; ++j) {
+            Value old = vector::LoadOp::create(
+                nb, l, vecType, c, ValueRange{ne.idx(r), ne.idx(j * blk.vl)});
+            added.push_back(
+                arith::AddFOp::create(nb, l, old, kLoop.getResult(r * nv + j)));
+          }
+        scf::YieldOp::create(nb, l, added);
+      },
+      [&](OpBuilder &nb, Location l) {
+        scf::YieldOp::create(nb, l, kLoop.getResults());
+      });
   for (int64_t r = 0; r < blk.mr; ++r)
     for (int64_t j = 0; j < nv; ++j)
-      vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + j), c,
+      vector::StoreOp::create(b, loc, sums.getResult(r * nv + j), c,
                               ValueRange{e.idx(r), e.idx(j * blk.vl)});
   func::ReturnOp::create(b, loc);
-  return func;
+}
+
+/// Declared micro-kernels (`func.func private
+/// @__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>` without a body, as a test or
+/// a tuning harness writes them) get their body.
+static LogicalResult defineDeclaredMicroKernels(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    StringRef name = func.getSymName();
+    if (!func.isExternal() ||
+        !name.consume_front("__wrapper_gemm_ukernel_f32_"))
+      continue;
+    Blocking blk{};
+    StringRef mr, rest, nr, vl;
+    std::tie(mr, rest) = name.split('x');
+    std::tie(nr, vl) = rest.split("_v");
+    if (mr.getAsInteger(10, blk.mr) || nr.getAsInteger(10, blk.nr) ||
+        vl.getAsInteger(10, blk.vl) || blk.mr < 1 || blk.mr > 32 ||
+        blk.vl < 1 || !llvm::isPowerOf2_64(blk.vl) || blk.vl > 64 ||
+        blk.nr < blk.vl || blk.nr % blk.vl != 0 || blk.nr / blk.vl > 8)
+      return func.emitError("wrapper-gemm-template: a micro-kernel name is "
+                            "__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl> with "
+                            "mr in [1, 32], vl a power of two up to 64 and nr "
+                            "1 to 8 times vl");
+    if (func.getFunctionType() != microKernelType(func.getContext(), blk))
+      return func.emitError("wrapper-gemm-template: micro-kernel declared "
+                            "with type ")
+             << func.getFunctionType() << ", expected "
+             << microKernelType(func.getContext(), blk);
+    buildMicroKernelBody(func, blk);
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -627,37 +689,65 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     e.loop(e.idx(0), K, e.idx(blk.kc), [&](Value pc) {
       Value kCur = e.min(e.sub(K, pc), blk.kc);
       if (!bpPrepacked) {
-        // The kc x nc block of B into [nc/nr][kc][nr] panels.
-        e.loop(nPanels, [&](Value jp) {
+        // The kc x nc block of B into [nc/nr][kc][nr] panels: plain
+        // vector loads for whole panels of a unit-stride B, masked ones (zero
+        // past N) for the last, lane by lane for any other layout.
+        // Row by row (each row of the block is nc contiguous floats of B),
+        // with the row `prefetchRows` ahead prefetched: consecutive rows
+        // are a page or more apart, beyond the hardware prefetchers.
+        const int64_t prefetchRows = 8;
+        auto packRow = [&](Value k, Value jp, bool whole) {
+          Value row = e.add(pc, k);
           Value col0 = e.add(n0, e.mul(jp, blk.nr));
-          e.loop(kCur, [&](Value k) {
-            Value row = e.add(pc, k);
-            Value dst = e.mul(e.add(e.mul(jp, kCur), k), blk.nr);
-            for (int64_t j = 0; j < blk.nr; j += blk.vl) {
-              Value col = e.add(col0, j);
-              Value v;
-              if (unitStrideB) {
-                v = vector::TransferReadOp::create(b, loc, vecType, bMat,
-                                                   ValueRange{row, col}, zeroF,
-                                                   ArrayRef<bool>{false});
-              } else {
-                // Any layout: lane by lane, zero past N.
-                v = arith::ConstantOp::create(b, loc, vecType,
-                                              b.getZeroAttr(vecType));
-                for (int64_t lane = 0; lane < blk.vl; ++lane) {
-                  Value at = e.add(col, lane);
-                  Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
-                  Value safe =
-                      arith::SelectOp::create(b, loc, valid, at, e.idx(0));
-                  Value x = memref::LoadOp::create(b, loc, bMat,
-                                                   ValueRange{row, safe});
-                  x = arith::SelectOp::create(b, loc, valid, x, zeroF);
-                  v = vector::InsertOp::create(b, loc, x, v, lane);
-                }
+          Value dst = e.mul(e.add(e.mul(jp, kCur), k), blk.nr);
+          for (int64_t j = 0; j < blk.nr; j += blk.vl) {
+            Value col = e.add(col0, j);
+            Value v;
+            if (unitStrideB && whole) {
+              v = vector::LoadOp::create(b, loc, vecType, bMat,
+                                         ValueRange{row, col});
+            } else if (unitStrideB) {
+              v = vector::TransferReadOp::create(b, loc, vecType, bMat,
+                                                 ValueRange{row, col}, zeroF,
+                                                 ArrayRef<bool>{false});
+            } else {
+              v = arith::ConstantOp::create(b, loc, vecType,
+                                            b.getZeroAttr(vecType));
+              for (int64_t lane = 0; lane < blk.vl; ++lane) {
+                Value at = e.add(col, lane);
+                Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
+                Value safe =
+                    arith::SelectOp::create(b, loc, valid, at, e.idx(0));
+                Value x =
+                    memref::LoadOp::create(b, loc, bMat, ValueRange{row, safe});
+                x = arith::SelectOp::create(b, loc, valid, x, zeroF);
+                v = vector::InsertOp::create(b, loc, x, v, lane);
               }
-              vector::StoreOp::create(b, loc, v, bBuf,
-                                      ValueRange{e.add(dst, j)});
             }
+            vector::StoreOp::create(b, loc, v, bBuf, ValueRange{e.add(dst, j)});
+          }
+        };
+        e.loop(kCur, [&](Value k) {
+          if (unitStrideB) {
+            Value ahead = e.add(pc, e.add(k, prefetchRows));
+            e.ifThen(e.cmp(arith::CmpIPredicate::ult, ahead, K), [&] {
+              e.loop(e.idx(0), nCur, e.idx(16), [&](Value j) {
+                memref::PrefetchOp::create(b, loc, bMat,
+                                           ValueRange{ahead, e.add(n0, j)},
+                                           /*isWrite=*/false,
+                                           /*localityHint=*/3,
+                                           /*isDataCache=*/true);
+              });
+            });
+          }
+          e.loop(nPanels, [&](Value jp) {
+            if (!unitStrideB)
+              return packRow(k, jp, /*whole=*/false);
+            Value end = e.add(e.add(n0, e.mul(jp, blk.nr)), blk.nr);
+            e.ifThen(
+                e.cmp(arith::CmpIPredicate::ule, end, N),
+                [&] { packRow(k, jp, /*whole=*/true); },
+                [&] { packRow(k, jp, /*whole=*/false); });
           });
         });
       }
@@ -751,7 +841,7 @@ struct WrapperGemmTemplatePass
     blk.nc = nc;
     ModuleOp module = getOperation();
     auto bad = [&](const Twine &message) -> FailureOr<Blocking> {
-      module.emitError() << "wrapper-gemm-template: " << message;
+      mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << message;
       return failure();
     };
     if (blk.vl < 1 || !llvm::isPowerOf2_64(blk.vl) || blk.vl > 64)
@@ -773,16 +863,32 @@ struct WrapperGemmTemplatePass
     return blk;
   }
 
+  /// With the default register tile, a static M smaller than mr gets a
+  /// tile of M rows (no rows of zeros computed), twice as wide when that
+  /// still fits the registers (M = 1 to 6: 4 vectors per row).
+  Blocking adaptToRows(Blocking blk, linalg::MatmulOp matmul) {
+    int64_t rows =
+        cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(0);
+    if (mr != 0 || ShapedType::isDynamic(rows) || rows >= blk.mr || rows < 1)
+      return blk;
+    blk.mr = rows;
+    if (nr == 0 && rows <= 6 && blk.nc % (4 * blk.vl) == 0)
+      blk.nr = 4 * blk.vl;
+    blk.mc = std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
+    return blk;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<Blocking> blocking = chooseBlocking();
     if (failed(blocking))
       return signalPassFailure();
     Blocking blk = *blocking;
+    if (failed(defineDeclaredMicroKernels(module)))
+      return signalPassFailure();
 
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    func::FuncOp ukernel;
     for (linalg::MatmulOp matmul : matmuls) {
       auto refuse = [&](const Twine &why) {
         if (report)
@@ -822,18 +928,18 @@ struct WrapperGemmTemplatePass
         if (succeeded(epilogue))
           plan.epilogue = *epilogue;
       }
+      Blocking local = adaptToRows(blk, matmul);
       std::string packWhy = "prepack=false";
       if (prepack)
         plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
-                                        blk.nr, packWhy);
-      if (!ukernel)
-        ukernel = getOrCreateMicroKernel(module, blk);
-      emitGemm(plan, ukernel, blk, parallel);
+                                        local.nr, packWhy);
+      func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
+      emitGemm(plan, ukernel, local, parallel);
       if (report) {
         InFlightDiagnostic remark = matmul.emitRemark();
-        remark << "GEMM template: micro-kernel " << blk.mr << "x" << blk.nr
-               << " (" << blk.vl << " lanes), kc " << blk.kc << ", mc "
-               << blk.mc << ", nc " << blk.nc << "; B "
+        remark << "GEMM template: micro-kernel " << local.mr << "x" << local.nr
+               << " (" << local.vl << " lanes), kc " << local.kc << ", mc "
+               << local.mc << ", nc " << local.nc << "; B "
                << (plan.packedB ? "prepacked at compile time"
                                 : "packed at run time (" + packWhy + ")")
                << "; epilogue ";

@@ -47,7 +47,7 @@ func.func @bias_relu(%a: memref<37x50xf32>, %b: memref<50x70xf32>, %bias: memref
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<37x70xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<37x70xf32>)
-  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 256, mc 144, nc 256; B packed at run time (the kernel function is not defined by exactly one wrapper.kernel); epilogue fused (2 payload ops)}}
+  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 512, mc 144, nc 256; B packed at run time (the kernel function is not defined by exactly one wrapper.kernel); epilogue fused (2 payload ops)}}
   linalg.matmul ins(%a, %b : memref<37x50xf32>, memref<50x70xf32>) outs(%c : memref<37x70xf32>)
   linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c, %bias : memref<37x70xf32>, memref<70xf32>) outs(%out : memref<37x70xf32>) {
@@ -105,17 +105,18 @@ func.func @refused(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>
 // -----
 
 // Frozen weights: the constant that the kernel's only call passes as B is
-// packed at compile time into [ceil(34/32)][3][32] panels (zero padded);
-// the kernel takes the packed constant and packs no B at run time.
+// packed at compile time (zero padded); the kernel takes the packed constant
+// and packs no B at run time. M = 5 is below mr, so the tile is 5 rows of
+// 4 vectors and the panels are 64 wide: [ceil(34/64)][3][64].
 // CHECK-LABEL: wrapper.graph @frozen
-// CHECK: %[[P:.*]] = wrapper.get_constant @w_packed32 : memref<2x3x32xf32>
-// CHECK: wrapper.call @k(%{{.*}}, %[[P]], %{{.*}}) : memref<5x3xf32>, memref<2x3x32xf32>, memref<5x34xf32>
+// CHECK: %[[P:.*]] = wrapper.get_constant @w_packed64 : memref<1x3x64xf32>
+// CHECK: wrapper.call @k(%{{.*}}, %[[P]], %{{.*}}) : memref<5x3xf32>, memref<1x3x64xf32>, memref<5x34xf32>
 // CHECK-NOT: wrapper.constant @w :
-// The panels in hex: 1, 2 then zeros to the second panel, whose first row
-// starts 3, 4 and whose last row holds 5 at its second lane.
-// CHECK: wrapper.constant @w_packed32 : memref<2x3x32xf32> = dense<"0x0000803F00000040{{(00000000)+}}0000404000008040{{(00000000)+}}0000A040{{(00000000)+}}">
+// The panel in hex: row 0 is 1, 2, zeros, 3, 4 (columns 32 and 33), zeros;
+// row 2 holds 5 at column 33.
+// CHECK: wrapper.constant @w_packed64 : memref<1x3x64xf32> = dense<"0x0000803F00000040{{(00000000)+}}0000404000008040{{(00000000)+}}0000A040{{(00000000)+}}">
 // CHECK-LABEL: func.func private @k_impl
-// CHECK-SAME: %{{.*}}: memref<2x3x32xf32>
+// CHECK-SAME: %{{.*}}: memref<1x3x64xf32>
 // CHECK: memref.collapse_shape
 // CHECK-NOT: vector.transfer_read
 // CHECK: func.call @__wrapper_gemm_ukernel
@@ -131,7 +132,7 @@ wrapper.constant @w : memref<3x34xf32> = dense<[[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0
 func.func private @k_impl(%a: memref<5x3xf32>, %b: memref<3x34xf32>, %out: memref<5x34xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<5x34xf32>)
-  // expected-remark @below {{B prepacked at compile time; epilogue none (the next op is not a linalg.generic)}}
+  // expected-remark @below {{micro-kernel 5x64 (16 lanes), kc 512, mc 140, nc 256; B prepacked at compile time; epilogue none (the next op is not a linalg.generic)}}
   linalg.matmul ins(%a, %b : memref<5x3xf32>, memref<3x34xf32>) outs(%out : memref<5x34xf32>)
   return
 }

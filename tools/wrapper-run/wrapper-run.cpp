@@ -147,6 +147,11 @@ static cl::opt<bool>
                   "(--wrapper-gemm-template); false: plain loops"),
          cl::init(true), cl::cat(category));
 static cl::opt<std::string>
+    gemmOptions("gemm-options",
+                cl::desc("Options of --wrapper-gemm-template (blocking), as "
+                         "'kc=384 mc=96'"),
+                cl::init(""), cl::cat(category));
+static cl::opt<std::string>
     targetCPU("mcpu",
               cl::desc("Generate code for this CPU instead of the host"),
               cl::cat(category));
@@ -412,6 +417,7 @@ static void setPipelineOptions(CPUPipelineOptions &options) {
   options.profile = benchmark > 0;
   options.tileElements = tileElements;
   options.gemm = gemm;
+  options.gemmOptions = gemmOptions;
   options.planMemory = planMemory;
   options.foldConstants = foldConstants;
   options.fuse = fuse;
@@ -647,6 +653,7 @@ int main(int argc, char **argv) {
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
       options.gemm = gemm;
+      options.gemmOptions = gemmOptions;
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

@@ -53,6 +53,11 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> gemmOptions{
+      *this, "gemm-options",
+      llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
+                     "options (for example 'kc=384 mc=96')"),
+      llvm::cl::init("")};
 };
 
 /// Options of --wrapper-cpu-pipeline.
@@ -120,6 +125,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> gemmOptions{
+      *this, "gemm-options",
+      llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
+                     "options (for example 'kc=384 mc=96')"),
+      llvm::cl::init("")};
 };
 
 /// linalg (on tensors or buffers) with func.func entries in; LLVM dialect

@@ -249,7 +249,7 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
            "(0: two vectors)">,
     Option<"vectorWidth", "vector-width", "int64_t", "0",
            "f32 lanes of a vector register (0: from the host's features)">,
-    Option<"kc", "kc", "int64_t", "256", "Depth of a K slice">,
+    Option<"kc", "kc", "int64_t", "512", "Depth of a K slice">,
     Option<"mc", "mc", "int64_t", "0",
            "Rows of an A block (0: about 144, a multiple of mr)">,
     Option<"nc", "nc", "int64_t", "256",
