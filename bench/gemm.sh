@@ -14,7 +14,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O3 -march=native -fopenmp -o "$work/gemm_ref" "$root/bench/gemm_ref.c" -lopenblas -lm
 all=$(nproc)
-cores=(default)
+# OpenBLAS references: its own detection (OPENBLAS_CORETYPE unset), its
+# AVX2 kernels (Haswell) and, on AVX-512 hosts, its AVX-512 ones (SkylakeX):
+# each wins on some shapes; the fastest is the reference.
+cores=(auto Haswell)
 grep -qw avx512f /proc/cpuinfo && cores+=(SkylakeX)
 
 # workload M N K: the program, its epilogue, and its timing.
@@ -62,12 +65,9 @@ run() { # workload M N K epilogue
         continue 2
       fi
       awk -v a="$c_ms" -v b="$ms" 'BEGIN { exit !(a < b) }' && ms=$c_ms
-      # The faster of OpenBLAS's own core choice and, on AVX-512 hosts,
-      # its SkylakeX (AVX-512) kernels, which DYNAMIC_ARCH does not always
-      # pick.
       for core in "${cores[@]}"; do
         local setting=(-u OPENBLAS_CORETYPE)
-        [[ $core != default ]] && setting=("OPENBLAS_CORETYPE=$core")
+        [[ $core != auto ]] && setting=("OPENBLAS_CORETYPE=$core")
         read -r c_ms c_gflops < <(env "${setting[@]}" \
           "$work/gemm_ref" "$m" "$n" "$k" "$t" "$reps" \
           $([[ $epi == gelu ]] && echo epilogue))

@@ -641,21 +641,37 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Value ap = memref::AllocOp::create(
       b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
       b.getI64IntegerAttr(64));
-  e.parallelLoop(parallel, mPanels, [&](Value p) {
+  // Column by column of the panel: mr loads from mr row streams, mr
+  // contiguous stores (a whole panel without the row checks).
+  auto packPanel = [&](Value p, bool whole) {
     Value panelBase = e.mul(e.mul(p, K), blk.mr);
-    e.loop(e.idx(blk.mr), [&](Value r) {
+    SmallVector<Value> rows, valid;
+    for (int64_t r = 0; r < blk.mr; ++r) {
       Value row = e.add(e.mul(p, blk.mr), r);
-      Value valid = e.cmp(arith::CmpIPredicate::ult, row, M);
-      Value safeRow =
-          arith::SelectOp::create(b, loc, valid, row, e.idx(0)).getResult();
-      e.loop(K, [&](Value k) {
-        Value v = memref::LoadOp::create(b, loc, a, ValueRange{safeRow, k});
-        v = arith::SelectOp::create(b, loc, valid, v, zeroF);
-        memref::StoreOp::create(
-            b, loc, v, ap,
-            ValueRange{e.add(e.add(panelBase, e.mul(k, blk.mr)), r)});
-      });
+      if (whole) {
+        rows.push_back(row);
+        continue;
+      }
+      valid.push_back(e.cmp(arith::CmpIPredicate::ult, row, M));
+      rows.push_back(
+          arith::SelectOp::create(b, loc, valid.back(), row, e.idx(0)));
+    }
+    e.loop(K, [&](Value k) {
+      Value dst = e.add(panelBase, e.mul(k, blk.mr));
+      for (int64_t r = 0; r < blk.mr; ++r) {
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{rows[r], k});
+        if (!whole)
+          v = arith::SelectOp::create(b, loc, valid[r], v, zeroF);
+        memref::StoreOp::create(b, loc, v, ap, ValueRange{e.add(dst, r)});
+      }
     });
+  };
+  e.parallelLoop(parallel, mPanels, [&](Value p) {
+    Value end = e.mul(e.add(p, 1), blk.mr);
+    e.ifThen(
+        e.cmp(arith::CmpIPredicate::ule, end, M),
+        [&] { packPanel(p, /*whole=*/true); },
+        [&] { packPanel(p, /*whole=*/false); });
   });
 
   Value bpPrepacked;
