@@ -218,6 +218,10 @@ public:
     return y == 1 ? x : arith::DivUIOp::create(b, loc, x, idx(y)).getResult();
   }
   Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
+  /// x / y rounded up, for x >= 0 and y >= 1.
+  Value ceilDiv(Value x, Value y) {
+    return arith::DivUIOp::create(b, loc, add(x, sub(y, idx(1))), y);
+  }
   Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value min(Value x, int64_t y) { return min(x, idx(y)); }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
@@ -602,6 +606,19 @@ static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
   });
 }
 
+/// `omp_get_max_threads` (the OpenMP runtime that runs the parallel loops),
+/// declared in the module of `op` if it is not yet.
+static func::FuncOp getOrDeclareMaxThreads(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto existing = module.lookupSymbol<func::FuncOp>("omp_get_max_threads"))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), "omp_get_max_threads",
+                                   b.getFunctionType({}, {b.getI32Type()}));
+  func.setPrivate();
+  return func;
+}
+
 /// Copies rows x cols elements between C at (m, n) and the local tile.
 static void copyTile(Emitter &e, Value from, ValueRange fromAt, Value to,
                      ValueRange toAt, Value rows, Value cols) {
@@ -686,8 +703,28 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Value accumulateFirst =
       arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
 
+  // Thread blocks: the nc-column blocks, and when there are fewer of them
+  // than threads (a narrow N), M split into as many mc-aligned chunks as
+  // the threads left per column block (each chunk packs its own B block).
   Value nBlocks = e.ceilDiv(N, blk.nc);
-  e.parallelLoop(parallel, nBlocks, [&](Value jb) {
+  Value mChunk = e.mul(e.ceilDiv(M, blk.mc), blk.mc);
+  if (parallel) {
+    Value threads = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        func::CallOp::create(b, loc, getOrDeclareMaxThreads(matmul),
+                             ValueRange{})
+            .getResult(0));
+    Value split = arith::MaxSIOp::create(
+        b, loc, e.idx(1), arith::DivSIOp::create(b, loc, threads, nBlocks));
+    mChunk = e.mul(e.ceilDiv(e.ceilDiv(M, split), blk.mc), blk.mc);
+  }
+  mChunk = arith::MaxSIOp::create(b, loc, mChunk, e.idx(blk.mc));
+  Value mChunks = e.ceilDiv(M, mChunk);
+  e.parallelLoop(parallel, e.mul(mChunks, nBlocks), [&](Value block) {
+    Value jb = arith::RemUIOp::create(b, loc, block, nBlocks);
+    Value mStart =
+        e.mul(arith::DivUIOp::create(b, loc, block, nBlocks), mChunk);
+    Value mEnd = e.min(M, e.add(mStart, mChunk));
     Value n0 = e.mul(jb, blk.nc);
     Value nCur = e.min(e.sub(N, n0), blk.nc);
     Value nPanels = e.ceilDiv(nCur, blk.nr);
@@ -771,8 +808,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
       Value accumulate =
           arith::OrIOp::create(b, loc, notFirst, accumulateFirst);
       Value last = e.cmp(arith::CmpIPredicate::sge, e.add(pc, kCur), K);
-      e.loop(e.idx(0), M, e.idx(blk.mc), [&](Value ic) {
-        Value mCur = e.min(e.sub(M, ic), blk.mc);
+      e.loop(mStart, mEnd, e.idx(blk.mc), [&](Value ic) {
+        Value mCur = e.min(e.sub(mEnd, ic), blk.mc);
         e.loop(nPanels, [&](Value jp) {
           Value n = e.add(n0, e.mul(jp, blk.nr));
           Value cols = e.min(e.sub(N, n), blk.nr);

@@ -19,6 +19,7 @@
 // CHECK-NOT: linalg.
 // CHECK: scf.parallel
 // CHECK: memref.store
+// CHECK: call @omp_get_max_threads
 // CHECK: scf.parallel
 // CHECK: vector.transfer_read
 // CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16
@@ -39,6 +40,7 @@
 // CHECK: scf.yield
 // AVX2-LABEL: func.func @bias_relu
 // AVX2-NOT: scf.parallel
+// AVX2-NOT: omp_get_max_threads
 // AVX2: func.call @__wrapper_gemm_ukernel_f32_6x16_v8
 // AVX2-LABEL: func.func private @__wrapper_gemm_ukernel_f32_6x16_v8
 // AVX2-COUNT-12: vector.fma {{.*}} : vector<8xf32>

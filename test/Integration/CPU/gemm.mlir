@@ -4,7 +4,9 @@
 // 144), two column blocks (nc 256) and two K slices (kc 256). Every fused
 // epilogue kind: bias, relu, gelu, silu, residual add, row scale, cast to
 // bf16; M = 1; a dynamic M (7 and 1); constant weights packed at compile
-// time; one and two threads; and the same programs without the template.
+// time; one and two threads; a narrow N (one column block) whose rows are
+// split between 2 and 3 threads; and the same programs without the
+// template.
 // RUN: wrapper-run %s --entry=tails --verify --print=false --seed 3 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=tails --verify --print=false --seed 4 --num-threads=1 --parallel=false | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=epilogues --verify --print=false --seed 5 --atol=1e-4 | FileCheck %s --check-prefix=SIX
@@ -15,6 +17,8 @@
 // RUN: wrapper-run %s --entry=frozen --verify --print=false --seed 9 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=frozen --verify --print=false --seed 9 --fold-constants=false | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=tiny --verify --print=false --seed 10 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 11 --num-threads=2 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 | FileCheck %s --check-prefix=ONE
 // ONE: output #0 vs interpreter: {{.*}}: ok
 // ONE-NOT: output #1
 // SIX-COUNT-6: vs interpreter: {{.*}}: ok
@@ -69,4 +73,12 @@ func.func @frozen(%x: tensor<5x3xf32>) -> tensor<5x34xf32> {
 func.func @tiny(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x5xf32> {
   %c = tensor_program.matmul %a, %b : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x5xf32>
   return %c : tensor<2x5xf32>
+}
+
+// One column block: the rows are split into mc-aligned chunks per thread
+// (2 threads: 288 + 12 rows; 3 threads: 144 + 144 + 12).
+func.func @narrow(%a: tensor<300x40xf32>, %b: tensor<40x20xf32>, %bias: tensor<20xf32>) -> tensor<300x20xf32> {
+  %c = tensor_program.matmul %a, %b : (tensor<300x40xf32>, tensor<40x20xf32>) -> tensor<300x20xf32>
+  %d = tensor_program.add %c, %bias : (tensor<300x20xf32>, tensor<20xf32>) -> tensor<300x20xf32>
+  return %d : tensor<300x20xf32>
 }
