@@ -52,11 +52,11 @@ run() { # workload M N K epilogue
   for t in 1 "$all"; do
     local par=true
     [[ $t == 1 ]] && par=false
-    # Two rounds, interleaved, best of each side: this machine's timings
+    # Three rounds, interleaved, best of each side: this machine's timings
     # move by tens of percent between processes (memory placement, huge
     # pages), and one slow process should not decide a ratio.
     local ms=1e30 ref_ms=1e30 ref_gflops=0 ref_core= round core c_ms c_gflops
-    for round in 1 2; do
+    for round in 1 2 3; do
       out=$("$build/bin/wrapper-run" "$work/p.mlir" --print=false \
             --benchmark="$reps" --num-threads="$t" --parallel=$par 2>&1)
       c_ms=$(sed -nE 's/^benchmark: .* min ([0-9.]+) ms.*/\1/p' <<<"$out")

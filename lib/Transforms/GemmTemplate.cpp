@@ -325,7 +325,6 @@ static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
   Value accumulate = entry->getArgument(6);
   int64_t nv = blk.nr / blk.vl;
   auto vecType = VectorType::get({blk.vl}, f32);
-  SmallVector<Type> accTypes(blk.mr * nv, vecType);
 
   // The accumulators start at zero and C is added after the k loop: its
   // lines (likely in L2, a row stride apart) are prefetched now and arrive
@@ -338,7 +337,6 @@ static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
   SmallVector<Value> zeros(blk.mr * nv, zero);
-  (void)accTypes;
 
   auto kLoop = scf::ForOp::create(
       b, loc, e.idx(0), kc, e.idx(1), zeros,
@@ -643,7 +641,6 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   OpBuilder b(at);
   Location loc = matmul.getLoc();
   Emitter e(b, loc);
-  MLIRContext *context = b.getContext();
   Type f32 = b.getF32Type();
   Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
   Value c = matmul.getOutputs()[0];
@@ -693,10 +690,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
 
   Value bpPrepacked;
   if (plan.packedB) {
-    auto packedType = cast<MemRefType>(plan.packedB.getType());
     Value collapsed = memref::CollapseShapeOp::create(
         b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
-    (void)packedType;
     bpPrepacked = memref::CastOp::create(b, loc, flat, collapsed);
   }
   bool unitStrideB = hasUnitInnerStride(bMat.getType());
@@ -862,8 +857,20 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     if (bBuf)
       memref::DeallocOp::create(b, loc, bBuf);
   });
+  // With K = 0 no K slice ran, so no tile got its epilogue: C holds what it
+  // held (the kept fill), and the epilogue is applied to all of it.
+  if (plan.epilogue && cast<ShapedType>(a.getType()).getDimSize(1) <= 0) {
+    e.ifThen(e.cmp(arith::CmpIPredicate::eq, K, e.idx(0)), [&] {
+      e.loop(e.idx(0), M, e.idx(blk.mr), [&](Value m) {
+        Value rows = e.min(e.sub(M, m), blk.mr);
+        e.loop(e.idx(0), N, e.idx(blk.nr), [&](Value n) {
+          Value cols = e.min(e.sub(N, n), blk.nr);
+          emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+        });
+      });
+    });
+  }
   memref::DeallocOp::create(b, loc, ap);
-  (void)context;
 }
 
 //===----------------------------------------------------------------------===//
@@ -969,8 +976,13 @@ struct WrapperGemmTemplatePass
 
       GemmPlan plan;
       plan.matmul = matmul;
-      if (auto fill =
-              dyn_cast_or_null<linalg::FillOp>(previousEffectfulOp(matmul))) {
+      // The fill can go only when the first K slice surely stores: with a
+      // K that may be 0 the K loop may not run at all, and C keeps it.
+      int64_t depth =
+          cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
+      if (auto fill = depth > 0 ? dyn_cast_or_null<linalg::FillOp>(
+                                      previousEffectfulOp(matmul))
+                                : nullptr) {
         if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c &&
             matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
           plan.zeroFill = fill;

@@ -19,6 +19,8 @@
 // RUN: wrapper-run %s --entry=tiny --verify --print=false --seed 10 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 11 --num-threads=2 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 13 --dynamic-size=5 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 14 --dynamic-size=0 | FileCheck %s --check-prefix=ONE
 // ONE: output #0 vs interpreter: {{.*}}: ok
 // ONE-NOT: output #1
 // SIX-COUNT-6: vs interpreter: {{.*}}: ok
@@ -81,4 +83,12 @@ func.func @narrow(%a: tensor<300x40xf32>, %b: tensor<40x20xf32>, %bias: tensor<2
   %c = tensor_program.matmul %a, %b : (tensor<300x40xf32>, tensor<40x20xf32>) -> tensor<300x20xf32>
   %d = tensor_program.add %c, %bias : (tensor<300x20xf32>, tensor<20xf32>) -> tensor<300x20xf32>
   return %d : tensor<300x20xf32>
+}
+
+// A dynamic K, 5 and 0: with K = 0 no K slice runs, the product is the
+// zero fill and the epilogue still applies (the result is the bias).
+func.func @dynamic_k(%a: tensor<6x?xf32>, %b: tensor<?x10xf32>, %bias: tensor<10xf32>) -> tensor<6x10xf32> {
+  %c = tensor_program.matmul %a, %b : (tensor<6x?xf32>, tensor<?x10xf32>) -> tensor<6x10xf32>
+  %d = tensor_program.add %c, %bias : (tensor<6x10xf32>, tensor<10xf32>) -> tensor<6x10xf32>
+  return %d : tensor<6x10xf32>
 }
