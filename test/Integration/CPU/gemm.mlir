@@ -1,14 +1,20 @@
 // The GEMM template against the reference interpreter (naive loops) on
 // shapes with tails everywhere: M, N and K are not multiples of the
-// register tile (12 x 32), and 150 x 300 x 300 spans two row blocks (mc
-// 144), two column blocks (nc 256) and two K slices (kc 256). Every fused
-// epilogue kind: bias, relu, gelu, silu, residual add, row scale, cast to
-// bf16; M = 1; a dynamic M (7 and 1); constant weights packed at compile
+// register tile (12 x 32), and 150 x 300 x 300 spans several row blocks,
+// column blocks and K slices with the default blocking (mc 144, nc 256)
+// and, with --gemm-options, with small blocks (kc 128: three K slices, the
+// last 44 deep; mc 48: four row blocks; nc 64: five column blocks). Every
+// fused epilogue kind: bias, relu, gelu, silu, residual add, row scale, cast
+// to bf16; M = 1; a dynamic M (7 and 1); constant weights packed at compile
 // time; one and two threads; a narrow N (one column block) whose rows are
-// split between 2 and 3 threads; and the same programs without the
-// template.
+// split between 2 and 3 threads; a dynamic K of 5 and 0; and the same
+// programs without the template.
 // RUN: wrapper-run %s --entry=tails --verify --print=false --seed 3 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=tails --verify --print=false --seed 4 --num-threads=1 --parallel=false | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=tails --verify --print=false --seed 5 --gemm-options="kc=128 mc=48 nc=64" | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=epilogues --verify --print=false --seed 6 --atol=1e-4 --gemm-options="kc=16 nc=32" | FileCheck %s --check-prefix=SIX
+// RUN: not wrapper-run %s --entry=tails --print=false --gemm-options="kc=0" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: error: wrapper-gemm-template: kc must be at least 1, got 0
 // RUN: wrapper-run %s --entry=epilogues --verify --print=false --seed 5 --atol=1e-4 | FileCheck %s --check-prefix=SIX
 // RUN: wrapper-run %s --entry=epilogues --verify --print=false --seed 5 --atol=1e-4 --gemm=false | FileCheck %s --check-prefix=SIX
 // RUN: wrapper-run %s --entry=vector_row --verify --print=false --seed 6 | FileCheck %s --check-prefix=ONE
