@@ -115,6 +115,17 @@ func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
   return {};
 }
 
+std::string mlir::wrapper::gemmOptionsFor(const llvm::TargetMachine &machine,
+                                          StringRef user) {
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  int lanes = 4;
+  if (info && info->checkFeatures("+avx512f"))
+    lanes = 16;
+  else if (info && info->checkFeatures("+avx2"))
+    lanes = 8;
+  return ("vector-width=" + llvm::Twine(lanes) + " " + user).str();
+}
+
 void mlir::wrapper::privatizeAllBut(ModuleOp module, func::FuncOp entry) {
   for (auto other : module.getOps<func::FuncOp>())
     if (other != entry)

@@ -65,6 +65,12 @@ std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(StringRef cpu, StringRef features, bool pic,
                         std::string &error);
 
+/// Options of --wrapper-gemm-template for `machine`: its vector width (16
+/// f32 lanes with AVX-512, 8 with AVX2, 4 otherwise) followed by `user`
+/// (which may override it), so that the micro-kernel fits the CPU the code
+/// is generated for rather than the host.
+std::string gemmOptionsFor(const llvm::TargetMachine &machine, StringRef user);
+
 /// The function to run or compile: `name` when given, else the only public
 /// function with a body, else `main`. Null with a message in `error`.
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name,

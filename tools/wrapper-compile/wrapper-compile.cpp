@@ -63,6 +63,16 @@ static cl::opt<std::string> planMemory(
     "plan-memory",
     cl::desc("Storage planning of the host graph: none, reuse or pool"),
     cl::init("reuse"), cl::cat(category));
+static cl::opt<bool>
+    gemm("gemm",
+         cl::desc("Lower f32 matmuls through the packed GEMM template "
+                  "(--wrapper-gemm-template); false: plain loops"),
+         cl::init(true), cl::cat(category));
+static cl::opt<std::string>
+    gemmOptions("gemm-options",
+                cl::desc("Options of --wrapper-gemm-template (blocking), as "
+                         "'kc=384 mc=96'"),
+                cl::init(""), cl::cat(category));
 static cl::opt<std::string> weightsMode(
     "weights",
     cl::desc("Where constants live: embedded (in the library's read-only "
@@ -212,6 +222,13 @@ int main(int argc, char **argv) {
                 "'; expected embedded or appended");
   bool appended = weightsMode == "appended";
 
+  // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
+  // template's vector width.
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
+  if (!machine)
+    return fail(error);
+
   // Compile: tensor_program to kernels and a host graph, then (with
   // appended weights) the constants out of the IR, then code.
   privatizeAllBut(module, func);
@@ -237,7 +254,8 @@ int main(int argc, char **argv) {
     codegen.cInterface = options.cInterface;
     codegen.approximateMath = options.approximateMath;
     codegen.tileElements = options.tileElements;
-    codegen.gemm = options.gemm;
+    codegen.gemm = gemm;
+    codegen.gemmOptions = gemmOptionsFor(*machine, gemmOptions);
     codegen.externalConstants = appended;
     buildCPUCodegenPipeline(pm, codegen);
     if (failed(pm.run(module)))
@@ -245,10 +263,6 @@ int main(int argc, char **argv) {
   }
 
   // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
-  if (!machine)
-    return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "model");

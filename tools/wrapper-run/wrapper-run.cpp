@@ -410,6 +410,20 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
   return std::move(*engine);
 }
 
+/// --gemm-options with the vector width of the target (--mcpu/--mattr or
+/// the host). A target that cannot be created leaves the width to the pass;
+/// the JIT reports the problem.
+static std::string gemmPassOptions() {
+  static const std::string options = [] {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(
+        targetCPU, targetFeatures, /*pic=*/false, error);
+    return machine ? gemmOptionsFor(*machine, gemmOptions)
+                   : std::string(gemmOptions);
+  }();
+  return options;
+}
+
 /// Sets `options` to what the command line asks for.
 static void setPipelineOptions(CPUPipelineOptions &options) {
   options.parallel = parallel;
@@ -417,7 +431,7 @@ static void setPipelineOptions(CPUPipelineOptions &options) {
   options.profile = benchmark > 0;
   options.tileElements = tileElements;
   options.gemm = gemm;
-  options.gemmOptions = gemmOptions;
+  options.gemmOptions = gemmPassOptions();
   options.planMemory = planMemory;
   options.foldConstants = foldConstants;
   options.fuse = fuse;
@@ -653,7 +667,7 @@ int main(int argc, char **argv) {
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
       options.gemm = gemm;
-      options.gemmOptions = gemmOptions;
+      options.gemmOptions = gemmPassOptions();
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

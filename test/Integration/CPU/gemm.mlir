@@ -27,6 +27,13 @@
 // RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 13 --dynamic-size=5 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 14 --dynamic-size=0 | FileCheck %s --check-prefix=ONE
+// The micro-kernel follows the target, not the host: AVX2 code for
+// --mcpu=haswell (run here), AVX-512 code for skylake-avx512 (compiled).
+// RUN: wrapper-run %s --entry=tails --verify --print=false --seed 15 --mcpu=haswell --gemm-options=report=true 2>&1 | FileCheck %s --check-prefix=HASWELL
+// HASWELL: remark: GEMM template: micro-kernel 6x16 (8 lanes)
+// HASWELL: output #0 vs interpreter: {{.*}}: ok
+// RUN: wrapper-compile %s --entry=tails -o %t.so --mcpu=skylake-avx512 --gemm-options=report=true 2>&1 | FileCheck %s --check-prefix=SKX
+// SKX: remark: GEMM template: micro-kernel 12x32 (16 lanes)
 // ONE: output #0 vs interpreter: {{.*}}: ok
 // ONE-NOT: output #1
 // SIX-COUNT-6: vs interpreter: {{.*}}: ok
