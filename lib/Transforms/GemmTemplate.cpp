@@ -710,7 +710,10 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                              ValueRange{})
             .getResult(0));
     Value split = arith::MaxSIOp::create(
-        b, loc, e.idx(1), arith::DivSIOp::create(b, loc, threads, nBlocks));
+        b, loc, e.idx(1),
+        arith::DivSIOp::create(
+            b, loc, threads,
+            arith::MaxSIOp::create(b, loc, nBlocks, e.idx(1)))); // N may be 0
     mChunk = e.mul(e.ceilDiv(e.ceilDiv(M, split), blk.mc), blk.mc);
   }
   mChunk = arith::MaxSIOp::create(b, loc, mChunk, e.idx(blk.mc));
@@ -723,8 +726,11 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     Value n0 = e.mul(jb, blk.nc);
     Value nCur = e.min(e.sub(N, n0), blk.nc);
     Value nPanels = e.ceilDiv(nCur, blk.nr);
-    Value local = memref::AllocaOp::create(
-        b, loc, MemRefType::get({blk.mr, blk.nr}, f32));
+    // On the heap: one allocation per block, and no stack that grows with
+    // the number of blocks when the loop is sequential.
+    Value local = memref::AllocOp::create(
+        b, loc, MemRefType::get({blk.mr, blk.nr}, f32),
+        b.getI64IntegerAttr(64));
     Value localTile = memref::CastOp::create(b, loc, tileType, local);
     Value bBuf;
     if (!bpPrepacked)
@@ -856,6 +862,7 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     });
     if (bBuf)
       memref::DeallocOp::create(b, loc, bBuf);
+    memref::DeallocOp::create(b, loc, local);
   });
   // With K = 0 no K slice ran, so no tile got its epilogue: C holds what it
   // held (the kept fill), and the epilogue is applied to all of it.

@@ -27,6 +27,11 @@
 // RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 13 --dynamic-size=5 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 14 --dynamic-size=0 | FileCheck %s --check-prefix=ONE
+// Empty products: N = 0 and M = 0 at run time (on 2 threads, where the
+// thread split divides by the number of column blocks).
+// RUN: wrapper-run %s --entry=dynamic_n --verify --print=false --seed 16 --dynamic-size=0 --num-threads=2 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=dynamic_n --verify --print=false --seed 17 --dynamic-size=3 --num-threads=2 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=dynamic --verify --print=false --seed 18 --dynamic-size=0 --num-threads=2 | FileCheck %s --check-prefix=ONE
 // The micro-kernel follows the target, not the host: AVX2 code for
 // --mcpu=haswell (run here), AVX-512 code for skylake-avx512 (compiled).
 // RUN: wrapper-run %s --entry=tails --verify --print=false --seed 15 --mcpu=haswell --gemm-options=report=true 2>&1 | FileCheck %s --check-prefix=HASWELL
@@ -104,4 +109,9 @@ func.func @dynamic_k(%a: tensor<6x?xf32>, %b: tensor<?x10xf32>, %bias: tensor<10
   %c = tensor_program.matmul %a, %b : (tensor<6x?xf32>, tensor<?x10xf32>) -> tensor<6x10xf32>
   %d = tensor_program.add %c, %bias : (tensor<6x10xf32>, tensor<10xf32>) -> tensor<6x10xf32>
   return %d : tensor<6x10xf32>
+}
+
+func.func @dynamic_n(%a: tensor<5x7xf32>, %b: tensor<7x?xf32>) -> tensor<5x?xf32> {
+  %c = tensor_program.matmul %a, %b : (tensor<5x7xf32>, tensor<7x?xf32>) -> tensor<5x?xf32>
+  return %c : tensor<5x?xf32>
 }
