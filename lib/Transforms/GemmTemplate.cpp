@@ -491,9 +491,14 @@ static Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
   builder.setInsertionPointAfter(constant);
   std::string name =
       (constant.getSymName() + "_packed" + llvm::Twine(nr)).str();
-  auto packedConstant = wrapper::ConstantOp::create(
-      builder, constant.getLoc(), name, packedType, packedValue);
-  SymbolTable(module).insert(packedConstant);
+  // Another kernel may have packed the same weights the same way already.
+  auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(name);
+  if (!packedConstant || packedConstant.getType() != packedType ||
+      packedConstant.getValueAttr() != packedValue) {
+    packedConstant = wrapper::ConstantOp::create(builder, constant.getLoc(),
+                                                 name, packedType, packedValue);
+    SymbolTable(module).insert(packedConstant);
+  }
   builder.setInsertionPoint(call);
   auto packedGet = wrapper::GetConstantOp::create(
       builder, get.getLoc(), packedType, packedConstant.getSymName());
@@ -728,9 +733,9 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     Value nPanels = e.ceilDiv(nCur, blk.nr);
     // On the heap: one allocation per block, and no stack that grows with
     // the number of blocks when the loop is sequential.
-    Value local = memref::AllocOp::create(
-        b, loc, MemRefType::get({blk.mr, blk.nr}, f32),
-        b.getI64IntegerAttr(64));
+    Value local =
+        memref::AllocOp::create(b, loc, MemRefType::get({blk.mr, blk.nr}, f32),
+                                b.getI64IntegerAttr(64));
     Value localTile = memref::CastOp::create(b, loc, tileType, local);
     Value bBuf;
     if (!bpPrepacked)

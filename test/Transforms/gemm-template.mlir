@@ -139,3 +139,38 @@ func.func private @k_impl(%a: memref<5x3xf32>, %b: memref<3x34xf32>, %out: memre
   return
 }
 wrapper.kernel @k = @k_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+
+// -----
+
+// Two kernels multiply by the same frozen weights with the same blocking:
+// one packed constant serves both, and the unpacked one goes.
+// CHECK-LABEL: wrapper.graph @shared
+// CHECK-COUNT-2: wrapper.get_constant @w_packed64 : memref<1x2x64xf32>
+// CHECK-NOT: wrapper.constant @w :
+// CHECK: wrapper.constant @w_packed64 : memref<1x2x64xf32>
+// CHECK-NOT: wrapper.constant
+wrapper.graph @shared(%x: memref<3x2xf32>) -> (memref<3x4xf32>, memref<3x4xf32>) {
+  %w = wrapper.get_constant @w : memref<2x4xf32>
+  %b1 = wrapper.alloc() : memref<3x4xf32>
+  wrapper.call @k1(%x, %w, %b1) : memref<3x2xf32>, memref<2x4xf32>, memref<3x4xf32>
+  %b2 = wrapper.alloc() : memref<3x4xf32>
+  wrapper.call @k2(%x, %w, %b2) : memref<3x2xf32>, memref<2x4xf32>, memref<3x4xf32>
+  wrapper.return %b1, %b2 : memref<3x4xf32>, memref<3x4xf32>
+}
+wrapper.constant @w : memref<2x4xf32> = dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]>
+func.func private @k1_impl(%a: memref<3x2xf32>, %b: memref<2x4xf32>, %out: memref<3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x4xf32>)
+  // expected-remark @below {{B prepacked at compile time}}
+  linalg.matmul ins(%a, %b : memref<3x2xf32>, memref<2x4xf32>) outs(%out : memref<3x4xf32>)
+  return
+}
+func.func private @k2_impl(%a: memref<3x2xf32>, %b: memref<2x4xf32>, %out: memref<3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x4xf32>)
+  // expected-remark @below {{B prepacked at compile time}}
+  linalg.matmul ins(%a, %b : memref<3x2xf32>, memref<2x4xf32>) outs(%out : memref<3x4xf32>)
+  return
+}
+wrapper.kernel @k1 = @k1_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+wrapper.kernel @k2 = @k2_impl metadata {kind = "matmul", source_ops = ["matmul"]}
