@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the project and runs every test: the lit suite (round-trip, invalid,
 # pass and conversion tests, and the C++ unit tests), then installs the
-# package and builds the downstream example against it; then the
+# package and builds the downstream example against it; the Python
+# package's tests (pytest); then the
 # reliability stages: the differential test (500 random programs x 6
 # configurations), the sanitizer build with the whole suite under
 # ASan/UBSan, and each fuzz target briefly (FUZZ_SECONDS, default 30).
@@ -45,6 +46,21 @@ else
   echo "FAIL: downstream example"
   failed=$((failed + 1))
 fi
+
+# The Python package against the build tree, as pytest counts it.
+echo "== python package (pytest python/tests)"
+log=$(mktemp)
+PYTHONPATH=$root/python WRAPPER_BUILD_DIR=$build \
+  python3 -m pytest -q -p no:cacheprovider "$root/python/tests" 2>&1 | tee "$log"
+pytest_status=${PIPESTATUS[0]}
+# The summary line: "9 passed in 2.4s", "1 failed, 8 passed, 1 error in ...".
+summary=$(grep -E '^[=[:space:]]*[0-9]+ (passed|failed|errors?)' "$log" | tail -1)
+p=$(grep -oE '[0-9]+ passed' <<<"$summary" | awk '{ n += $1 } END { print n + 0 }')
+f=$(grep -oE '[0-9]+ (failed|errors?)' <<<"$summary" | awk '{ n += $1 } END { print n + 0 }')
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-0}))
+if ((pytest_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
+rm -f "$log"
 
 # Reliability stages, each one pass or one failure.
 stage() {

@@ -1,0 +1,250 @@
+"""compile(): tensor_program text to a callable on NumPy arrays."""
+
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+import weakref
+from pathlib import Path
+
+import numpy as np
+
+
+class WrapperError(RuntimeError):
+    """A compilation or run failure, with the tool's or runtime's message."""
+
+
+# include/Wrapper/Runtime/WrapperRuntime.h
+_MAX_RANK = 16
+_DTYPES = {
+    0: np.dtype(np.bool_),
+    1: np.dtype(np.int8),
+    2: np.dtype(np.int16),
+    3: np.dtype(np.int32),
+    4: np.dtype(np.int64),
+    5: np.dtype(np.uint8),
+    6: np.dtype(np.float16),
+    7: np.dtype(np.float32),
+    8: np.dtype(np.float64),
+}
+_CODES = {dtype: code for code, dtype in _DTYPES.items()}
+_NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
+_ABI_VERSION = 1
+
+
+class _Array(ctypes.Structure):
+    _fields_ = [
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * _MAX_RANK),
+        ("data", ctypes.c_void_p),
+    ]
+
+
+def find_tool(name):
+    """The path of a Wrapper tool: $WRAPPER_BUILD_DIR/bin, then the build
+    tree next to this package's source checkout, then PATH."""
+    candidates = []
+    if os.environ.get("WRAPPER_BUILD_DIR"):
+        candidates.append(Path(os.environ["WRAPPER_BUILD_DIR"]) / "bin" / name)
+    candidates.append(Path(__file__).resolve().parents[2] / "build" / "bin" / name)
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise WrapperError(
+        f"cannot find the '{name}' tool: build the project (scripts/build.sh) "
+        "or set WRAPPER_BUILD_DIR to its build directory"
+    )
+
+
+def _run(command, what):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        message = (result.stderr or result.stdout).strip()
+        raise WrapperError(f"{what} failed:\n{message}")
+    return result.stdout
+
+
+def _bool_option(value):
+    return "true" if value else "false"
+
+
+class CompiledModel:
+    """A compiled tensor_program function. Call it with one array per
+    argument; it returns a tuple of arrays, one per result."""
+
+    def __init__(self, library, source, options, workdir):
+        self._source = source
+        self._options = options
+        self._workdir = workdir
+        self._lib = ctypes.CDLL(library)
+        lib = self._lib
+        lib.wrapper_model_abi_version.restype = ctypes.c_int32
+        version = lib.wrapper_model_abi_version()
+        if version != _ABI_VERSION:
+            raise WrapperError(
+                f"{library}: model ABI version {version}, this package reads "
+                f"version {_ABI_VERSION}"
+            )
+        lib.wrapper_last_error.restype = ctypes.c_char_p
+        lib.wrapper_model_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_model_destroy.argtypes = [ctypes.c_void_p]
+        lib.wrapper_model_destroy.restype = None
+        for name in ("inputs", "outputs"):
+            fn = getattr(lib, f"wrapper_model_num_{name}")
+            fn.argtypes = [ctypes.c_void_p]
+            fn.restype = ctypes.c_int32
+        for name in ("input", "output"):
+            fn = getattr(lib, f"wrapper_model_{name}_info")
+            fn.argtypes = [
+                ctypes.c_void_p,
+                ctypes.c_int32,
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int64),
+            ]
+        lib.wrapper_model_run.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(_Array),
+            ctypes.c_int32,
+            ctypes.POINTER(_Array),
+            ctypes.c_int32,
+        ]
+        lib.wrapper_array_destroy.argtypes = [ctypes.POINTER(_Array)]
+        lib.wrapper_array_destroy.restype = None
+
+        handle = ctypes.c_void_p()
+        self._check(lib.wrapper_model_create(ctypes.byref(handle)))
+        self._handle = handle
+        weakref.finalize(self, lib.wrapper_model_destroy, handle)
+        self.inputs = [self._info("input", i) for i in range(lib.wrapper_model_num_inputs(handle))]
+        self.outputs = [self._info("output", i) for i in range(lib.wrapper_model_num_outputs(handle))]
+
+    def _check(self, status):
+        if status != 0:
+            message = self._lib.wrapper_last_error()
+            raise WrapperError(message.decode() if message else f"status {status}")
+
+    def _info(self, kind, index):
+        dtype = ctypes.c_int32()
+        rank = ctypes.c_int32()
+        shape = (ctypes.c_int64 * _MAX_RANK)()
+        fn = getattr(self._lib, f"wrapper_model_{kind}_info")
+        self._check(fn(self._handle, index, ctypes.byref(dtype), ctypes.byref(rank), shape))
+        name = _DTYPES.get(dtype.value) or _NAMES.get(dtype.value, f"dtype {dtype.value}")
+        dims = tuple(None if d < 0 else d for d in shape[: rank.value])
+        return (str(name), dims)
+
+    def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise WrapperError(
+                f"the model takes {len(self.inputs)} inputs, got {len(args)}"
+            )
+        arrays = (_Array * max(1, len(args)))()
+        keep = []
+        for i, value in enumerate(args):
+            array = np.asarray(value)
+            code = _CODES.get(array.dtype)
+            if code is None:
+                raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
+            if array.ndim > _MAX_RANK:
+                raise WrapperError(f"input #{i}: rank {array.ndim} above {_MAX_RANK}")
+            # C order without a copy when the array already is.
+            array = np.ascontiguousarray(array)
+            keep.append(array)
+            arrays[i].dtype = code
+            arrays[i].rank = array.ndim
+            for d, size in enumerate(array.shape):
+                arrays[i].shape[d] = size
+            arrays[i].data = array.ctypes.data
+        outputs = (_Array * max(1, len(self.outputs)))()
+        self._check(
+            self._lib.wrapper_model_run(
+                self._handle, arrays, len(args), outputs, len(self.outputs)
+            )
+        )
+        return tuple(self._adopt(outputs[i]) for i in range(len(self.outputs)))
+
+    def _adopt(self, out):
+        """A NumPy array over an output's buffer, freed with the array."""
+        dtype = _DTYPES.get(out.dtype)
+        holder = _Array()
+        ctypes.memmove(ctypes.byref(holder), ctypes.byref(out), ctypes.sizeof(_Array))
+        if dtype is None:
+            self._lib.wrapper_array_destroy(ctypes.byref(holder))
+            raise WrapperError(f"output dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
+        shape = tuple(out.shape[: out.rank])
+        count = int(np.prod(shape, dtype=np.int64))
+        if count == 0 or not out.data:
+            self._lib.wrapper_array_destroy(ctypes.byref(holder))
+            return np.zeros(shape, dtype)
+        buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
+        array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
+        weakref.finalize(buffer, self._lib.wrapper_array_destroy, ctypes.byref(holder))
+        return array
+
+    def ir(self, stage="frontend"):
+        """The module after a stage: 'source', 'frontend' (kernels and host
+        graph), 'llvm' (the LLVM dialect)."""
+        if stage == "source":
+            return self._source
+        pipelines = {
+            "frontend": f"--wrapper-cpu-frontend={self._options}",
+            "llvm": f"--wrapper-cpu-pipeline={self._options}",
+        }
+        if stage not in pipelines:
+            raise WrapperError(
+                f"unknown stage '{stage}'; expected one of source, "
+                + ", ".join(pipelines)
+            )
+        return self._opt(pipelines[stage])
+
+    def _opt(self, pipeline):
+        result = subprocess.run(
+            [find_tool("wrapper-opt"), "-", pipeline],
+            input=self._source,
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise WrapperError(f"wrapper-opt {pipeline} failed:\n{result.stderr.strip()}")
+        return result.stdout
+
+
+def compile(graph, example_inputs=None, target="cpu", *, entry=None,
+            parallel=True, gemm=True, plan_memory="reuse"):
+    """Compiles `graph` (tensor_program text) for `target` and returns a
+    CompiledModel. `example_inputs` is accepted for the torch.compile-style
+    signature; the types come from the program itself."""
+    if target != "cpu":
+        raise WrapperError(f"target '{target}' is not supported yet (only 'cpu')")
+    if not isinstance(graph, str):
+        raise WrapperError(
+            "graph must be tensor_program text (torch.fx graphs are not supported yet)"
+        )
+    workdir = tempfile.TemporaryDirectory(prefix="wrapper_mlir_")
+    source = Path(workdir.name) / "model.mlir"
+    source.write_text(graph)
+    library = Path(workdir.name) / "model.so"
+    command = [
+        find_tool("wrapper-compile"),
+        str(source),
+        "-o",
+        str(library),
+        f"--parallel={_bool_option(parallel)}",
+        f"--gemm={_bool_option(gemm)}",
+        f"--plan-memory={plan_memory}",
+    ]
+    if entry:
+        command.append(f"--entry={entry}")
+    _run(command, "wrapper-compile")
+    options = " ".join(
+        [f"parallel={_bool_option(parallel)}", f"gemm={_bool_option(gemm)}",
+         f"plan-memory={plan_memory}"]
+    )
+    model = CompiledModel(str(library), graph, options, workdir)
+    return model

@@ -1,0 +1,123 @@
+"""wrapper_mlir.compile on tensor_program text, checked against NumPy
+written here (independent of the compiler and of its interpreter)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import wrapper_mlir
+
+erf = np.vectorize(math.erf, otypes=[np.float64])
+
+MLP = """
+func.func @main(%x: tensor<?x64xf32>, %w1: tensor<96x64xf32>, %b1: tensor<96xf32>,
+                %w2: tensor<32x96xf32>, %b2: tensor<32xf32>) -> tensor<?x32xf32> {
+  %h = tensor_program.linear %x, %w1 bias %b1 : (tensor<?x64xf32>, tensor<96x64xf32>, tensor<96xf32>) -> tensor<?x96xf32>
+  %g = tensor_program.gelu %h : tensor<?x96xf32>
+  %o = tensor_program.linear %g, %w2 bias %b2 : (tensor<?x96xf32>, tensor<32x96xf32>, tensor<32xf32>) -> tensor<?x32xf32>
+  return %o : tensor<?x32xf32>
+}
+"""
+
+SOFTMAX_SUM = """
+func.func @main(%x: tensor<?x50xf32>) -> (tensor<?x50xf32>, tensor<?xf32>) {
+  %s = tensor_program.softmax %x dim 1 : tensor<?x50xf32>
+  %r = tensor_program.reduce_sum %x dims [1] : tensor<?x50xf32> -> tensor<?xf32>
+  return %s, %r : tensor<?x50xf32>, tensor<?xf32>
+}
+"""
+
+
+def mlp_reference(x, w1, b1, w2, b2):
+    h = x.astype(np.float64) @ w1.T.astype(np.float64) + b1
+    g = 0.5 * h * (1.0 + erf(h / math.sqrt(2.0)))
+    return g @ w2.T.astype(np.float64) + b2
+
+
+@pytest.fixture(scope="module")
+def mlp():
+    return wrapper_mlir.compile(MLP)
+
+
+@pytest.mark.parametrize("batch", [1, 7, 33])
+def test_mlp_dynamic_batch(mlp, batch):
+    rng = np.random.default_rng(batch)
+    x = rng.standard_normal((batch, 64), dtype=np.float32)
+    w1 = rng.standard_normal((96, 64), dtype=np.float32) * 0.1
+    b1 = rng.standard_normal(96, dtype=np.float32)
+    w2 = rng.standard_normal((32, 96), dtype=np.float32) * 0.1
+    b2 = rng.standard_normal(32, dtype=np.float32)
+    (y,) = mlp(x, w1, b1, w2, b2)
+    assert y.shape == (batch, 32) and y.dtype == np.float32
+    np.testing.assert_allclose(y, mlp_reference(x, w1, b1, w2, b2), rtol=1e-4, atol=1e-4)
+
+
+def test_signature(mlp):
+    assert mlp.inputs[0] == ("float32", (None, 64))
+    assert mlp.inputs[1] == ("float32", (96, 64))
+    assert mlp.outputs == [("float32", (None, 32))]
+
+
+def test_two_outputs_and_non_contiguous_input():
+    model = wrapper_mlir.compile(SOFTMAX_SUM, parallel=False)
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((50, 9), dtype=np.float32)
+    x = base.T  # a transposed view: copied to C order on the way in
+    s, r = model(x)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(s, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(r, x.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-5)
+    # The outputs own the model's buffers: dropping them must not disturb
+    # the next run.
+    del s, r
+    s2, _ = model(np.zeros((4, 50), np.float32))
+    np.testing.assert_allclose(s2, np.full((4, 50), 1 / 50), rtol=1e-6)
+
+
+def test_the_gemm_template_and_plain_loops_agree():
+    rng = np.random.default_rng(5)
+    args = [
+        rng.standard_normal((5, 64), dtype=np.float32),
+        rng.standard_normal((96, 64), dtype=np.float32),
+        rng.standard_normal(96, dtype=np.float32),
+        rng.standard_normal((32, 96), dtype=np.float32),
+        rng.standard_normal(32, dtype=np.float32),
+    ]
+    (with_gemm,) = wrapper_mlir.compile(MLP)(*args)
+    (without,) = wrapper_mlir.compile(MLP, gemm=False)(*args)
+    np.testing.assert_allclose(with_gemm, without, rtol=1e-4, atol=1e-3)
+
+
+def test_ir_stages(mlp):
+    assert "tensor_program.linear" in mlp.ir("source")
+    frontend = mlp.ir("frontend")
+    assert "wrapper.graph @main" in frontend and "wrapper.call" in frontend
+    assert "llvm.func @main" in mlp.ir("llvm")
+    with pytest.raises(wrapper_mlir.WrapperError, match="unknown stage 'bogus'"):
+        mlp.ir("bogus")
+
+
+def test_bad_inputs_are_errors(mlp):
+    x = np.zeros((2, 64), np.float32)
+    w1 = np.zeros((96, 64), np.float32)
+    b1 = np.zeros(96, np.float32)
+    w2 = np.zeros((32, 96), np.float32)
+    b2 = np.zeros(32, np.float32)
+    with pytest.raises(wrapper_mlir.WrapperError, match="takes 5 inputs, got 4"):
+        mlp(x, w1, b1, w2)
+    with pytest.raises(wrapper_mlir.WrapperError, match="input arg0 has dtype float64, expected float32"):
+        mlp(x.astype(np.float64), w1, b1, w2, b2)
+    with pytest.raises(wrapper_mlir.WrapperError, match="input arg1 dimension 0 is 95, expected 96"):
+        mlp(x, w1[:95], b1, w2, b2)
+    with pytest.raises(wrapper_mlir.WrapperError, match="unsupported dtype complex64"):
+        mlp(x.astype(np.complex64), w1, b1, w2, b2)
+
+
+def test_bad_programs_are_errors():
+    with pytest.raises(wrapper_mlir.WrapperError, match="wrapper-compile failed"):
+        wrapper_mlir.compile("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> { bogus }")
+    with pytest.raises(wrapper_mlir.WrapperError, match="only 'cpu'"):
+        wrapper_mlir.compile(MLP, target="tpu")
+    with pytest.raises(wrapper_mlir.WrapperError, match="tensor_program text"):
+        wrapper_mlir.compile(object())
