@@ -21,9 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/Transforms/Passes.h"
+#include "GemmTemplate.h"
 
-#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+#include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,11 +34,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Host.h"
 
 namespace mlir {
@@ -49,6 +47,7 @@ namespace wrapper {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::wrapper::gemm;
 
 bool wrapper::isGemmTemplateCandidate(Operation *op) {
   auto matmul = dyn_cast_or_null<linalg::MatmulOp>(op);
@@ -60,11 +59,6 @@ bool wrapper::isGemmTemplateCandidate(Operation *op) {
 }
 
 namespace {
-
-/// Register tile, vector width and cache blocks, all in elements.
-struct Blocking {
-  int64_t mr, nr, vl, kc, mc, nc;
-};
 
 /// How an epilogue input is read at (m, n).
 enum class InputAccess { Product, Vector, Scalar };
@@ -198,326 +192,6 @@ static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
       return failure();
     }
   return epilogue;
-}
-
-//===----------------------------------------------------------------------===//
-// IR building helpers
-//===----------------------------------------------------------------------===//
-
-class Emitter {
-public:
-  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, idx(y)); }
-  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, idx(y)); }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, idx(y)).getResult();
-  }
-  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
-  /// x / y rounded up, for x >= 0 and y >= 1.
-  Value ceilDiv(Value x, Value y) {
-    return arith::DivUIOp::create(b, loc, add(x, sub(y, idx(1))), y);
-  }
-  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value min(Value x, int64_t y) { return min(x, idx(y)); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value dim(Value memref, int64_t d) {
-    return memref::DimOp::create(b, loc, memref, d);
-  }
-
-  /// scf.for from lb to ub by step; `body` gets the induction variable.
-  void loop(Value lb, Value ub, Value step,
-            llvm::function_ref<void(Value)> body) {
-    auto op = scf::ForOp::create(b, loc, lb, ub, step);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(op.getBody()->getTerminator());
-    body(op.getInductionVar());
-  }
-  void loop(Value ub, llvm::function_ref<void(Value)> body) {
-    loop(idx(0), ub, idx(1), body);
-  }
-  /// The same as an scf.parallel when `parallel`.
-  void parallelLoop(bool parallel, Value ub,
-                    llvm::function_ref<void(Value)> body) {
-    if (!parallel)
-      return loop(ub, body);
-    auto op = scf::ParallelOp::create(b, loc, ValueRange{idx(0)},
-                                      ValueRange{ub}, ValueRange{idx(1)});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(op.getBody()->getTerminator());
-    body(op.getInductionVars()[0]);
-  }
-  void ifThen(Value cond, llvm::function_ref<void()> thenBody,
-              llvm::function_ref<void()> elseBody = nullptr) {
-    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/!!elseBody);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(op.thenBlock()->getTerminator());
-    thenBody();
-    if (elseBody) {
-      b.setInsertionPoint(op.elseBlock()->getTerminator());
-      elseBody();
-    }
-  }
-
-  OpBuilder &b;
-  Location loc;
-};
-
-/// The name of the micro-kernel for a blocking.
-static std::string microKernelName(const Blocking &blk) {
-  return llvm::formatv("__wrapper_gemm_ukernel_f32_{0}x{1}_v{2}", blk.mr,
-                       blk.nr, blk.vl);
-}
-
-/// The micro-kernel's type: (Ap, aOff, Bp, bOff, kc, C tile, accumulate).
-static FunctionType microKernelType(MLIRContext *context, const Blocking &blk) {
-  Type f32 = Float32Type::get(context);
-  Type index = IndexType::get(context);
-  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
-  auto tileType =
-      MemRefType::get({blk.mr, blk.nr}, f32,
-                      StridedLayoutAttr::get(context, ShapedType::kDynamic,
-                                             {ShapedType::kDynamic, 1}));
-  return FunctionType::get(
-      context,
-      {flat, index, flat, index, index, tileType, IntegerType::get(context, 1)},
-      {});
-}
-
-static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk);
-
-/// The micro-kernel: C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where
-/// Ap's k-th column of mr values starts at aOff + k * mr and Bp's k-th row of
-/// nr values at bOff + k * nr. The accumulators are mr * nr / vl vectors
-/// carried through the k loop.
-static func::FuncOp getOrCreateMicroKernel(ModuleOp module,
-                                           const Blocking &blk) {
-  std::string name = microKernelName(blk);
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  MLIRContext *context = module.getContext();
-  Location loc = NameLoc::get(StringAttr::get(context, name));
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(b, loc, name, microKernelType(context, blk));
-  func.setPrivate();
-  buildMicroKernelBody(func, blk);
-  return func;
-}
-
-static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
-  MLIRContext *context = func.getContext();
-  Location loc = func.getLoc();
-  Type f32 = Float32Type::get(context);
-  func->setAttr("wrapper.gemm_micro_kernel", UnitAttr::get(context));
-  OpBuilder b(context);
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  Emitter e(b, loc);
-  Value ap = entry->getArgument(0), aOff = entry->getArgument(1);
-  Value bp = entry->getArgument(2), bOff = entry->getArgument(3);
-  Value kc = entry->getArgument(4), c = entry->getArgument(5);
-  Value accumulate = entry->getArgument(6);
-  int64_t nv = blk.nr / blk.vl;
-  auto vecType = VectorType::get({blk.vl}, f32);
-
-  // The accumulators start at zero and C is added after the k loop: its
-  // lines (likely in L2, a row stride apart) are prefetched now and arrive
-  // while the FMAs run, instead of stalling the first ones.
-  for (int64_t r = 0; r < blk.mr; ++r)
-    for (int64_t j = 0; j < blk.nr; j += std::max<int64_t>(blk.vl, 16))
-      memref::PrefetchOp::create(b, loc, c, ValueRange{e.idx(r), e.idx(j)},
-                                 /*isWrite=*/true, /*localityHint=*/3,
-                                 /*isDataCache=*/true);
-  Value zero = arith::ConstantOp::create(b, loc, vecType,
-                                         DenseElementsAttr::get(vecType, 0.0f));
-  SmallVector<Value> zeros(blk.mr * nv, zero);
-
-  auto kLoop = scf::ForOp::create(
-      b, loc, e.idx(0), kc, e.idx(1), zeros,
-      [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
-        Emitter ne(nb, l);
-        Value bRow = ne.add(bOff, ne.mul(k, blk.nr));
-        SmallVector<Value> bVecs;
-        for (int64_t j = 0; j < nv; ++j)
-          bVecs.push_back(vector::LoadOp::create(
-              nb, l, vecType, bp, ValueRange{ne.add(bRow, j * blk.vl)}));
-        Value aCol = ne.add(aOff, ne.mul(k, blk.mr));
-        SmallVector<Value> next;
-        for (int64_t r = 0; r < blk.mr; ++r) {
-          Value a =
-              memref::LoadOp::create(nb, l, ap, ValueRange{ne.add(aCol, r)});
-          Value splat = vector::BroadcastOp::create(nb, l, vecType, a);
-          for (int64_t j = 0; j < nv; ++j)
-            next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
-                                                 accs[r * nv + j]));
-        }
-        scf::YieldOp::create(nb, l, next);
-      });
-  auto sums = scf::IfOp::create(
-      b, loc, accumulate,
-      [&](OpBuilder &nb, Location l) {
-        Emitter ne(nb, l);
-        SmallVector<Value> added;
-        for (int64_t r = 0; r < blk.mr; ++r)
-          for (int64_t j = 0; j < nv; ++j) {
-            Value old = vector::LoadOp::create(
-                nb, l, vecType, c, ValueRange{ne.idx(r), ne.idx(j * blk.vl)});
-            added.push_back(
-                arith::AddFOp::create(nb, l, old, kLoop.getResult(r * nv + j)));
-          }
-        scf::YieldOp::create(nb, l, added);
-      },
-      [&](OpBuilder &nb, Location l) {
-        scf::YieldOp::create(nb, l, kLoop.getResults());
-      });
-  for (int64_t r = 0; r < blk.mr; ++r)
-    for (int64_t j = 0; j < nv; ++j)
-      vector::StoreOp::create(b, loc, sums.getResult(r * nv + j), c,
-                              ValueRange{e.idx(r), e.idx(j * blk.vl)});
-  func::ReturnOp::create(b, loc);
-}
-
-/// Declared micro-kernels (`func.func private
-/// @__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>` without a body, as a test or
-/// a tuning harness writes them) get their body.
-static LogicalResult defineDeclaredMicroKernels(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>()) {
-    StringRef name = func.getSymName();
-    if (!func.isExternal() ||
-        !name.consume_front("__wrapper_gemm_ukernel_f32_"))
-      continue;
-    Blocking blk{};
-    StringRef mr, rest, nr, vl;
-    std::tie(mr, rest) = name.split('x');
-    std::tie(nr, vl) = rest.split("_v");
-    if (mr.getAsInteger(10, blk.mr) || nr.getAsInteger(10, blk.nr) ||
-        vl.getAsInteger(10, blk.vl) || blk.mr < 1 || blk.mr > 32 ||
-        blk.vl < 1 || !llvm::isPowerOf2_64(blk.vl) || blk.vl > 64 ||
-        blk.nr < blk.vl || blk.nr % blk.vl != 0 || blk.nr / blk.vl > 8)
-      return func.emitError("wrapper-gemm-template: a micro-kernel name is "
-                            "__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl> with "
-                            "mr in [1, 32], vl a power of two up to 64 and nr "
-                            "1 to 8 times vl");
-    if (func.getFunctionType() != microKernelType(func.getContext(), blk))
-      return func.emitError("wrapper-gemm-template: micro-kernel declared "
-                            "with type ")
-             << func.getFunctionType() << ", expected "
-             << microKernelType(func.getContext(), blk);
-    buildMicroKernelBody(func, blk);
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Compile-time packing of constant weights
-//===----------------------------------------------------------------------===//
-
-/// If `b` is an argument of the kernel function `func` that its only
-/// wrapper.call passes from a wrapper.constant with a value, packs that
-/// constant into [ceil(N/nr)][K][nr] panels, passes the packed constant
-/// instead and returns the new argument; null otherwise.
-static Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
-                              int64_t nr, std::string &why) {
-  auto arg = dyn_cast<BlockArgument>(b);
-  if (!arg || arg.getOwner() != &func.getBody().front()) {
-    why = "B is not an argument of the kernel";
-    return nullptr;
-  }
-  if (!arg.hasOneUse()) {
-    why = "B has other uses in the kernel";
-    return nullptr;
-  }
-  // The kernel definitions naming this function, and their calls.
-  SmallVector<wrapper::KernelOp> kernels;
-  module.walk([&](wrapper::KernelOp kernel) {
-    if (kernel.getImpl().getLeafReference() == func.getSymNameAttr())
-      kernels.push_back(kernel);
-  });
-  if (kernels.size() != 1) {
-    why = "the kernel function is not defined by exactly one wrapper.kernel";
-    return nullptr;
-  }
-  SmallVector<wrapper::CallOp> calls;
-  module.walk([&](wrapper::CallOp call) {
-    if (call.getKernel() == kernels.front().getSymName())
-      calls.push_back(call);
-  });
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(func.getSymNameAttr(), module.getOperation());
-  if (calls.size() != 1 || !uses ||
-      llvm::count_if(*uses, [](auto) { return true; }) != 1) {
-    why = "the kernel is not called exactly once";
-    return nullptr;
-  }
-  wrapper::CallOp call = calls.front();
-  auto get = call.getArgs()[arg.getArgNumber()]
-                 .getDefiningOp<wrapper::GetConstantOp>();
-  if (!get) {
-    why = "B is not a wrapper.constant";
-    return nullptr;
-  }
-  auto constant =
-      module.lookupSymbol<wrapper::ConstantOp>(get.getConstantAttr());
-  auto value =
-      constant ? dyn_cast_or_null<DenseElementsAttr>(constant.getValueAttr())
-               : nullptr;
-  auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
-  if (!valueType || valueType.getRank() != 2 ||
-      !valueType.getElementType().isF32()) {
-    why = "the constant B has no f32 value at compile time";
-    return nullptr;
-  }
-  int64_t k = valueType.getDimSize(0), n = valueType.getDimSize(1);
-  int64_t panels = (n + nr - 1) / nr;
-  std::vector<float> packed(panels * k * nr, 0.0f);
-  auto values = value.getValues<float>();
-  auto it = values.begin();
-  for (int64_t row = 0; row < k; ++row)
-    for (int64_t col = 0; col < n; ++col, ++it)
-      packed[((col / nr) * k + row) * nr + col % nr] = *it;
-
-  MLIRContext *context = module.getContext();
-  Type f32 = Float32Type::get(context);
-  auto packedType = MemRefType::get({panels, k, nr}, f32);
-  auto packedValue = DenseElementsAttr::get(
-      RankedTensorType::get({panels, k, nr}, f32), ArrayRef<float>(packed));
-  OpBuilder builder(constant);
-  builder.setInsertionPointAfter(constant);
-  std::string name =
-      (constant.getSymName() + "_packed" + llvm::Twine(nr)).str();
-  // Another kernel may have packed the same weights the same way already.
-  auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(name);
-  if (!packedConstant || packedConstant.getType() != packedType ||
-      packedConstant.getValueAttr() != packedValue) {
-    packedConstant = wrapper::ConstantOp::create(builder, constant.getLoc(),
-                                                 name, packedType, packedValue);
-    SymbolTable(module).insert(packedConstant);
-  }
-  builder.setInsertionPoint(call);
-  auto packedGet = wrapper::GetConstantOp::create(
-      builder, get.getLoc(), packedType, packedConstant.getSymName());
-  call->setOperand(call.getArgs().getBeginOperandIndex() + arg.getArgNumber(),
-                   packedGet);
-  if (get->use_empty())
-    get->erase();
-  // The unpacked constant goes when nothing else reads it.
-  std::optional<SymbolTable::UseRange> constantUses =
-      SymbolTable::getSymbolUses(constant.getSymNameAttr(),
-                                 module.getOperation());
-  if (constantUses && constantUses->empty())
-    constant->erase();
-
-  arg.setType(packedType);
-  SmallVector<Type> inputs(func.getArgumentTypes());
-  inputs[arg.getArgNumber()] = packedType;
-  func.setType(FunctionType::get(context, inputs, func.getResultTypes()));
-  return arg;
 }
 
 //===----------------------------------------------------------------------===//
@@ -916,14 +590,9 @@ struct WrapperGemmTemplatePass
       mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << message;
       return failure();
     };
-    if (blk.vl < 1 || !llvm::isPowerOf2_64(blk.vl) || blk.vl > 64)
-      return bad("vector-width must be a power of two from 1 to 64, got " +
-                 Twine(blk.vl));
-    if (blk.mr < 1 || blk.mr > 32)
-      return bad("mr must be from 1 to 32, got " + Twine(blk.mr));
-    if (blk.nr < blk.vl || blk.nr % blk.vl != 0 || blk.nr / blk.vl > 8)
-      return bad("nr must be 1 to 8 times the vector width (" + Twine(blk.vl) +
-                 "), got " + Twine(blk.nr));
+    std::string problem = checkRegisterTile(blk);
+    if (!problem.empty())
+      return bad(problem);
     if (blk.kc < 1)
       return bad("kc must be at least 1, got " + Twine(blk.kc));
     if (blk.mc < blk.mr || blk.mc % blk.mr != 0)

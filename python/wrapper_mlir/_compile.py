@@ -61,8 +61,8 @@ def find_tool(name):
     )
 
 
-def _run(command, what):
-    result = subprocess.run(command, capture_output=True, text=True)
+def _run(command, what, stdin=None):
+    result = subprocess.run(command, input=stdin, capture_output=True, text=True)
     if result.returncode != 0:
         message = (result.stderr or result.stdout).strip()
         raise WrapperError(f"{what} failed:\n{message}")
@@ -201,18 +201,11 @@ class CompiledModel:
                 f"unknown stage '{stage}'; expected one of source, "
                 + ", ".join(pipelines)
             )
-        return self._opt(pipelines[stage])
-
-    def _opt(self, pipeline):
-        result = subprocess.run(
-            [find_tool("wrapper-opt"), "-", pipeline],
-            input=self._source,
-            capture_output=True,
-            text=True,
+        return _run(
+            [find_tool("wrapper-opt"), "-", pipelines[stage]],
+            f"wrapper-opt {pipelines[stage]}",
+            stdin=self._source,
         )
-        if result.returncode != 0:
-            raise WrapperError(f"wrapper-opt {pipeline} failed:\n{result.stderr.strip()}")
-        return result.stdout
 
 
 def compile(graph, example_inputs=None, target="cpu", *, entry=None,

@@ -139,3 +139,9 @@ func.func @main() {
   vector.print %e2 : f32
   return
 }
+
+// Declarations that are not a micro-kernel's are errors.
+// RUN: not wrapper-opt %S/Inputs/bad-micro-kernels.mlir --split-input-file --wrapper-gemm-template 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: wrapper-gemm-template: a micro-kernel is named __wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>
+// BAD: error: wrapper-gemm-template: micro-kernel nr must be 1 to 8 times the vector width (16), got 24
+// BAD: error: wrapper-gemm-template: micro-kernel declared with type '(memref<?xf32>) -> ()', expected
