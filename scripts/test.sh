@@ -2,7 +2,7 @@
 # Builds the project and runs every test: the lit suite (round-trip, invalid,
 # pass and conversion tests, and the C++ unit tests), then installs the
 # package and builds the downstream example against it; the Python
-# package's tests (pytest); then the
+# package's tests (pytest, with torch from PyPI in .venv); then the
 # reliability stages: the differential test (500 random programs x 6
 # configurations), the sanitizer build with the whole suite under
 # ASan/UBSan, and each fuzz target briefly (FUZZ_SECONDS, default 30).
@@ -47,11 +47,17 @@ else
   failed=$((failed + 1))
 fi
 
-# The Python package against the build tree, as pytest counts it.
+# The Python package against the build tree, as pytest counts it, in the
+# virtual environment with torch (scripts/setup-python.sh makes it once).
 echo "== python package (pytest python/tests)"
 log=$(mktemp)
-PYTHONPATH=$root/python WRAPPER_BUILD_DIR=$build \
-  python3 -m pytest -q -p no:cacheprovider "$root/python/tests" 2>&1 | tee "$log"
+if ! python=$("$root/scripts/setup-python.sh"); then
+  echo "FAIL: cannot set up the Python environment (.venv with torch)"
+  failed=$((failed + 1))
+  python=python3
+fi
+WRAPPER_REQUIRE_TORCH=1 PYTHONPATH=$root/python WRAPPER_BUILD_DIR=$build \
+  "$python" -m pytest -q -p no:cacheprovider "$root/python/tests" 2>&1 | tee "$log"
 pytest_status=${PIPESTATUS[0]}
 # The summary line: "9 passed in 2.4s", "1 failed, 8 passed, 1 error in ...".
 summary=$(grep -E '^[=[:space:]]*[0-9]+ (passed|failed|errors?)' "$log" | tail -1)

@@ -1,16 +1,42 @@
 """Python interface of the Wrapper MLIR compiler.
 
-    import wrapper_mlir
+    import torch, wrapper_mlir
+    model = wrapper_mlir.compile(torch_module.eval(), [x])    # torch.fx import
+    y = model(x)                                              # torch tensors in and out
+    print(model.ir("source"))                                 # the tensor_program
+
     model = wrapper_mlir.compile(open("model.mlir").read())   # tensor_program text
     (y,) = model(x, w)                                        # numpy arrays in and out
-    print(model.ir("frontend"))                               # the IR after a stage
+
+    compiled = torch.compile(torch_module, backend="wrapper")  # the torch.compile backend
 
 The compiled form is the AOT `model.so` of `wrapper-compile` (its versioned
 C ABI, include/Wrapper/Runtime/WrapperModel.h), loaded with ctypes. Inputs
 that are C-contiguous arrays of the right dtype are passed without a copy;
-outputs are NumPy arrays over the model's own buffers (freed with them).
+outputs are arrays over the model's own buffers (freed with them); torch
+tensors go in and out through the buffer protocol, also without copies.
+`wrapper_mlir.interpreter.interpret` is a NumPy reference interpreter of
+tensor_program. torch is optional: only the torch front end needs it.
 """
+
+import sys
 
 from ._compile import CompiledModel, WrapperError, compile, find_tool
 
-__all__ = ["compile", "CompiledModel", "WrapperError", "find_tool"]
+__all__ = ["compile", "CompiledModel", "WrapperError", "find_tool", "register_backend"]
+
+
+def register_backend():
+    """Registers `torch.compile(..., backend="wrapper")`."""
+    from ._torch import register_backend as register
+
+    register()
+
+
+# With torch already imported, make the backend available right away (an
+# installed package also registers it through its entry point).
+if "torch" in sys.modules:
+    try:
+        register_backend()
+    except Exception:  # an incompatible torch must not break the NumPy API
+        pass

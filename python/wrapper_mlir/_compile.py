@@ -69,6 +69,19 @@ def _run(command, what, stdin=None):
     return result.stdout
 
 
+def _is_torch_tensor(value):
+    return type(value).__module__.startswith("torch") and hasattr(value, "detach")
+
+
+def _to_numpy(value):
+    """A torch CPU tensor as a NumPy array over its storage (no copy)."""
+    if _is_torch_tensor(value):
+        if value.device.type != "cpu":
+            raise WrapperError(f"input on device '{value.device}', the model runs on the CPU")
+        return value.detach().numpy()
+    return value
+
+
 def _bool_option(value):
     return "true" if value else "false"
 
@@ -140,6 +153,19 @@ class CompiledModel:
         return (str(name), dims)
 
     def __call__(self, *args):
+        """Runs the model. NumPy arrays in, NumPy arrays out; when any input
+        is a torch tensor, the outputs are torch tensors (sharing the model's
+        buffers, through the buffer protocol)."""
+        torch_inputs = any(_is_torch_tensor(a) for a in args)
+        args = [_to_numpy(a) for a in args]
+        outputs = self._run(args)
+        if torch_inputs:
+            import torch
+
+            return tuple(torch.from_numpy(o) for o in outputs)
+        return outputs
+
+    def _run(self, args):
         if len(args) != len(self.inputs):
             raise WrapperError(
                 f"the model takes {len(self.inputs)} inputs, got {len(args)}"
@@ -153,8 +179,10 @@ class CompiledModel:
                 raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
             if array.ndim > _MAX_RANK:
                 raise WrapperError(f"input #{i}: rank {array.ndim} above {_MAX_RANK}")
-            # C order without a copy when the array already is.
-            array = np.ascontiguousarray(array)
+            # C order without a copy when the array already is (and rank 0
+            # kept: np.ascontiguousarray would make it rank 1).
+            if not array.flags.c_contiguous:
+                array = np.ascontiguousarray(array)
             keep.append(array)
             arrays[i].dtype = code
             arrays[i].rank = array.ndim
@@ -209,16 +237,29 @@ class CompiledModel:
 
 
 def compile(graph, example_inputs=None, target="cpu", *, entry=None,
-            parallel=True, gemm=True, plan_memory="reuse"):
-    """Compiles `graph` (tensor_program text) for `target` and returns a
-    CompiledModel. `example_inputs` is accepted for the torch.compile-style
-    signature; the types come from the program itself."""
+            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse"):
+    """Compiles `graph` for `target` and returns a callable model.
+
+    `graph` is tensor_program text (the types come from the program; returns
+    a CompiledModel), or a `torch.fx.GraphModule` or `torch.nn.Module` with
+    its `example_inputs` (imported by wrapper_mlir.fx_importer; returns a
+    TorchModel taking the graph's inputs and returning its output
+    structure). `dynamic_batch` makes dimension 0 of the inputs dynamic.
+    """
     if target != "cpu":
-        raise WrapperError(f"target '{target}' is not supported yet (only 'cpu')")
-    if not isinstance(graph, str):
         raise WrapperError(
-            "graph must be tensor_program text (torch.fx graphs are not supported yet)"
+            f"target '{target}' is not supported yet: only 'cpu' (the CUDA pipeline is not built)"
         )
+    if not isinstance(graph, str):
+        from ._torch import compile_torch
+
+        return compile_torch(graph, example_inputs, dynamic_batch=dynamic_batch,
+                             parallel=parallel, gemm=gemm, plan_memory=plan_memory)
+    return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
+                         plan_memory=plan_memory)
+
+
+def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse"):
     workdir = tempfile.TemporaryDirectory(prefix="wrapper_mlir_")
     source = Path(workdir.name) / "model.mlir"
     source.write_text(graph)

@@ -85,6 +85,21 @@ static Value reshapeRowMajor(OpBuilder &b, Location loc, Value input,
                              RankedTensorType type, ValueRange dynamicSizes) {
   auto inputType = cast<RankedTensorType>(input.getType());
   Type element = inputType.getElementType();
+  // Two or more dynamic target dimensions would make one expand_shape group
+  // with several dynamic sizes, which memref's expand-strided-metadata
+  // cannot lower (MLIR 22 crashes on it): use tensor.reshape with the shape
+  // as a tensor instead (memref.reshape after bufferization).
+  if (type.getNumDynamicDims() >= 2) {
+    SmallVector<Value> shape;
+    unsigned next = 0;
+    for (int64_t size : type.getShape())
+      shape.push_back(
+          ShapedType::isDynamic(size)
+              ? dynamicSizes[next++]
+              : arith::ConstantIndexOp::create(b, loc, size).getResult());
+    Value shapeTensor = tensor::FromElementsOp::create(b, loc, shape);
+    return tensor::ReshapeOp::create(b, loc, type, input, shapeTensor);
+  }
   // To one dimension.
   Value flat = input;
   int64_t count = 1;

@@ -227,12 +227,16 @@ static Value buildContiguousView(OpBuilder &b, Location loc, Value buffer,
     sizes.push_back(ShapedType::isDynamic(size)
                         ? OpFoldResult(dynamicSizes[next++])
                         : OpFoldResult(b.getIndexAttr(size)));
-  // stride[d] = product of the sizes after d.
+  // stride[d] = product of the sizes after d. Only the type's static sizes
+  // fold: a dynamic dimension whose size happens to be a constant value must
+  // still give the dynamic strides of the identity layout of `result`.
   OpFoldResult stride = b.getIndexAttr(1);
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
     strides[d] = stride;
     auto staticStride = getConstantIntValue(stride);
-    auto staticSize = getConstantIntValue(sizes[d]);
+    std::optional<int64_t> staticSize;
+    if (!type.isDynamicDim(d))
+      staticSize = type.getDimSize(d);
     if (staticStride && staticSize) {
       stride = b.getIndexAttr(*staticStride * *staticSize);
       continue;

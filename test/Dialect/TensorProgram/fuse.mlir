@@ -133,3 +133,25 @@ func.func @leftovers(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x2x4xf32>
   %r = tensor_program.reshape %e [%n] : tensor<?x8xf32> -> tensor<?x2x4xf32>
   return %s, %r : tensor<?x8xf32>, tensor<?x2x4xf32>
 }
+
+// -----
+
+// Tests that a tensor.dim of a member that sizes a member's reshape is
+// cloned after that member inside the group (the region stays isolated) and
+// does not make the member an output of the group.
+// CHECK-LABEL: func.func @dim_of_member
+// CHECK: %[[F:.*]] = tensor_program.fused pointwise(%{{.*}}) : (tensor<?x6xf32>) -> tensor<?x3x2xf32>
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<?x6xf32>):
+// CHECK-NEXT: %[[R:.*]] = tensor_program.relu %[[X]]
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[D:.*]] = tensor.dim %[[R]], %[[C0]]
+// CHECK-NEXT: tensor_program.reshape %[[R]] [%[[D]]]
+// CHECK: return %[[F]]
+func.func @dim_of_member(%x: tensor<?x6xf32>) -> tensor<?x3x2xf32> {
+  %r = tensor_program.relu %x : tensor<?x6xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %r, %c0 : tensor<?x6xf32>
+  %v = tensor_program.reshape %r [%n] : tensor<?x6xf32> -> tensor<?x3x2xf32>
+  %e = tensor_program.exp %v : tensor<?x3x2xf32>
+  return %e : tensor<?x3x2xf32>
+}

@@ -241,13 +241,21 @@ void Fuser::materialize(Group &group) {
   for (Operation *op : group.ops)
     for (Value operand : op->getOperands())
       addOperand(operand);
-  // Outputs: results used outside the group.
+  // Outputs: results used outside the group. A cheap producer whose users
+  // are all members (the tensor.dim of a member that sizes a member's
+  // reshape) is cloned into the group and does not count.
+  auto usedOutside = [&](Operation *user) {
+    if (group.members.contains(user))
+      return false;
+    return !isClonable(user) || user->use_empty() ||
+           llvm::any_of(user->getUsers(), [&](Operation *userOfUser) {
+             return !group.members.contains(userOfUser);
+           });
+  };
   SmallVector<Value> outputs;
   for (Operation *op : group.ops)
     for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !group.members.contains(user);
-          }))
+      if (llvm::any_of(result.getUsers(), usedOutside))
         outputs.push_back(result);
 
   SmallVector<Type> resultTypes;
@@ -260,13 +268,13 @@ void Fuser::materialize(Group &group) {
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
     mapping.map(input, arg);
   OpBuilder inner = OpBuilder::atBlockEnd(&body);
-  // Clones in program order, then the members.
-  SmallVector<Operation *> orderedClones(clones.begin(), clones.end());
-  llvm::sort(orderedClones,
+  // Clones and members in program order: a clone may use a member (the
+  // tensor.dim of a member's result) and a member a clone.
+  SmallVector<Operation *> ordered(clones.begin(), clones.end());
+  llvm::append_range(ordered, group.ops);
+  llvm::sort(ordered,
              [&](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : orderedClones)
-    inner.clone(*op, mapping);
-  for (Operation *op : group.ops)
+  for (Operation *op : ordered)
     inner.clone(*op, mapping);
   SmallVector<Value> yielded;
   for (Value output : outputs)
@@ -277,8 +285,10 @@ void Fuser::materialize(Group &group) {
     output.replaceUsesWithIf(result, [&](OpOperand &use) {
       return !group.members.contains(use.getOwner());
     });
-  for (Operation *op : llvm::reverse(group.ops))
-    op->erase();
+  // Members, and the cheap producers that only they used, latest first.
+  for (Operation *op : llvm::reverse(ordered))
+    if (group.members.contains(op) || op->use_empty())
+      op->erase();
   ++kernels;
   fusedOps += group.ops.size();
 }

@@ -1,0 +1,188 @@
+"""torch modules compiled by wrapper_mlir.compile and by the torch.compile
+backend, compared with eager PyTorch; the imported tensor_program is also
+run by the NumPy reference interpreter, which must agree with eager too (so
+a wrong import and a wrong compilation are told apart)."""
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+if os.environ.get("WRAPPER_REQUIRE_TORCH"):
+    import torch  # scripts/test.sh: a missing torch is a failure, not a skip
+else:
+    torch = pytest.importorskip("torch")
+
+import wrapper_mlir  # noqa: E402
+from wrapper_mlir.fx_importer import UnsupportedError, import_fx  # noqa: E402
+from wrapper_mlir.interpreter import interpret  # noqa: E402
+
+from modules import MODULES, build  # noqa: E402
+
+TOLERANCE = dict(rtol=2e-4, atol=2e-5)
+
+
+def as_tuple(value):
+    return value if isinstance(value, (tuple, list)) else (value,)
+
+
+def eager(module, inputs):
+    with torch.no_grad():
+        return as_tuple(module(*inputs))
+
+
+def assert_close(got, expected, what):
+    got, expected = as_tuple(got), as_tuple(expected)
+    assert len(got) == len(expected), what
+    for index, (g, e) in enumerate(zip(got, expected)):
+        g = g.detach().numpy() if isinstance(g, torch.Tensor) else np.asarray(g)
+        e = e.detach().numpy()
+        assert g.shape == e.shape, f"{what} output #{index}: shape {g.shape}, expected {e.shape}"
+        np.testing.assert_allclose(g.astype(np.float64), e.astype(np.float64),
+                                   err_msg=f"{what} output #{index}", **TOLERANCE)
+
+
+@pytest.mark.parametrize("name", [m[0] for m in MODULES])
+def test_module_against_eager(name):
+    entry = next(m for m in MODULES if m[0] == name)
+    _, _, make_inputs, dynamic = entry
+    module = build(name)
+    torch.manual_seed(1)
+    inputs = make_inputs(4)
+    expected = eager(module, inputs)
+
+    imported = import_fx(module, inputs, dynamic_batch=dynamic)
+    reference = interpret(imported.text, [inputs[i].numpy() for i in imported.inputs])
+    assert_close(reference, expected, f"{name}: NumPy interpreter")
+
+    model = wrapper_mlir.compile(module, inputs, dynamic_batch=dynamic)
+    result = model(*inputs)
+    assert all(isinstance(r, torch.Tensor) for r in as_tuple(result))
+    assert_close(result, expected, f"{name}: compiled")
+
+    if dynamic:
+        # The same compiled model at other batch sizes.
+        for batch in (1, 9):
+            other = make_inputs(batch)
+            assert_close(model(*other), eager(module, other), f"{name}: compiled, batch {batch}")
+        assert model.inputs[0][1][0] is None, "dimension 0 should be dynamic"
+
+
+def test_numpy_inputs_give_numpy_outputs():
+    module = build("mlp")
+    x = torch.randn(3, 64)
+    model = wrapper_mlir.compile(module, [x])
+    (out,) = model.compiled(x.numpy())
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_allclose(out, eager(module, [x])[0].numpy(), **TOLERANCE)
+
+
+def test_outputs_share_memory_with_the_model_buffers():
+    """Outputs come back without a copy: a torch tensor over the NumPy
+    array over the model's buffer."""
+    module = build("mlp")
+    x = torch.randn(2, 64)
+    model = wrapper_mlir.compile(module, [x])
+    out = model(x)
+    (array,) = model.compiled(x.numpy())
+    again = torch.from_numpy(array)
+    assert again.data_ptr() == array.ctypes.data
+    assert out.is_contiguous()
+
+
+def test_ir_stages():
+    module = build("gelu_mlp")
+    x = torch.randn(2, 5, 48)
+    model = wrapper_mlir.compile(module, [x])
+    assert "fc1" in model.ir("fx")
+    source = model.ir("source")
+    assert "tensor_program.linear" in source and "gelu" in source and "approximate tanh" in source
+    assert "wrapper.call" in model.ir("frontend")
+    assert "llvm.func" in model.ir("llvm")
+
+
+def test_dynamo_backend_matches_eager():
+    wrapper_mlir.register_backend()
+    for name in ("mlp", "encoder_layer", "small_cnn"):
+        module = build(name)
+        entry = next(m for m in MODULES if m[0] == name)
+        inputs = entry[2](3)
+        torch._dynamo.reset()
+        compiled = torch.compile(module, backend="wrapper")
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("error")  # no eager fallback allowed here
+            result = compiled(*inputs)
+            assert_close(result, eager(module, inputs), f"{name}: torch.compile backend")
+            # Another batch: a recompiled (dynamic or specialized) graph.
+            other = entry[2](5)
+            assert_close(compiled(*other), eager(module, other), f"{name}: torch.compile, batch 5")
+
+
+class Unsupported(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumprod(x, dim=1) + 1.0
+
+
+def test_backend_falls_back_to_eager_with_a_warning():
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    module = Unsupported()
+    x = torch.rand(4, 5)
+    compiled = torch.compile(module, backend="wrapper")
+    with pytest.warns(UserWarning, match=r"running the graph eagerly: .*cumprod.*at node 'cumprod'"):
+        result = compiled(x)
+    torch.testing.assert_close(result, module(x))
+
+
+def test_unsupported_operation_names_the_op_and_node():
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match=r"unsupported operation 'torch.cumprod' at node 'cumprod'"):
+        wrapper_mlir.compile(Unsupported(), [torch.rand(4, 5)])
+
+
+class Training(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.dropout(x, 0.5, training=True)
+
+
+def test_refusals():
+    with pytest.raises(UnsupportedError, match="dropout in training mode"):
+        import_fx(Training(), [torch.rand(3)])
+    with pytest.raises(wrapper_mlir.WrapperError, match="example_inputs"):
+        wrapper_mlir.compile(build("mlp"), None)
+    with pytest.raises(wrapper_mlir.WrapperError, match="target 'cuda' is not supported"):
+        wrapper_mlir.compile(build("mlp"), [torch.rand(2, 64)], target="cuda")
+    with pytest.raises(UnsupportedError, match="expected a torch.fx.GraphModule or an nn.Module"):
+        import_fx(lambda x: x, [torch.rand(2)])
+    # A view that hard-codes the batch cannot be dynamic.
+    class Hardcoded(torch.nn.Module):
+        def forward(self, x):
+            return x.view(4, 2, 3)
+    with pytest.raises(UnsupportedError, match="does not run with another batch size"):
+        import_fx(Hardcoded(), [torch.rand(4, 6)], dynamic_batch=True)
+    model = wrapper_mlir.compile(Hardcoded(), [torch.rand(4, 6)])
+    with pytest.raises(wrapper_mlir.WrapperError, match="dimension 0 is 5, expected 4"):
+        model(torch.rand(5, 6))
+
+
+def test_modified_parameters_are_detected():
+    module = build("mlp")
+    x = torch.randn(2, 64)
+    model = wrapper_mlir.compile(module, [x])
+    with torch.no_grad():
+        module.net[0].weight.mul_(2.0)
+    with pytest.raises(wrapper_mlir.WrapperError, match="modified after compilation"):
+        model(x)
+
+
+def test_backend_recompiles_after_a_parameter_changes():
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    module = build("mlp")
+    x = torch.randn(2, 64)
+    compiled = torch.compile(module, backend="wrapper")
+    with torch.no_grad():
+        compiled(x)
+        module.net[2].bias.add_(1.0)
+        assert_close(compiled(x), eager(module, [x]), "after an in-place parameter update")

@@ -1,0 +1,1271 @@
+"""torch.fx graphs to tensor_program text.
+
+    imported = import_fx(graph_module, example_inputs, dynamic_batch=False)
+    imported.text        # the module: one func.func @main on tensors
+    imported.inputs      # which example inputs are tensor arguments, in order
+    imported.outputs     # how to rebuild the graph's output from the results
+
+The importer runs the graph once on the example inputs with a recording
+`torch.fx.Interpreter`, so every node has a concrete shape, dtype and (for
+Python scalars) value; with `dynamic_batch=True` it runs it a second time
+with dimension 0 of every tensor input changed, and the dimensions and
+scalars that changed become dynamic (`?` dimensions, `index` values from
+`tensor.dim`). Nodes are matched by what they call, whichever spelling the
+graph uses: `torch.add`, `operator.add` and `Tensor.add` are one op;
+`nn.Linear` and `F.linear` are one op. Parameters and buffers become
+`tensor_program.constant`s (frozen weights). Anything else is an
+`UnsupportedError` naming the operation and the node.
+"""
+
+import math
+import operator
+
+import torch
+import torch.fx
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class UnsupportedError(Exception):
+    """The graph uses something the importer cannot express."""
+
+
+_ELEMENT_TYPES = {
+    torch.float32: "f32",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.float64: "f64",
+    torch.int64: "i64",
+    torch.int32: "i32",
+    torch.int16: "i16",
+    torch.int8: "i8",
+    torch.bool: "i1",
+}
+
+
+def _element_type(dtype, where):
+    if dtype not in _ELEMENT_TYPES:
+        raise UnsupportedError(f"{where}: dtype {dtype} is not supported")
+    return _ELEMENT_TYPES[dtype]
+
+
+class Tensor:
+    """An SSA tensor value: name, shape (None for a dynamic dimension), torch dtype."""
+
+    def __init__(self, name, shape, dtype):
+        self.name = name
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    def type(self):
+        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+        return f"tensor<{dims}{_ELEMENT_TYPES[self.dtype]}>"
+
+
+class Index:
+    """A dynamic Python int of the graph: an SSA `index` value."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class _Recorder(torch.fx.Interpreter):
+    """Runs the graph and keeps every node's value."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.values = {}
+
+    def run_node(self, node):
+        value = super().run_node(node)
+        self.values[node] = value
+        return value
+
+
+def _record(module, inputs):
+    recorder = _Recorder(module)
+    with torch.no_grad():
+        recorder.run(*inputs)
+    return recorder.values
+
+
+def _vary_batch(inputs, delta):
+    """The inputs with dimension 0 of every tensor but parameters grown by
+    `delta`, and integers equal to the batch size (torch.compile's size
+    symbols) grown with it."""
+    batches = [v.shape[0] for v in inputs
+               if isinstance(v, torch.Tensor) and not isinstance(v, nn.Parameter) and v.dim() > 0]
+    varied = []
+    for value in inputs:
+        if isinstance(value, nn.Parameter):
+            varied.append(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and batches and value == batches[0]:
+            varied.append(value + delta)
+        elif isinstance(value, torch.Tensor) and value.dim() > 0:
+            size = value.shape[0] + delta
+            reps = [math.ceil(size / value.shape[0])] + [1] * (value.dim() - 1)
+            varied.append(value.repeat(*reps)[:size].clone())
+        else:
+            varied.append(value)
+    return varied
+
+
+def _normalize_dim(dim, rank):
+    return dim + rank if dim < 0 else dim
+
+
+def _dims_list(dims, rank):
+    if dims is None:
+        return list(range(rank))
+    if isinstance(dims, int):
+        dims = [dims]
+    return sorted(_normalize_dim(int(d), rank) for d in dims)
+
+
+def _float_literal(value):
+    text = repr(float(value))
+    if text in ("inf", "-inf", "nan"):
+        bits = {"inf": "0x7F800000", "-inf": "0xFF800000", "nan": "0x7FC00000"}
+        return bits[text]
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + ("e" + exponent if exponent else "")
+
+
+class _Importer:
+    def __init__(self, module, example_inputs, dynamic_batch, freeze_parameters):
+        self.module = module
+        self.freeze_parameters = freeze_parameters
+        self.frozen = []
+        self.graph = module.graph
+        self.example_inputs = list(example_inputs)
+        self.values = _record(module, self.example_inputs)
+        self.varied = None
+        if dynamic_batch:
+            try:
+                self.varied = _record(module, _vary_batch(self.example_inputs, 3))
+            except Exception as error:  # the graph's own failure, any kind
+                raise UnsupportedError(
+                    "dynamic_batch: the graph does not run with another batch "
+                    f"size ({type(error).__name__}: {error})"
+                ) from None
+        self.lines = []
+        self.counter = 0
+        self.env = {}
+        self.index_constants = {}
+        self.dims = {}
+        self.arguments = []
+        self.input_positions = []
+        self.constant_cache = {}
+
+    # -- emission helpers -------------------------------------------------
+
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, text):
+        self.lines.append("  " + text)
+
+    def op(self, shape, dtype, text):
+        """Emits `%r = <text>` and returns the new tensor value."""
+        name = self.fresh()
+        self.emit(f"{name} = {text}")
+        return Tensor(name, shape, dtype)
+
+    def index_constant(self, value):
+        if value not in self.index_constants:
+            name = f"%c{value}"
+            self.emit(f"{name} = arith.constant {value} : index")
+            self.index_constants[value] = name
+        return self.index_constants[value]
+
+    def index_name(self, value):
+        return value.name if isinstance(value, Index) else self.index_constant(int(value))
+
+    def arith(self, opname, a, b):
+        if opname == "muli" and (a == 1 or b == 1) and not (isinstance(a, Index) and isinstance(b, Index)):
+            return b if (not isinstance(a, Index) and a == 1) else a
+        if opname == "divui" and not isinstance(b, Index) and b == 1:
+            return a
+        if not isinstance(a, Index) and not isinstance(b, Index):
+            return {"muli": operator.mul, "divui": operator.floordiv,
+                    "addi": operator.add, "subi": operator.sub}[opname](a, b)
+        name = self.fresh()
+        self.emit(f"{name} = arith.{opname} {self.index_name(a)}, {self.index_name(b)} : index")
+        return Index(name)
+
+    def dim(self, value, d):
+        size = value.shape[d]
+        if size is not None:
+            return size
+        if (value.name, d) in self.dims:
+            return self.dims[(value.name, d)]
+        name = self.fresh()
+        self.dims[(value.name, d)] = Index(name)
+        self.emit(f"{name} = tensor.dim {value.name}, {self.index_constant(d)} : {value.type()}")
+        return Index(name)
+
+    def numel(self, value):
+        total = 1
+        for d in range(value.rank):
+            total = self.arith("muli", total, self.dim(value, d))
+        return total
+
+    def scalar(self, value, dtype):
+        """A Python number as a rank-0 constant of `dtype`."""
+        key = (float(value) if dtype.is_floating_point else int(value), dtype)
+        if key in self.constant_cache:
+            return self.constant_cache[key]
+        element = _element_type(dtype, "scalar")
+        if dtype == torch.bool:
+            literal = "true" if value else "false"
+        elif dtype.is_floating_point:
+            literal = _float_literal(value)
+        else:
+            literal = str(int(value))
+        result = self.op((), dtype, f"tensor_program.constant dense<{literal}> : tensor<{element}>")
+        self.constant_cache[key] = result
+        return result
+
+    def weight(self, tensor, where, position=None):
+        """A parameter or buffer frozen into the program as a constant; its
+        version is recorded so that a later change can be detected."""
+        self.frozen.append((where, position, tensor, tensor._version))
+        return self.constant(tensor, where)
+
+    def constant(self, tensor, where):
+        tensor = tensor.detach().cpu().contiguous()
+        _element_type(tensor.dtype, where)
+        shape = tuple(tensor.shape)
+        result_type = Tensor("", shape, tensor.dtype).type()
+        if tensor.numel() == 1:
+            value = tensor.reshape(()).item()
+            return self.op(shape, tensor.dtype,
+                           f"tensor_program.constant dense<{self._literal(value, tensor.dtype)}> : {result_type}")
+        if tensor.dtype == torch.bool:
+            flat = ", ".join("true" if v else "false" for v in tensor.reshape(-1).tolist())
+            body = f"[{flat}]" if tensor.dim() == 1 else None
+            if body is None:
+                return self.cast(self.constant(tensor.to(torch.int8), where), torch.bool)
+            return self.op(shape, tensor.dtype, f"tensor_program.constant dense<{body}> : {result_type}")
+        if tensor.dtype == torch.bfloat16:
+            raw = tensor.view(torch.int16).numpy().astype("<i2").tobytes()
+        else:
+            raw = tensor.numpy().astype(tensor.numpy().dtype.newbyteorder("<")).tobytes()
+        return self.op(shape, tensor.dtype,
+                       f'tensor_program.constant dense<"0x{raw.hex().upper()}"> : {result_type}')
+
+    @staticmethod
+    def _literal(value, dtype):
+        if dtype == torch.bool:
+            return "true" if value else "false"
+        if dtype.is_floating_point:
+            return _float_literal(value)
+        return str(int(value))
+
+    def cast(self, value, dtype):
+        if value.dtype == dtype:
+            return value
+        _element_type(dtype, "cast")
+        target = Tensor("", value.shape, dtype)
+        return self.op(value.shape, dtype,
+                       f"tensor_program.cast {value.name} : {value.type()} to {target.type()}")
+
+    # -- recorded metadata --------------------------------------------------
+
+    def result_meta(self, node):
+        """(shape with None for dynamic dimensions, dtype) of a tensor node."""
+        value = self.values[node]
+        if not isinstance(value, torch.Tensor):
+            raise UnsupportedError(
+                f"node '{node.name}' ({self.describe(node)}): expected a tensor result, "
+                f"got {type(value).__name__}"
+            )
+        shape = list(value.shape)
+        if self.varied is not None:
+            other = self.varied[node]
+            if other.dim() != value.dim():
+                raise UnsupportedError(
+                    f"node '{node.name}': its rank changes with the batch size")
+            shape = [a if a == b else None for a, b in zip(value.shape, other.shape)]
+        return tuple(shape), value.dtype
+
+    def python_value(self, node):
+        """A scalar node's value: a Python int, or an Index when it changes
+        with the batch size."""
+        value = self.values[node]
+        if self.varied is not None and self.varied[node] != value:
+            return "dynamic"
+        return value
+
+    def static_scalar(self, node):
+        """The value of a node that computes Python numbers (sizes, scales)
+        the same way for every batch size, or None."""
+        value = self.values[node]
+        numbers = (int, float, bool)
+        if isinstance(value, numbers) or (isinstance(value, (tuple, torch.Size)) and value
+                                           and all(isinstance(v, numbers) for v in value)):
+            if self.python_value(node) != "dynamic":
+                return tuple(value) if isinstance(value, torch.Size) else value
+        return None
+
+    @staticmethod
+    def describe(node):
+        target = node.target
+        if node.op == "call_function":
+            name = getattr(target, "__name__", str(target))
+            module = getattr(target, "__module__", None) or ""
+            return f"{module}.{name}" if module else name
+        if node.op == "call_method":
+            return f"Tensor.{target}"
+        return f"{node.op} {target}"
+
+    # -- the walk -------------------------------------------------------------
+
+    def run(self):
+        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(self.example_inputs):
+            raise UnsupportedError(
+                f"the graph has {len(placeholders)} inputs, {len(self.example_inputs)} "
+                "example inputs were given")
+        output = None
+        # Tensor inputs first: a scalar input that is the batch size reads it
+        # from the first one.
+        tensors_first = sorted(range(len(placeholders)),
+                               key=lambda i: not isinstance(self.example_inputs[i], torch.Tensor))
+        for position in tensors_first:
+            self.placeholder(placeholders[position], position)
+        for node in self.graph.nodes:
+            if node.op == "placeholder":
+                continue
+            elif node.op == "output":
+                output = node
+            elif node.op == "get_attr":
+                self.env[node] = self.get_attr(node)
+            else:
+                self.env[node] = self.call(node)
+        results, structure = self.flatten_output(output.args[0])
+        signature = ", ".join(f"{v.name}: {v.type()}" for v in self.arguments)
+        result_types = ", ".join(v.type() for v in results)
+        body = "\n".join(self.lines)
+        names = ", ".join(v.name for v in results)
+        text = (
+            f"func.func @main({signature}) -> ({result_types}) {{\n{body}\n"
+            f"  return {names} : {result_types}\n}}\n"
+        )
+        return ImportedGraph(text, self.input_positions, structure, len(results),
+                             self.module, self.frozen)
+
+    def placeholder(self, node, position):
+        example = self.example_inputs[position]
+        if self.freeze_parameters and isinstance(example, nn.Parameter):
+            self.env[node] = self.weight(example, f"parameter '{node.name}'", position)
+        elif isinstance(example, torch.Tensor):
+            shape, dtype = self.result_meta(node)
+            value = Tensor(f"%arg{len(self.arguments)}", shape, dtype)
+            _element_type(dtype, f"input '{node.name}'")
+            self.arguments.append(value)
+            self.input_positions.append(position)
+            self.env[node] = value
+        elif isinstance(example, (int, float, bool)) or isinstance(example, torch.SymInt):
+            value = self.python_value(node)
+            if value == "dynamic":
+                batch = next((a for a in self.arguments if a.rank and a.shape[0] is None), None)
+                if batch is None or self.values[node] != self.values_of_batch(batch):
+                    raise UnsupportedError(f"input '{node.name}': a scalar input that changes "
+                                           "with the batch size and is not the batch size")
+                self.env[node] = self.dim(batch, 0)
+            else:
+                self.env[node] = int(value) if isinstance(example, torch.SymInt) else value
+        else:
+            raise UnsupportedError(
+                f"input '{node.name}' has type {type(example).__name__}; tensors and "
+                "numbers are supported")
+
+    def values_of_batch(self, argument):
+        """The recorded batch size of a tensor argument."""
+        position = self.input_positions[self.arguments.index(argument)]
+        return self.example_inputs[position].shape[0]
+
+    def get_attr(self, node):
+        owner = self.module
+        for part in node.target.split("."):
+            owner = getattr(owner, part)
+        if isinstance(owner, torch.Tensor):
+            return self.weight(owner, f"attribute '{node.target}'")
+        if isinstance(owner, (int, float, bool)):
+            return owner
+        raise UnsupportedError(
+            f"node '{node.name}': attribute '{node.target}' of type "
+            f"{type(owner).__name__} is not supported")
+
+    def flatten_output(self, value):
+        if isinstance(value, torch.fx.Node):
+            result = self.env[value]
+            if not isinstance(result, Tensor):
+                raise UnsupportedError(f"output '{value.name}' is not a tensor")
+            return [result], 0
+        if isinstance(value, (tuple, list)):
+            results, parts = [], []
+            for item in value:
+                flat, structure = self.flatten_output(item)
+                parts.append((len(results), structure))
+                results.extend(flat)
+            return results, (type(value), parts)
+        raise UnsupportedError(f"graph output of type {type(value).__name__} is not supported")
+
+    def load(self, argument):
+        """A node argument with nodes replaced by their imported values."""
+        if isinstance(argument, torch.fx.Node):
+            if argument not in self.env:
+                raise UnsupportedError(f"node '{argument.name}' is used before it is defined")
+            return self.env[argument]
+        if isinstance(argument, (list, tuple)):
+            return type(argument)(self.load(a) for a in argument)
+        if isinstance(argument, dict):
+            return {k: self.load(v) for k, v in argument.items()}
+        return argument
+
+    def call(self, node):
+        static = self.static_scalar(node)
+        if static is not None:
+            return static
+        if node.op == "call_module":
+            submodule = self.module.get_submodule(node.target)
+            handler = _MODULES.get(type(submodule))
+            what = f"module {type(submodule).__module__}.{type(submodule).__name__}"
+        elif node.op == "call_method":
+            handler = _METHODS.get(node.target)
+            what = f"Tensor.{node.target}"
+            submodule = None
+        else:
+            handler = _FUNCTIONS.get(node.target)
+            what = self.describe(node)
+            submodule = None
+        if handler is None:
+            raise UnsupportedError(
+                f"unsupported operation '{what}' at node '{node.name}'")
+        args = self.load(node.args)
+        kwargs = self.load(node.kwargs)
+        try:
+            if submodule is not None:
+                return handler(self, node, submodule, *args, **kwargs)
+            return handler(self, node, *args, **kwargs)
+        except UnsupportedError as error:
+            message = str(error)
+            if f"'{node.name}'" not in message:
+                message = f"{message} (operation '{what}' at node '{node.name}')"
+            raise UnsupportedError(message) from None
+        except TypeError as error:
+            raise UnsupportedError(
+                f"operation '{what}' at node '{node.name}': unexpected arguments ({error})"
+            ) from None
+
+    # -- op building blocks -------------------------------------------------
+
+    def as_tensor(self, value, dtype):
+        if isinstance(value, Tensor):
+            return self.cast(value, dtype)
+        if isinstance(value, (bool, int, float)):
+            return self.scalar(value, dtype)
+        raise UnsupportedError(f"expected a tensor or a number, got {type(value).__name__}")
+
+    def elementwise(self, node, opname, *operands):
+        shape, dtype = self.result_meta(node)
+        return self.elementwise_to(shape, dtype, opname, *operands)
+
+    def elementwise_to(self, shape, dtype, opname, *operands):
+        """An elementwise op with a known result shape; operands (tensors or
+        numbers) are cast to `dtype`."""
+        values = [self.as_tensor(v, dtype) for v in operands]
+        result = Tensor("", shape, dtype)
+        if len(values) == 1:
+            if values[0].shape != shape:
+                raise UnsupportedError(f"'{opname}' changes the shape")
+            return self.op(shape, dtype, f"tensor_program.{opname} {values[0].name} : {result.type()}")
+        names = ", ".join(v.name for v in values)
+        types = ", ".join(v.type() for v in values)
+        return self.op(shape, dtype, f"tensor_program.{opname} {names} : ({types}) -> {result.type()}")
+
+    def reshape(self, value, sizes, node=None):
+        """`value` reshaped to `sizes` (ints and Index values); the sizes
+        that `node` has static in every run are taken as constants."""
+        if node is not None:
+            shape, _ = self.result_meta(node)
+            if len(shape) == len(sizes):
+                sizes = [s if d is None else d for s, d in zip(sizes, shape)]
+        shape = tuple(None if isinstance(s, Index) else int(s) for s in sizes)
+        if shape == value.shape and None not in shape:
+            return value
+        dynamic = [self.index_name(s) for s in sizes if isinstance(s, Index)]
+        operands = f" [{', '.join(dynamic)}]" if dynamic else ""
+        result = Tensor("", shape, value.dtype)
+        return self.op(shape, value.dtype,
+                       f"tensor_program.reshape {value.name}{operands} : {value.type()} -> {result.type()}")
+
+    def view_sizes(self, value, sizes, node):
+        """PyTorch's view sizes (with one -1) as ints and Index values; the
+        sizes static in `node`'s recorded shape are taken from it."""
+        if len(sizes) == 1 and isinstance(sizes[0], (list, tuple, torch.Size)):
+            sizes = sizes[0]
+        sizes = [s if isinstance(s, Index) else int(s) for s in sizes]
+        shape, _ = self.result_meta(node)
+        if len(shape) == len(sizes):
+            sizes = [s if d is None else d for s, d in zip(sizes, shape)]
+        if sum(1 for s in sizes if not isinstance(s, Index) and s == -1) > 1:
+            raise UnsupportedError("view with more than one -1")
+        if -1 in [s for s in sizes if not isinstance(s, Index)]:
+            known = 1
+            for s in sizes:
+                if isinstance(s, Index) or s != -1:
+                    known = self.arith("muli", known, s)
+            inferred = self.arith("divui", self.numel(value), known)
+            sizes = [inferred if (not isinstance(s, Index) and s == -1) else s for s in sizes]
+        return sizes
+
+    def permute(self, value, permutation):
+        permutation = [_normalize_dim(int(p), value.rank) for p in permutation]
+        if permutation == list(range(value.rank)):
+            return value
+        shape = tuple(value.shape[p] for p in permutation)
+        result = Tensor("", shape, value.dtype)
+        perm = ", ".join(str(p) for p in permutation)
+        return self.op(shape, value.dtype,
+                       f"tensor_program.permute {value.name} [{perm}] : {value.type()} -> {result.type()}")
+
+    def transpose(self, value, d0, d1):
+        permutation = list(range(value.rank))
+        d0, d1 = _normalize_dim(d0, value.rank), _normalize_dim(d1, value.rank)
+        permutation[d0], permutation[d1] = permutation[d1], permutation[d0]
+        return self.permute(value, permutation)
+
+    def slice(self, value, dim, start, end, step):
+        dim = _normalize_dim(dim, value.rank)
+        size = value.shape[dim]
+        if isinstance(start, Index) or isinstance(end, Index):
+            raise UnsupportedError("slice bounds that change with the batch size")
+        start = 0 if start is None else start
+        if step is None:
+            step = 1
+        if step <= 0:
+            raise UnsupportedError(f"slice step {step}")
+        if size is None:
+            if start < 0 or (end is not None and end < 0):
+                raise UnsupportedError("negative slice bounds on a dynamic dimension")
+            new = None
+        else:
+            start, end, _ = slice(start, end, step).indices(size)
+            new = max(0, (end - start + step - 1) // step)
+            if start == 0 and end == size and step == 1:
+                return value
+        shape = list(value.shape)
+        shape[dim] = new
+        result = Tensor("", shape, value.dtype)
+        bounds = f"dim {dim} start {start}"
+        if end is not None:
+            bounds += f" end {end}"
+        if step != 1:
+            bounds += f" step {step}"
+        return self.op(tuple(shape), value.dtype,
+                       f"tensor_program.slice {value.name} {bounds} : {value.type()} -> {result.type()}")
+
+    def concat(self, values, dim, node):
+        shape, dtype = self.result_meta(node)
+        values = [self.cast(v, dtype) for v in values]
+        dim = _normalize_dim(dim, values[0].rank)
+        result = Tensor("", shape, dtype)
+        return self.op(shape, dtype,
+                       f"tensor_program.concat {', '.join(v.name for v in values)} dim {dim} : "
+                       f"({', '.join(v.type() for v in values)}) -> {result.type()}")
+
+    def broadcast_to(self, value, sizes):
+        shape = tuple(None if isinstance(s, Index) else s for s in sizes)
+        if shape == value.shape:
+            return value
+        dynamic = [s.name for s in sizes if isinstance(s, Index)]
+        operands = f" [{', '.join(dynamic)}]" if dynamic else ""
+        result = Tensor("", shape, value.dtype)
+        return self.op(shape, value.dtype,
+                       f"tensor_program.broadcast {value.name}{operands} : {value.type()} -> {result.type()}")
+
+    def reduce(self, node, kind, value, dims, keepdim):
+        shape, dtype = self.result_meta(node)
+        value = self.cast(value, dtype)
+        dims = _dims_list(dims, value.rank)
+        result = Tensor("", shape, dtype)
+        keep = " keepdim" if keepdim else ""
+        return self.op(shape, dtype,
+                       f"tensor_program.reduce_{kind} {value.name} dims [{', '.join(map(str, dims))}]{keep} : "
+                       f"{value.type()} -> {result.type()}")
+
+    def matmul(self, node, a, b):
+        shape, dtype = self.result_meta(node)
+        if a.rank < 2 or b.rank < 2:
+            raise UnsupportedError("matmul of a 1-d operand")
+        result = Tensor("", shape, dtype)
+        return self.op(shape, dtype,
+                       f"tensor_program.matmul {a.name}, {b.name} : ({a.type()}, {b.type()}) -> {result.type()}")
+
+    def linear(self, node, x, weight, bias=None):
+        shape, dtype = self.result_meta(node)
+        result = Tensor("", shape, dtype)
+        if weight.rank != 2 or x.rank < 1:
+            raise UnsupportedError("linear needs a 2-d weight")
+        if bias is not None:
+            return self.op(shape, dtype,
+                           f"tensor_program.linear {x.name}, {weight.name} bias {bias.name} : "
+                           f"({x.type()}, {weight.type()}, {bias.type()}) -> {result.type()}")
+        return self.op(shape, dtype,
+                       f"tensor_program.linear {x.name}, {weight.name} : ({x.type()}, {weight.type()}) -> {result.type()}")
+
+    def normalization(self, node, kind, x, normalized_rank, weight, bias, eps):
+        shape, dtype = self.result_meta(node)
+        operands = [x]
+        text = f"tensor_program.{kind} {x.name}"
+        if weight is not None:
+            text += f" weight {weight.name}"
+            operands.append(weight)
+        if bias is not None:
+            text += f" bias {bias.name}"
+            operands.append(bias)
+        if kind == "layer_norm":
+            text += f" normalized_rank {normalized_rank}"
+        elif normalized_rank != 1:
+            raise UnsupportedError(f"rms_norm over {normalized_rank} dimensions")
+        result = Tensor("", shape, dtype)
+        text += f" eps {_float_literal(eps)} : ({', '.join(v.type() for v in operands)}) -> {result.type()}"
+        return self.op(shape, dtype, text)
+
+    def extern(self, node, callee, operands, args):
+        shape, dtype = self.result_meta(node)
+        result = Tensor("", shape, dtype)
+        attributes = ""
+        if args:
+            attributes = " args {" + ", ".join(f"{k} = {v}" for k, v in args.items()) + "}"
+        return self.op(shape, dtype,
+                       f'tensor_program.extern "{callee}"({", ".join(v.name for v in operands)}){attributes} : '
+                       f"({', '.join(v.type() for v in operands)}) -> {result.type()}")
+
+
+class ImportedGraph:
+    """The importer's result."""
+
+    def __init__(self, text, input_positions, structure, num_results, graph_module, frozen):
+        self.text = text
+        self.inputs = input_positions
+        self.structure = structure
+        self.num_results = num_results
+        self.graph_module = graph_module
+        self.frozen = frozen
+
+    def stale(self, args):
+        """Why the frozen weights no longer match (a parameter modified in
+        place, or another tensor passed in its place), or None."""
+        for where, position, tensor, version in self.frozen:
+            if position is not None and args[position] is not tensor:
+                return f"{where} is not the tensor the graph was compiled with"
+            if tensor._version != version:
+                return f"{where} was modified after compilation"
+        return None
+
+    def unflatten(self, results):
+        """The graph's output structure rebuilt from the flat results."""
+
+        def build(start, structure):
+            if structure == 0:
+                return results[start]
+            kind, parts = structure
+            return kind(build(start + offset, part) for offset, part in parts)
+
+        return build(0, self.structure)
+
+
+# -- handlers ------------------------------------------------------------------
+# Each takes the importer, the node, then the node's arguments with nodes
+# replaced by imported values (Tensor, Index, numbers, tuples of them).
+
+def _binary(opname):
+    def handler(im, node, a, b, *, alpha=None, out=None):
+        if out is not None:
+            raise UnsupportedError("out= arguments")
+        if alpha is not None and alpha != 1:
+            b = im.elementwise_to(b.shape, b.dtype, "mul", b, alpha) if isinstance(b, Tensor) else b * alpha
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+            return _scalar_arith(im, opname, a, b)
+        return im.elementwise(node, opname, a, b)
+    return handler
+
+
+def _scalar_arith(im, opname, a, b):
+    ops = {"add": "addi", "sub": "subi", "mul": "muli"}
+    if opname in ops:
+        return im.arith(ops[opname], a, b)
+    if opname == "div" and not isinstance(a, Index) and not isinstance(b, Index):
+        return a / b
+    raise UnsupportedError(f"'{opname}' of Python numbers that change with the batch size")
+
+
+def _floordiv(im, node, a, b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        raise UnsupportedError("floor division of tensors")
+    return im.arith("divui", a, b)
+
+
+def _rsub(im, node, a, b, alpha=1):
+    if alpha != 1:
+        a = im.elementwise_to(a.shape, a.dtype, "mul", a, alpha)
+    return im.elementwise(node, "sub", b, a)
+
+
+def _unary(opname):
+    def handler(im, node, x, *args, **kwargs):
+        if opname == "gelu":
+            approximate = kwargs.get("approximate", args[0] if args else "none")
+            if approximate not in ("none", "tanh"):
+                raise UnsupportedError(f"gelu approximate='{approximate}'")
+            shape, dtype = im.result_meta(node)
+            x = im.cast(x, dtype)
+            suffix = " approximate tanh" if approximate == "tanh" else ""
+            return im.op(shape, dtype, f"tensor_program.gelu {x.name}{suffix} : {x.type()}")
+        return im.elementwise(node, opname, x)
+    return handler
+
+
+def _identity(im, node, x, *args, **kwargs):
+    return x
+
+
+def _dropout(im, node, x, p=0.5, training=False, inplace=False):
+    if training:
+        raise UnsupportedError("dropout in training mode (call model.eval())")
+    return x
+
+
+def _compare(predicate):
+    def handler(im, node, a, b):
+        operand_dtype = torch.result_type(
+            im.values[node.args[0]] if isinstance(node.args[0], torch.fx.Node) else node.args[0],
+            im.values[node.args[1]] if isinstance(node.args[1], torch.fx.Node) else node.args[1])
+        shape, _ = im.result_meta(node)
+        x, y = im.as_tensor(a, operand_dtype), im.as_tensor(b, operand_dtype)
+        result = Tensor("", shape, torch.bool)
+        return im.op(shape, torch.bool,
+                     f"tensor_program.compare {predicate}, {x.name}, {y.name} : "
+                     f"({x.type()}, {y.type()}) -> {result.type()}")
+    return handler
+
+
+def _where(im, node, condition, a, b):
+    shape, dtype = im.result_meta(node)
+    c = im.as_tensor(condition, torch.bool)
+    x, y = im.as_tensor(a, dtype), im.as_tensor(b, dtype)
+    result = Tensor("", shape, dtype)
+    return im.op(shape, dtype,
+                 f"tensor_program.where {c.name}, {x.name}, {y.name} : "
+                 f"({c.type()}, {x.type()}, {y.type()}) -> {result.type()}")
+
+
+def _masked_fill(im, node, x, mask, value):
+    return _where(im, node, mask, value, x)
+
+
+def _to(im, node, x, *args, **kwargs):
+    _, dtype = im.result_meta(node)
+    return im.cast(x, dtype)
+
+
+def _type_method(dtype):
+    def handler(im, node, x):
+        return im.cast(x, dtype)
+    return handler
+
+
+def _pow(im, node, a, b):
+    if isinstance(b, (int, float)) and b == 2 and isinstance(a, Tensor):
+        return im.elementwise(node, "mul", a, a)
+    if isinstance(b, (int, float)) and b == 0.5 and isinstance(a, Tensor):
+        return im.elementwise(node, "sqrt", a)
+    return im.elementwise(node, "pow", a, b)
+
+
+def _linear(im, node, x, weight, bias=None):
+    return im.linear(node, x, weight, bias)
+
+
+def _matmul(im, node, a, b):
+    return im.matmul(node, a, b)
+
+
+def _bmm(im, node, a, b):
+    shape, dtype = im.result_meta(node)
+    result = Tensor("", shape, dtype)
+    return im.op(shape, dtype,
+                 f"tensor_program.batch_matmul {a.name}, {b.name} : ({a.type()}, {b.type()}) -> {result.type()}")
+
+
+def _scaled_sum(im, node, product, bias, beta, alpha):
+    if alpha != 1:
+        product = im.elementwise_to(product.shape, product.dtype, "mul", product, alpha)
+    if beta == 0:
+        return product
+    if beta != 1:
+        bias = im.elementwise_to(bias.shape, bias.dtype, "mul", bias, beta)
+    return im.elementwise(node, "add", bias, product)
+
+
+def _addmm(im, node, bias, a, b, *, beta=1, alpha=1):
+    return _scaled_sum(im, node, im.matmul(node, a, b), bias, beta, alpha)
+
+
+def _baddbmm(im, node, bias, a, b, *, beta=1, alpha=1):
+    return _scaled_sum(im, node, _bmm(im, node, a, b), bias, beta, alpha)
+
+
+def _softmax(kind):
+    def handler(im, node, x, dim=None, *args, dtype=None, **kwargs):
+        shape, result_dtype = im.result_meta(node)
+        if dim is None:
+            raise UnsupportedError(f"{kind} without dim")
+        x = im.cast(x, result_dtype)
+        return im.op(shape, result_dtype,
+                     f"tensor_program.{kind} {x.name} dim {_normalize_dim(dim, x.rank)} : {x.type()}")
+    return handler
+
+
+def _layer_norm(im, node, x, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return im.normalization(node, "layer_norm", x, len(normalized_shape), weight, bias, eps)
+
+
+def _rms_norm(im, node, x, normalized_shape, weight=None, eps=None):
+    if eps is None:
+        eps = torch.finfo(im.values[node].dtype).eps
+    return im.normalization(node, "rms_norm", x, len(normalized_shape), weight, None, eps)
+
+
+def _reduction(kind):
+    def handler(im, node, x, dim=None, keepdim=False, *, dtype=None):
+        if dim == () or dim == []:
+            dim = None
+        return im.reduce(node, kind, x, dim, keepdim)
+    return handler
+
+
+def _view(im, node, x, *sizes):
+    return im.reshape(x, im.view_sizes(x, sizes, node), node)
+
+
+def _reshape_function(im, node, x, shape):
+    return im.reshape(x, im.view_sizes(x, shape, node), node)
+
+
+def _flatten(im, node, x, start_dim=0, end_dim=-1):
+    start, end = _normalize_dim(start_dim, x.rank), _normalize_dim(end_dim, x.rank)
+    merged = 1
+    for d in range(start, end + 1):
+        merged = im.arith("muli", merged, im.dim(x, d))
+    sizes = [im.dim(x, d) for d in range(start)] + [merged] + [im.dim(x, d) for d in range(end + 1, x.rank)]
+    return im.reshape(x, sizes, node)
+
+
+def _unsqueeze(im, node, x, dim):
+    dim = _normalize_dim(dim, x.rank + 1)
+    sizes = [im.dim(x, d) for d in range(x.rank)]
+    sizes.insert(dim, 1)
+    return im.reshape(x, sizes)
+
+
+def _squeeze(im, node, x, dim=None):
+    dims = _dims_list(dim, x.rank) if dim is not None else [d for d in range(x.rank) if x.shape[d] == 1]
+    sizes = [im.dim(x, d) for d in range(x.rank) if not (d in dims and x.shape[d] == 1)]
+    return im.reshape(x, sizes)
+
+
+def _permute(im, node, x, *dims):
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = dims[0]
+    return im.permute(x, dims)
+
+
+def _transpose(im, node, x, d0, d1):
+    return im.transpose(x, d0, d1)
+
+
+def _t(im, node, x):
+    return x if x.rank < 2 else im.transpose(x, 0, 1)
+
+
+def _expand(im, node, x, *sizes):
+    if len(sizes) == 1 and isinstance(sizes[0], (list, tuple, torch.Size)):
+        sizes = sizes[0]
+    offset = len(sizes) - x.rank
+    resolved = []
+    for i, s in enumerate(sizes):
+        if not isinstance(s, Index) and s == -1:
+            if i < offset:
+                raise UnsupportedError("expand: -1 for a new dimension")
+            s = im.dim(x, i - offset)
+        resolved.append(s)
+    return im.broadcast_to(x, resolved)
+
+
+def _expand_as(im, node, x, other):
+    return im.broadcast_to(x, [im.dim(other, d) for d in range(other.rank)])
+
+
+def _cat(im, node, tensors, dim=0):
+    return im.concat(list(tensors), dim, node)
+
+
+def _split(im, node, x, split_size, dim=0):
+    dim = _normalize_dim(dim, x.rank)
+    size = x.shape[dim]
+    if size is None:
+        raise UnsupportedError("split of a dynamic dimension")
+    sizes = list(split_size) if isinstance(split_size, (list, tuple)) else \
+        [min(split_size, size - s) for s in range(0, size, split_size)]
+    pieces, start = [], 0
+    for length in sizes:
+        pieces.append(im.slice(x, dim, start, start + length, 1))
+        start += length
+    return tuple(pieces)
+
+
+def _chunk(im, node, x, chunks, dim=0):
+    size = x.shape[_normalize_dim(dim, x.rank)]
+    if size is None:
+        raise UnsupportedError("chunk of a dynamic dimension")
+    return _split(im, node, x, math.ceil(size / chunks), dim)
+
+
+def _unbind(im, node, x, dim=0):
+    dim = _normalize_dim(dim, x.rank)
+    pieces = []
+    for i in range(x.shape[dim]):
+        part = im.slice(x, dim, i, i + 1, 1)
+        pieces.append(im.reshape(part, [im.dim(part, d) for d in range(x.rank) if d != dim]))
+    return tuple(pieces)
+
+
+def _narrow(im, node, x, dim, start, length):
+    return im.slice(x, dim, start, start + length, 1)
+
+
+def _getitem(im, node, container, index):
+    if isinstance(container, (tuple, list)):
+        return container[index]
+    if isinstance(container, Tensor):
+        return _tensor_index(im, container, index)
+    raise UnsupportedError(f"indexing a {type(container).__name__}")
+
+
+def _tensor_index(im, x, index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(isinstance(i, Tensor) for i in index):
+        raise UnsupportedError("indexing with a tensor")
+    explicit = sum(1 for i in index if i is not None and i is not Ellipsis)
+    expanded = []
+    for i in index:
+        if i is Ellipsis:
+            expanded.extend([slice(None)] * (x.rank - explicit))
+        else:
+            expanded.append(i)
+    value, dim, sizes_after = x, 0, []
+    for i in expanded:
+        if i is None:
+            sizes_after.append(("new", None))
+            continue
+        if isinstance(i, slice):
+            value = im.slice(value, dim, i.start, i.stop, i.step)
+            sizes_after.append(("keep", dim))
+        elif isinstance(i, int):
+            start = i if i >= 0 or value.shape[dim] is None else i + value.shape[dim]
+            value = im.slice(value, dim, start, start + 1, 1)
+        else:
+            raise UnsupportedError(f"index of type {type(i).__name__}")
+        dim += 1
+    sizes_after.extend(("keep", d) for d in range(dim, value.rank))
+    sizes = [1 if kind == "new" else im.dim(value, d) for kind, d in sizes_after]
+    return im.reshape(value, sizes)
+
+
+def _size(im, node, x, dim=None):
+    if dim is None:
+        return tuple(im.dim(x, d) for d in range(x.rank))
+    return im.dim(x, _normalize_dim(dim, x.rank))
+
+
+def _getattr(im, node, x, name):
+    if isinstance(x, Tensor):
+        if name == "shape":
+            return _size(im, node, x)
+        if name == "T":
+            return im.permute(x, list(reversed(range(x.rank))))
+        if name == "dtype":
+            return x.dtype
+        if name == "ndim":
+            return x.rank
+    raise UnsupportedError(f"attribute '{name}'")
+
+
+def _dim_method(im, node, x):
+    return x.rank
+
+
+def _contiguous(im, node, x, *args, **kwargs):
+    return x
+
+
+def _full_like(value):
+    def handler(im, node, x, *args, **kwargs):
+        shape, dtype = im.result_meta(node)
+        sizes = [im.dim(x, d) for d in range(x.rank)]
+        dynamic = [s.name for s in sizes if isinstance(s, Index)]
+        operands = f" [{', '.join(dynamic)}]" if dynamic else ""
+        result = Tensor("", shape, dtype)
+        fill = args[0] if value is None else value
+        return im.op(shape, dtype, f"tensor_program.full {_float_literal(fill)}{operands} : {result.type()}")
+    return handler
+
+
+def _sdpa(im, node, q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
+    if dropout_p:
+        raise UnsupportedError("scaled_dot_product_attention with dropout")
+    if enable_gqa:
+        raise UnsupportedError("scaled_dot_product_attention with enable_gqa")
+    shape, dtype = im.result_meta(node)
+    head = q.shape[-1]
+    scale = scale if scale is not None else 1.0 / math.sqrt(head)
+    kt = im.transpose(k, -2, -1)
+    scores_shape = q.shape[:-1] + (k.shape[-2],)
+    s = im.op(scores_shape, dtype,
+              f"tensor_program.matmul {q.name}, {kt.name} : ({q.type()}, {kt.type()}) -> "
+              f"{Tensor('', scores_shape, dtype).type()}")
+    scale_value = im.scalar(scale, dtype)
+    s = im.op(scores_shape, dtype,
+              f"tensor_program.mul {s.name}, {scale_value.name} : ({s.type()}, {scale_value.type()}) -> "
+              f"{Tensor('', scores_shape, dtype).type()}")
+    if is_causal:
+        length, source = q.shape[-2], k.shape[-2]
+        if length is None or source is None:
+            raise UnsupportedError("causal attention over a dynamic sequence length")
+        mask = torch.ones(length, source, dtype=torch.bool).tril()
+        bias = torch.zeros(length, source, dtype=im.values[node].dtype).masked_fill(~mask, float("-inf"))
+        attn_mask = im.constant(bias, "causal mask")
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            zero = im.scalar(0.0, dtype)
+            minus = im.scalar(float("-inf"), dtype)
+            mask_shape = attn_mask.shape
+            attn_mask = im.op(mask_shape, dtype,
+                              f"tensor_program.where {attn_mask.name}, {zero.name}, {minus.name} : "
+                              f"({attn_mask.type()}, {zero.type()}, {minus.type()}) -> "
+                              f"{Tensor('', mask_shape, dtype).type()}")
+        attn_mask = im.cast(attn_mask, dtype)
+        s = im.op(scores_shape, dtype,
+                  f"tensor_program.add {s.name}, {attn_mask.name} : ({s.type()}, {attn_mask.type()}) -> "
+                  f"{Tensor('', scores_shape, dtype).type()}")
+    p = im.op(scores_shape, dtype, f"tensor_program.softmax {s.name} dim {len(scores_shape) - 1} : {s.type()}")
+    return im.op(shape, dtype,
+                 f"tensor_program.matmul {p.name}, {v.name} : ({p.type()}, {v.type()}) -> "
+                 f"{Tensor('', shape, dtype).type()}")
+
+
+def _int_list(value, length=2):
+    if isinstance(value, int):
+        value = [value] * length
+    return "[" + ", ".join(str(int(v)) for v in value) + "]"
+
+
+def _conv2d(im, node, x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if isinstance(padding, str):
+        raise UnsupportedError(f"conv2d padding='{padding}'")
+    if x.rank != 4:
+        raise UnsupportedError("conv2d on a tensor of rank other than 4")
+    operands = [x, weight] + ([bias] if bias is not None else [])
+    args = {"stride": _int_list(stride), "padding": _int_list(padding),
+            "dilation": _int_list(dilation), "groups": f"{int(groups)} : i64"}
+    return im.extern(node, "aten::conv2d", operands, args)
+
+
+def _embedding(im, node, indices, weight, padding_idx=None, max_norm=None, *args, **kwargs):
+    if max_norm is not None:
+        raise UnsupportedError("embedding with max_norm")
+    return im.extern(node, "aten::embedding", [weight, indices], {})
+
+
+def _module_linear(im, node, module, x):
+    weight = im.weight(module.weight, f"{node.target}.weight")
+    bias = im.weight(module.bias, f"{node.target}.bias") if module.bias is not None else None
+    return im.linear(node, x, weight, bias)
+
+
+def _module_layer_norm(im, node, module, x):
+    weight = im.weight(module.weight, f"{node.target}.weight") if module.weight is not None else None
+    bias = im.weight(module.bias, f"{node.target}.bias") if getattr(module, "bias", None) is not None else None
+    return im.normalization(node, "layer_norm", x, len(module.normalized_shape), weight, bias, module.eps)
+
+
+def _module_rms_norm(im, node, module, x):
+    weight = im.weight(module.weight, f"{node.target}.weight") if module.weight is not None else None
+    eps = module.eps if module.eps is not None else torch.finfo(im.values[node].dtype).eps
+    return im.normalization(node, "rms_norm", x, len(module.normalized_shape), weight, None, eps)
+
+
+def _module_conv2d(im, node, module, x):
+    if module.padding_mode != "zeros":
+        raise UnsupportedError(f"Conv2d padding_mode='{module.padding_mode}'")
+    weight = im.weight(module.weight, f"{node.target}.weight")
+    bias = im.weight(module.bias, f"{node.target}.bias") if module.bias is not None else None
+    return _conv2d(im, node, x, weight, bias, module.stride, module.padding, module.dilation, module.groups)
+
+
+def _module_embedding(im, node, module, indices):
+    if module.max_norm is not None:
+        raise UnsupportedError("Embedding with max_norm")
+    weight = im.weight(module.weight, f"{node.target}.weight")
+    return im.extern(node, "aten::embedding", [weight, indices], {})
+
+
+def _module_unary(name):
+    handler = _unary(name)
+
+    def module_handler(im, node, module, x):
+        if name == "gelu":
+            return handler(im, node, x, approximate=module.approximate)
+        return handler(im, node, x)
+    return module_handler
+
+
+def _module_softmax(kind):
+    handler = _softmax(kind)
+
+    def module_handler(im, node, module, x):
+        return handler(im, node, x, module.dim)
+    return module_handler
+
+
+def _module_dropout(im, node, module, x):
+    if module.training and module.p > 0:
+        raise UnsupportedError("Dropout in training mode (call model.eval())")
+    return x
+
+
+def _module_flatten(im, node, module, x):
+    return _flatten(im, node, x, module.start_dim, module.end_dim)
+
+
+_MODULES = {
+    nn.Linear: _module_linear,
+    nn.LayerNorm: _module_layer_norm,
+    nn.Conv2d: _module_conv2d,
+    nn.Embedding: _module_embedding,
+    nn.ReLU: _module_unary("relu"),
+    nn.GELU: _module_unary("gelu"),
+    nn.SiLU: _module_unary("silu"),
+    nn.Tanh: _module_unary("tanh"),
+    nn.Sigmoid: _module_unary("sigmoid"),
+    nn.Softmax: _module_softmax("softmax"),
+    nn.LogSoftmax: _module_softmax("log_softmax"),
+    nn.Dropout: _module_dropout,
+    nn.Identity: lambda im, node, module, x, *a, **k: x,
+    nn.Flatten: _module_flatten,
+}
+if hasattr(nn, "RMSNorm"):
+    _MODULES[nn.RMSNorm] = _module_rms_norm
+
+_COMMON = {
+    "add": _binary("add"), "sub": _binary("sub"), "mul": _binary("mul"), "div": _binary("div"),
+    "maximum": _binary("max"), "minimum": _binary("min"), "pow": _pow,
+    "neg": _unary("neg"), "abs": _unary("abs"), "exp": _unary("exp"), "log": _unary("log"),
+    "sqrt": _unary("sqrt"), "rsqrt": _unary("rsqrt"), "tanh": _unary("tanh"), "erf": _unary("erf"),
+    "sigmoid": _unary("sigmoid"), "relu": _unary("relu"),
+    "matmul": _matmul, "bmm": _bmm, "addmm": _addmm, "baddbmm": _baddbmm,
+    "softmax": _softmax("softmax"), "log_softmax": _softmax("log_softmax"),
+    "mean": _reduction("mean"), "sum": _reduction("sum"), "amax": _reduction("max"),
+    "amin": _reduction("min"), "prod": _reduction("prod"),
+    "reshape": _view, "permute": _permute, "transpose": _transpose, "t": _t,
+    "flatten": _flatten, "unsqueeze": _unsqueeze, "squeeze": _squeeze,
+    "split": _split, "chunk": _chunk, "unbind": _unbind, "narrow": _narrow,
+    "where": _where, "masked_fill": _masked_fill,
+    "eq": _compare("eq"), "ne": _compare("ne"), "lt": _compare("lt"), "le": _compare("le"),
+    "gt": _compare("gt"), "ge": _compare("ge"),
+    "contiguous": _contiguous, "clone": _contiguous, "detach": _contiguous,
+    "cat": _cat, "concat": _cat, "concatenate": _cat,
+}
+
+_METHODS = dict(_COMMON)
+_METHODS.update({
+    "view": _view, "expand": _expand, "expand_as": _expand_as, "size": _size, "dim": _dim_method,
+    "to": _to, "float": _type_method(torch.float32), "half": _type_method(torch.float16),
+    "bfloat16": _type_method(torch.bfloat16), "double": _type_method(torch.float64),
+    "long": _type_method(torch.int64), "int": _type_method(torch.int32), "bool": _type_method(torch.bool),
+    "type_as": lambda im, node, x, other: im.cast(x, other.dtype),
+    "gelu": _unary("gelu"), "silu": _unary("silu"), "transpose_": None,
+})
+_METHODS = {k: v for k, v in _METHODS.items() if v is not None}
+
+_FUNCTIONS = {getattr(torch, name): handler for name, handler in _COMMON.items()
+              if hasattr(torch, name) and name not in ("contiguous",)}
+_FUNCTIONS.update({
+    operator.add: _binary("add"), operator.sub: _binary("sub"), operator.mul: _binary("mul"),
+    operator.truediv: _binary("div"), operator.floordiv: _floordiv, operator.neg: _unary("neg"),
+    operator.matmul: _matmul, operator.pow: _pow, operator.getitem: _getitem,
+    operator.eq: _compare("eq"), operator.ne: _compare("ne"), operator.lt: _compare("lt"),
+    operator.le: _compare("le"), operator.gt: _compare("gt"), operator.ge: _compare("ge"),
+    getattr: _getattr, torch.rsub: _rsub,
+    torch.true_divide: _binary("div"), torch.max: None,
+    F.linear: _linear, F.relu: _unary("relu"), F.gelu: _unary("gelu"), F.silu: _unary("silu"),
+    F.tanh: _unary("tanh"), F.sigmoid: _unary("sigmoid"),
+    F.softmax: _softmax("softmax"), F.log_softmax: _softmax("log_softmax"),
+    F.layer_norm: _layer_norm, F.dropout: _dropout, F.conv2d: _conv2d, F.embedding: _embedding,
+    F.scaled_dot_product_attention: _sdpa,
+    torch.nn.functional.relu: _unary("relu"),
+    torch.zeros_like: _full_like(0.0), torch.ones_like: _full_like(1.0),
+    torch.full_like: _full_like(None),
+})
+if hasattr(F, "rms_norm"):
+    _FUNCTIONS[F.rms_norm] = _rms_norm
+_FUNCTIONS = {k: v for k, v in _FUNCTIONS.items() if v is not None}
+
+
+def supported_modules():
+    """The nn.Module types imported as one op (leaves when tracing)."""
+    return tuple(_MODULES)
+
+
+class _Tracer(torch.fx.Tracer):
+    """symbolic_trace that keeps the modules the importer knows as leaves
+    and traces through every other one (nn.Sequential, user modules)."""
+
+    def is_leaf_module(self, module, qualified_name):
+        return type(module) in _MODULES
+
+
+def trace(module):
+    """A GraphModule of `module` from torch.fx symbolic tracing."""
+    try:
+        graph = _Tracer().trace(module)
+    except Exception as error:  # tracing failures come in every type
+        raise UnsupportedError(
+            f"torch.fx cannot trace {type(module).__name__}: {type(error).__name__}: {error}"
+        ) from None
+    return torch.fx.GraphModule(module, graph)
+
+
+def import_fx(module, example_inputs, dynamic_batch=False, freeze_parameters=True):
+    """tensor_program text of a GraphModule (or an nn.Module, traced first).
+    With `freeze_parameters`, graph inputs that are nn.Parameters (as
+    torch.compile passes them) become constants too."""
+    if not isinstance(module, torch.fx.GraphModule):
+        if not isinstance(module, nn.Module):
+            raise UnsupportedError(
+                f"expected a torch.fx.GraphModule or an nn.Module, got {type(module).__name__}")
+        module = trace(module)
+    return _Importer(module, example_inputs, dynamic_batch, freeze_parameters).run()
