@@ -12,15 +12,21 @@
 #include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -43,6 +49,55 @@ struct AddCInterfacePass
                       UnitAttr::get(&getContext()));
   }
 };
+/// Upstream's --linalg-fuse-elementwise-ops, except that named contractions
+/// (linalg.matmul) take no part: folding the reshapes around a matmul into
+/// it (what a linear layer on [batch, tokens, features] lowers to) would
+/// turn it into a batched linalg.generic that the GEMM template does not
+/// take.
+struct FuseElementwiseKeepContractionsPass
+    : public PassWrapper<FuseElementwiseKeepContractionsPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
+      FuseElementwiseKeepContractionsPass)
+  StringRef getArgument() const final {
+    return "wrapper-fuse-elementwise-keep-contractions";
+  }
+  StringRef getDescription() const final {
+    return "linalg elementwise fusion and reshape propagation that leaves "
+           "named contractions alone";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
+                    tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    auto isNamedContraction = [](Operation *op) {
+      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+      return linalgOp && !isa<linalg::GenericOp>(op) &&
+             linalg::isaContractionOpInterface(linalgOp);
+    };
+    linalg::ControlFusionFn control = [=](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      return producer && producer->hasOneUse() &&
+             !isNamedContraction(producer) &&
+             !isNamedContraction(fused->getOwner());
+    };
+    RewritePatternSet patterns(context);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 /// Fails with a message: how a pipeline reports an option that cannot be
 /// honoured once the pipeline runs (pipeline builders cannot fail).
 struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
@@ -61,7 +116,8 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUCodegenOptions &options) {
   // Fuse elementwise producers into consumers while still on tensors.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<FuseElementwiseKeepContractionsPass>());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Row tiles with every producer fused in: a kernel streams its data once
   // and its tile loop is the one spread over threads.

@@ -3,7 +3,9 @@
 // Part of the Wrapper project.
 //
 // 2-D f32 matmul and 3-D f32 batch_matmul become the named linalg ops (which
-// later GEMM templates recognize); other cases become a contraction
+// later GEMM templates recognize), as does an f32 matmul of an N-d lhs by a
+// 2-d rhs (a linear layer on [batch, tokens, features]: the leading
+// dimensions fold into the rows); other cases become a contraction
 // linalg.generic with broadcast batch dimensions, accumulating in f32 for
 // f16/bf16.
 //
@@ -122,6 +124,58 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return result;
 }
 
+/// lhs [B..., M, K] x rhs [K, N] for f32, with B... and M folded into one
+/// row dimension: collapse lhs to [B*...*M, K], a 2-D linalg.matmul (which
+/// the GEMM template takes), expand the result back. Null when the product
+/// is not of that form, or when the batch and M dimensions have more than
+/// one dynamic size (an expand group with two dynamic sizes does not lower).
+static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
+                                    Value rhs, RankedTensorType resultType) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = lhsType.getRank();
+  if (rank <= 2 || rhsType.getRank() != 2 || resultType.getRank() != rank ||
+      !resultType.getElementType().isF32())
+    return {};
+  ArrayRef<int64_t> rows = lhsType.getShape().drop_back();
+  if (llvm::count_if(rows, ShapedType::isDynamic) > 1)
+    return {};
+  int64_t m = 1;
+  for (int64_t size : rows)
+    m = ShapedType::isDynamic(size) || ShapedType::isDynamic(m)
+            ? ShapedType::kDynamic
+            : m * size;
+  ReassociationIndices rowGroup =
+      llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+  SmallVector<ReassociationIndices> lhsGroups = {rowGroup, {rank - 1}};
+  auto flatType = RankedTensorType::get({m, lhsType.getDimSize(rank - 1)},
+                                        lhsType.getElementType());
+  Value flat =
+      tensor::CollapseShapeOp::create(b, loc, flatType, lhs, lhsGroups);
+  auto productType = RankedTensorType::get({m, resultType.getDimSize(rank - 1)},
+                                           resultType.getElementType());
+  Value zero = scalarConstant(b, loc, resultType.getElementType(), 0);
+  Value init = createFilled(b, loc, productType,
+                            contractionSizes(b, loc, productType, flat, rhs),
+                            resultType.getElementType(), zero);
+  Value product = linalg::MatmulOp::create(b, loc, TypeRange{productType},
+                                           ValueRange{flat, rhs}, init)
+                      ->getResult(0);
+  SmallVector<OpFoldResult> outputShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resultType.isDynamicDim(d)) {
+      outputShape.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+      continue;
+    }
+    Value source = d == rank - 1 ? rhs : lhs;
+    int64_t sourceDim = d == rank - 1 ? 1 : d;
+    outputShape.push_back(
+        tensor::DimOp::create(b, loc, source, sourceDim).getResult());
+  }
+  return tensor::ExpandShapeOp::create(b, loc, resultType, product, lhsGroups,
+                                       outputShape);
+}
+
 namespace {
 /// `SourceOp` becomes the named linalg op `NamedOp` for f32 results of rank
 /// `namedRank` (where GEMM templates will find it), and a contraction
@@ -134,6 +188,13 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value lhs = op.getLhs(), rhs = op.getRhs();
+    if constexpr (namedRank == 2) {
+      if (Value folded =
+              buildFoldedBatchMatmul(rewriter, loc, lhs, rhs, type)) {
+        rewriter.replaceOp(op, folded);
+        return success();
+      }
+    }
     if (type.getRank() == namedRank && type.getElementType().isF32()) {
       Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
       Value init = createFilled(rewriter, loc, type,
