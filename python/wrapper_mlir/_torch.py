@@ -64,6 +64,49 @@ def compile_torch(graph, example_inputs, *, dynamic_batch=False, freeze_paramete
     return TorchModel(module, imported, compiled, time.perf_counter() - start)
 
 
+def _resized(tensor, shape):
+    """`tensor` tiled or cut to `shape` (its own values, so that indices stay
+    in range and masks stay masks)."""
+    out = tensor
+    for d, size in enumerate(shape):
+        if out.shape[d] != size:
+            reps = [1] * out.dim()
+            reps[d] = -(-size // out.shape[d])
+            out = out.repeat(*reps).narrow(d, 0, size)
+    return out.clone()
+
+
+def _symbolic_variation(graph_module, args, delta=3):
+    """Inputs for a second run of a Dynamo graph: every size symbol of its
+    placeholders (their FakeTensor metadata) grown by `delta`; None when the
+    graph has no plain size symbols."""
+    placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
+    values = {}
+    for node, arg in zip(placeholders, args):
+        example = node.meta.get("example_value")
+        if isinstance(example, torch.Tensor) and isinstance(arg, torch.Tensor):
+            for d, size in enumerate(example.shape):
+                if isinstance(size, torch.SymInt) and size.node.expr.is_symbol:
+                    values[size.node.expr] = arg.shape[d]
+        elif isinstance(example, torch.SymInt) and example.node.expr.is_symbol:
+            values[example.node.expr] = int(arg)
+    if not values:
+        return None
+    varied = []
+    for node, arg in zip(placeholders, args):
+        example = node.meta.get("example_value")
+        if isinstance(example, torch.Tensor) and isinstance(arg, torch.Tensor):
+            shape = [values[s.node.expr] + delta
+                     if isinstance(s, torch.SymInt) and s.node.expr in values else arg.shape[d]
+                     for d, s in enumerate(example.shape)]
+            varied.append(arg if list(shape) == list(arg.shape) else _resized(arg, shape))
+        elif isinstance(example, torch.SymInt) and example.node.expr in values:
+            varied.append(values[example.node.expr] + delta)
+        else:
+            varied.append(arg)
+    return varied
+
+
 class _BackendModel:
     """What the backend gives torch.compile: runs the compiled graph, or the
     graph eagerly when it could not be compiled (warned once per reason)."""
@@ -75,38 +118,48 @@ class _BackendModel:
         self.symbolic = any(isinstance(v, torch.SymInt) for v in example_inputs)
         self.dynamic = None
         if not self.symbolic:
-            self.models[self._key(example_inputs)] = self._compile(example_inputs, False)
+            self.models[self._key(example_inputs)] = self._compile(example_inputs)
 
     @staticmethod
     def _key(args):
         return tuple((tuple(a.shape), a.dtype) if isinstance(a, torch.Tensor) else int(a) for a in args)
 
-    def _compile(self, args, dynamic_batch):
+    def _compile(self, args):
         try:
-            return compile_torch(self.graph_module, args, dynamic_batch=dynamic_batch, **self.options)
+            return compile_torch(self.graph_module, args, **self.options)
         except WrapperError as error:
             warnings.warn(f"wrapper backend: running the graph eagerly: {error}", stacklevel=2)
             return None
 
+    def _compile_dynamic(self, args):
+        """One program for every value of the graph's size symbols, or None
+        (then each shape gets its own)."""
+        varied = _symbolic_variation(self.graph_module, args)
+        try:
+            return compile_torch(self.graph_module, args, dynamic_batch=varied or True,
+                                 **self.options)
+        except WrapperError:
+            return None
+
     def __call__(self, *args):
-        if any(isinstance(a, torch.Tensor) and a.requires_grad for a in args
-               if not isinstance(a, torch.nn.Parameter)) and torch.is_grad_enabled():
-            return self.graph_module(*args)
+        if torch.is_grad_enabled() and any(
+                isinstance(a, torch.Tensor) and a.requires_grad and not isinstance(a, torch.nn.Parameter)
+                for a in args):
+            return self.graph_module(*args)  # inference only: autograd runs eagerly
         key = self._key(args)
         model = self.models.get(key, False)
-        if model is False and self.symbolic and self.dynamic is None:
-            self.dynamic = self._compile(args, True) or False
         if model and model.stale(args):
             model = False
-        if model is False and self.dynamic and self.dynamic.stale(args):
-            self.dynamic = self._compile(args, True) or False
-        if model is False and self.dynamic:
-            try:
-                return self.dynamic(*args)
-            except WrapperError:
-                pass  # shapes the dynamic program does not take: specialize
+        if model is False and self.symbolic:
+            if self.dynamic is None or (self.dynamic and self.dynamic.stale(args)):
+                self.dynamic = self._compile_dynamic(args) or False
+            if self.dynamic:
+                try:
+                    return self.dynamic(*args)
+                except WrapperError:
+                    pass  # shapes the dynamic program does not take: specialize
         if model is False:
-            model = self.models[key] = self._compile(args, False)
+            model = self.models[key] = self._compile(args)
         if model is None:
             return self.graph_module(*args)
         return model(*args)

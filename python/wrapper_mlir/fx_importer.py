@@ -148,7 +148,9 @@ class _Importer:
         self.varied = None
         if dynamic_batch:
             try:
-                self.varied = _record(module, _vary_batch(self.example_inputs, 3))
+                if not isinstance(dynamic_batch, (list, tuple)):
+                    dynamic_batch = _vary_batch(self.example_inputs, 3)
+                self.varied = _record(module, dynamic_batch)
             except Exception as error:  # the graph's own failure, any kind
                 raise UnsupportedError(
                     "dynamic_batch: the graph does not run with another batch "
@@ -838,7 +840,7 @@ def _softmax(kind):
     return handler
 
 
-def _layer_norm(im, node, x, normalized_shape, weight=None, bias=None, eps=1e-5):
+def _layer_norm(im, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, *_cudnn_enable):
     return im.normalization(node, "layer_norm", x, len(normalized_shape), weight, bias, eps)
 
 
@@ -1232,6 +1234,9 @@ _FUNCTIONS.update({
 })
 if hasattr(F, "rms_norm"):
     _FUNCTIONS[F.rms_norm] = _rms_norm
+if hasattr(torch, "rms_norm"):  # what Dynamo records for nn.RMSNorm
+    _FUNCTIONS[torch.rms_norm] = _rms_norm
+_FUNCTIONS[torch.layer_norm] = _layer_norm
 _FUNCTIONS = {k: v for k, v in _FUNCTIONS.items() if v is not None}
 
 
@@ -1262,7 +1267,10 @@ def trace(module):
 def import_fx(module, example_inputs, dynamic_batch=False, freeze_parameters=True):
     """tensor_program text of a GraphModule (or an nn.Module, traced first).
     With `freeze_parameters`, graph inputs that are nn.Parameters (as
-    torch.compile passes them) become constants too."""
+    torch.compile passes them) become constants too. `dynamic_batch` is
+    False, True (dimension 0 of the tensor inputs varies), or a second list
+    of inputs, of other sizes: whatever differs between the two runs is
+    dynamic."""
     if not isinstance(module, torch.fx.GraphModule):
         if not isinstance(module, nn.Module):
             raise UnsupportedError(
