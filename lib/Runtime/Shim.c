@@ -558,6 +558,67 @@ static wrapper_status pairArgument(const char *op, const char *name,
   return WRAPPER_OK;
 }
 
+/* Whether `t` is f32 and row-major contiguous. */
+static int isContiguousF32(const wrapper_tensor *t) {
+  if (t->dtype != WRAPPER_DTYPE_F32)
+    return 0;
+  int64_t expected = 1;
+  for (int32_t d = t->rank - 1; d >= 0; --d) {
+    if (t->sizes[d] != 1 && t->strides[d] != expected)
+      return 0;
+    expected *= t->sizes[d];
+  }
+  return 1;
+}
+
+/* conv2d of contiguous f32 tensors: a direct convolution whose inner loop
+ * runs along an output row (unit stride in the output, and in the input
+ * when the stride is 1, so that it vectorizes), accumulating in f32 as
+ * PyTorch's CPU kernels do. */
+static void conv2dContiguousF32(const float *in, const float *wt,
+                                const float *bias, float *out, int64_t n,
+                                int64_t c, int64_t h, int64_t w, int64_t o,
+                                int64_t cg, int64_t kh, int64_t kw,
+                                int64_t groups, const int64_t s[2],
+                                const int64_t p[2], const int64_t d[2],
+                                int64_t oh, int64_t ow) {
+  int64_t perGroup = o / groups;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t oc = 0; oc < o; ++oc) {
+      float *plane = out + (b * o + oc) * oh * ow;
+      float init = bias ? bias[oc] : 0.0f;
+      for (int64_t i = 0; i < oh * ow; ++i)
+        plane[i] = init;
+      int64_t g = oc / perGroup;
+      for (int64_t ic = 0; ic < cg; ++ic) {
+        const float *src = in + (b * c + g * cg + ic) * h * w;
+        for (int64_t ky = 0; ky < kh; ++ky)
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            float k = wt[((oc * cg + ic) * kh + ky) * kw + kx];
+            /* Output columns whose input column is inside the row. */
+            int64_t offset = kx * d[1] - p[1];
+            int64_t x0 = offset < 0 ? (-offset + s[1] - 1) / s[1] : 0;
+            int64_t x1 = (w - offset + s[1] - 1) / s[1];
+            if (x1 > ow)
+              x1 = ow;
+            for (int64_t y = 0; y < oh; ++y) {
+              int64_t iy = y * s[0] - p[0] + ky * d[0];
+              if (iy < 0 || iy >= h)
+                continue;
+              const float *row = src + iy * w;
+              float *dst = plane + y * ow;
+              if (s[1] == 1)
+                for (int64_t x = x0; x < x1; ++x)
+                  dst[x] += k * row[x + offset];
+              else
+                for (int64_t x = x0; x < x1; ++x)
+                  dst[x] += k * row[x * s[1] + offset];
+            }
+          }
+      }
+    }
+}
+
 wrapper_status wrapper_shim_conv2d(
     const wrapper_tensor *input, const wrapper_tensor *weight,
     const wrapper_tensor *bias, const int64_t *stride, int64_t stride_length,
@@ -605,6 +666,14 @@ wrapper_status wrapper_shim_conv2d(
   int64_t at[4] = {0, 0, 0, 0};
   if (numel(sizes, 4) == 0)
     return WRAPPER_OK;
+  if (isContiguousF32(input) && isContiguousF32(weight) &&
+      isContiguousF32(result) && (!bias || isContiguousF32(bias))) {
+    conv2dContiguousF32((const float *)input->data, (const float *)weight->data,
+                        bias ? (const float *)bias->data : NULL,
+                        (float *)result->data, n, c, h, w, o, cg, kh, kw,
+                        groups, s, p, d, sizes[2], sizes[3]);
+    return WRAPPER_OK;
+  }
   do {
     int64_t b = at[0], oc = at[1], y = at[2], x = at[3];
     int64_t g = oc / perGroup;

@@ -1,4 +1,5 @@
-// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="min-parallel-iterations=0" --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SMALL
 // RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="parallel=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SEQ
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -16,6 +17,9 @@
 // CHECK: scf.for
 // SEQ-LABEL: func.func @levels
 // SEQ-NOT: scf.parallel
+// With the default threshold, 8x16 points are too few for threads.
+// SMALL-LABEL: func.func @levels
+// SMALL-NOT: scf.parallel
 func.func @levels(%x: memref<8x16xf32>, %s: memref<8xf32>, %y: memref<8x16xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<8x16xf32>) outs(%s : memref<8xf32>) {
@@ -32,6 +36,40 @@ func.func @levels(%x: memref<8x16xf32>, %s: memref<8xf32>, %y: memref<8x16xf32>)
       %n = arith.negf %in : f32
       linalg.yield %n : f32
     }
+  }
+  return
+}
+
+// -----
+
+// Tests that threads split only the outermost dimension of an op with
+// several parallel ones (the inner loop stays a sequential, vectorizable
+// scf.for), and that an op reducing over its first dimension stays
+// sequential (one parallel region per reduction step would be far slower).
+// CHECK-LABEL: func.func @outer_only
+// CHECK: scf.parallel (%{{[^,]*}}) = {{.*}} {
+// CHECK-NEXT: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// SMALL-LABEL: func.func @outer_only
+// SMALL: scf.parallel (%{{[^,]*}}) = {{.*}} {
+// SMALL-NEXT: scf.for
+// SMALL-NOT: scf.parallel
+// SMALL: return
+func.func @outer_only(%x: memref<256x128xf32>, %y: memref<256x128xf32>, %s: memref<128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x128xf32>) outs(%y : memref<256x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<256x128xf32>) outs(%s : memref<128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
   }
   return
 }

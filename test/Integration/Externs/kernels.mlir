@@ -43,6 +43,12 @@ func.func @conv2d_full(%x: tensor<2x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %b: ten
   return %0 : tensor<2x6x4x11xf32>
 }
 
+// CHECK: conv2d_column_stride: ok
+func.func @conv2d_column_stride(%x: tensor<1x3x9x9xf32>, %w: tensor<5x3x3x3xf32>) -> tensor<1x5x7x3xf32> {
+  %0 = tensor_program.extern "aten::conv2d"(%x, %w) args {stride = [1, 3], padding = [0, 2], dilation = [1, 2]} : (tensor<1x3x9x9xf32>, tensor<5x3x3x3xf32>) -> tensor<1x5x7x3xf32>
+  return %0 : tensor<1x5x7x3xf32>
+}
+
 // CHECK: topk_largest: ok
 func.func @topk_largest(%x: tensor<4x9xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>) {
   %v, %i = tensor_program.extern "aten::topk"(%x) args {k = 3 : i64} : (tensor<4x9xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)

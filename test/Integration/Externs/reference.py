@@ -105,6 +105,8 @@ CASES = {
     "conv2d_full": (lambda: [f32(2, 4, 9, 9), f32(6, 2, 3, 3), f32(6)],
                     lambda x, w, b: [conv2d(x, w, b, (2, 1), (1, 2), (2, 1),
                                             2)]),
+    "conv2d_column_stride": (lambda: [f32(1, 3, 9, 9), f32(5, 3, 3, 3)],
+                             lambda x, w: [conv2d(x, w, None, (1, 3), (0, 2), (1, 2))]),
     "topk_largest": (lambda: [f32(4, 9)], lambda x: list(topk(x, 3))),
     "topk_smallest": (lambda: [f32(4, 9)],
                       lambda x: list(topk(x, 2, 0, largest=False))),
