@@ -39,8 +39,8 @@ int main(int argc, char **argv) {
   double best = 1e30;
   for (int r = 0; r <= reps; ++r) {
     double start = now_ms();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k,
-                b, n, 0.0f, c, n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a,
+                k, b, n, 0.0f, c, n);
     if (epilogue) {
 #pragma omp parallel for num_threads(threads)
       for (long i = 0; i < m; ++i)

@@ -79,8 +79,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "run_model: cannot load %s: %s\n", argv[1], dlerror());
     return 2;
   }
-  abi_version_fn version =
-      (abi_version_fn)symbol(library, "wrapper_model_abi_version");
+  abi_version_fn version = (abi_version_fn)symbol(library, "wrapper_model_abi_version");
   if (version() != WRAPPER_MODEL_ABI_VERSION) {
     fprintf(stderr, "run_model: model ABI version %d, expected %d\n",
             (int)version(), WRAPPER_MODEL_ABI_VERSION);

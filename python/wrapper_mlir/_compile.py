@@ -251,6 +251,16 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None,
             f"target '{target}' is not supported yet: only 'cpu' (the CUDA pipeline is not built)"
         )
     if not isinstance(graph, str):
+        try:
+            import torch
+        except ImportError:
+            raise WrapperError(
+                f"graph must be tensor_program text (got {type(graph).__name__}; "
+                "compiling torch modules needs torch installed)") from None
+        if not isinstance(graph, torch.nn.Module):
+            raise WrapperError(
+                "graph must be tensor_program text, a torch.nn.Module or a "
+                f"torch.fx.GraphModule, got {type(graph).__name__}")
         from ._torch import compile_torch
 
         return compile_torch(graph, example_inputs, dynamic_batch=dynamic_batch,

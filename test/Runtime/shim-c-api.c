@@ -3,9 +3,8 @@
  * still working.
  *
  * UNSUPPORTED: asan
- * RUN: clang -std=c99 -Wall -Wextra -Werror -pedantic
- * -I%wrapper_src_root/include %s -o %t -L%wrapper_lib_dir -lwrapper_runtime
- * -Wl,-rpath,%wrapper_lib_dir RUN: %t | FileCheck %s
+ * RUN: clang -std=c99 -Wall -Wextra -Werror -pedantic -I%wrapper_src_root/include %s -o %t -L%wrapper_lib_dir -lwrapper_runtime -Wl,-rpath,%wrapper_lib_dir
+ * RUN: %t | FileCheck %s
  */
 #include "Wrapper/Runtime/WrapperShim.h"
 
@@ -91,38 +90,32 @@ int main(void) {
   status = wrapper_shim_mm(NULL, &db.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("null tensor", status);
-  // CHECK: null tensor: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self'
-  // is NULL
+  // CHECK: null tensor: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self' is NULL
   dense(&dbad, a, WRAPPER_DTYPE_F32, 1, s23);
   status = wrapper_shim_mm(&dbad.t, &db.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("wrong rank", status);
-  // CHECK: wrong rank: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self'
-  // has rank 1, expected 2
+  // CHECK: wrong rank: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self' has rank 1, expected 2
   dense(&dbad, b, WRAPPER_DTYPE_I32, 2, s32);
   status = wrapper_shim_mm(&da.t, &dbad.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("mismatched dtypes", status);
-  // CHECK: mismatched dtypes: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor
-  // 'self' has dtype float32 but 'mat2' has int32
+  // CHECK: mismatched dtypes: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self' has dtype float32 but 'mat2' has int32
   status = wrapper_shim_mm(&da.t, &da.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("mismatched shapes", status);
-  // CHECK: mismatched shapes: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: shapes
-  // do not fit: self is 2x3, mat2 is 2x3
+  // CHECK: mismatched shapes: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: shapes do not fit: self is 2x3, mat2 is 2x3
   dense(&dbad, out, WRAPPER_DTYPE_F32, 2, s23);
   status = wrapper_shim_mm_out(&da.t, &db.t, &dbad.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("wrong out shape", status);
-  // CHECK: wrong out shape: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm.out:
-  // output 'out' has size 3 in dimension 1, the result has 2
+  // CHECK: wrong out shape: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm.out: output 'out' has size 3 in dimension 1, the result has 2
   result(&dr, WRAPPER_DTYPE_F32, 2);
   dr.sizes[0] = 7; /* the caller expects 7 rows */
   status = wrapper_shim_mm(&da.t, &db.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT && dr.t.data == NULL);
   report("unexpected result shape", status);
-  // CHECK: unexpected result shape: {{.*}}output 'out' has size 7 in dimension
-  // 0, the result has 2
+  // CHECK: unexpected result shape: {{.*}}output 'out' has size 7 in dimension 0, the result has 2
   dense(&dbad, NULL, WRAPPER_DTYPE_F32, 2, s23);
   status = wrapper_shim_mm(&dbad.t, &db.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
@@ -130,8 +123,7 @@ int main(void) {
   status = wrapper_shim_mm(&dbad.t, &db.t, &dr.t);
   EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
   report("unknown dtype", status);
-  // CHECK: unknown dtype: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor
-  // 'self' has unknown dtype 99
+  // CHECK: unknown dtype: WRAPPER_ERROR_INVALID_ARGUMENT: aten::mm: tensor 'self' has unknown dtype 99
   dense(&dbad, a, WRAPPER_DTYPE_F32, 2, s23);
   dbad.t.rank = 1000;
   EXPECT(wrapper_shim_relu(&dbad.t, &dr.t) == WRAPPER_ERROR_INVALID_ARGUMENT);
@@ -167,8 +159,7 @@ int main(void) {
                                  1, &dr.t);
     EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
     report("conv2d stride", status);
-    // CHECK: conv2d stride: {{.*}}aten::conv2d: 'stride' needs 1 or 2 values,
-    // got 0 (NULL)
+    // CHECK: conv2d stride: {{.*}}aten::conv2d: 'stride' needs 1 or 2 values, got 0 (NULL)
     status = wrapper_shim_conv2d(&dx.t, &dw.t, NULL, two, 2, &zero, 1, &one, 1,
                                  3, &dr.t);
     EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
@@ -231,7 +222,8 @@ int main(void) {
       y[i] = wrapper_f32_to_f8e4m3fn(i == 0 || i == 3 ? 1.0f : 0.0f);
     }
     EXPECT(wrapper_f8e4m3fn_to_f32(wrapper_f32_to_f8e4m3fn(448.0f)) == 448.0f);
-    EXPECT(wrapper_f8e4m3fn_to_f32(wrapper_f32_to_f8e4m3fn(1000.0f)) == 448.0f);
+    EXPECT(wrapper_f8e4m3fn_to_f32(wrapper_f32_to_f8e4m3fn(1000.0f)) ==
+           448.0f);
     EXPECT(wrapper_f8e4m3fn_to_f32(wrapper_f32_to_f8e4m3fn(0.3f)) == 0.3125f);
     EXPECT(isnan(wrapper_f8e4m3fn_to_f32(0x7f)));
     dense(&dx, x, WRAPPER_DTYPE_F8E4M3FN, 2, s22);
@@ -252,8 +244,7 @@ int main(void) {
                                      NULL, 0, &dr.t);
     EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
     report("scale", status);
-    // CHECK: scale: {{.*}}aten::_scaled_mm: scale 'scale_a' must have one
-    // element (per-tensor scaling)
+    // CHECK: scale: {{.*}}aten::_scaled_mm: scale 'scale_a' must have one element (per-tensor scaling)
   }
 
   /* Indices out of range are refused before anything is written. */
@@ -267,8 +258,7 @@ int main(void) {
     status = wrapper_shim_embedding(&dt.t, &di.t, -1, 0, 0, &dr.t);
     EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT && dr.t.data == NULL);
     report("embedding", status);
-    // CHECK: embedding: {{.*}}aten::embedding: index 3 is out of range for
-    // dimension 0 of size 3
+    // CHECK: embedding: {{.*}}aten::embedding: index 3 is out of range for dimension 0 of size 3
     dense(&di, idx, WRAPPER_DTYPE_F32, 1, s2);
     status = wrapper_shim_index_select(&dt.t, 0, &di.t, &dr.t);
     EXPECT(status == WRAPPER_ERROR_INVALID_ARGUMENT);
