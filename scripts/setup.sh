@@ -10,6 +10,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   ninja-build ccache cmake libgtest-dev python3 libomp-22-dev g++
   libclang-rt-22-dev python3-numpy python3-pytest libopenblas-dev
+  python3-venv python3-pip
 )
 
 missing=()

@@ -1,6 +1,7 @@
 """compile(): tensor_program text to a callable on NumPy arrays."""
 
 import ctypes
+import math
 import os
 import shutil
 import subprocess
@@ -130,6 +131,8 @@ class CompiledModel:
         lib.wrapper_array_destroy.argtypes = [ctypes.POINTER(_Array)]
         lib.wrapper_array_destroy.restype = None
 
+        self._run_model = lib.wrapper_model_run
+        self._destroy = lib.wrapper_array_destroy
         handle = ctypes.c_void_p()
         self._check(lib.wrapper_model_create(ctypes.byref(handle)))
         self._handle = handle
@@ -166,53 +169,56 @@ class CompiledModel:
         return outputs
 
     def _run(self, args):
-        if len(args) != len(self.inputs):
-            raise WrapperError(
-                f"the model takes {len(self.inputs)} inputs, got {len(args)}"
-            )
-        arrays = (_Array * max(1, len(args)))()
+        count = len(self.inputs)
+        if len(args) != count:
+            raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
+        arrays = (_Array * max(1, count))()
         keep = []
         for i, value in enumerate(args):
-            array = np.asarray(value)
+            array = value if type(value) is np.ndarray else np.asarray(value)
             code = _CODES.get(array.dtype)
             if code is None:
                 raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
-            if array.ndim > _MAX_RANK:
-                raise WrapperError(f"input #{i}: rank {array.ndim} above {_MAX_RANK}")
+            rank = array.ndim
+            if rank > _MAX_RANK:
+                raise WrapperError(f"input #{i}: rank {rank} above {_MAX_RANK}")
             # C order without a copy when the array already is (and rank 0
             # kept: np.ascontiguousarray would make it rank 1).
             if not array.flags.c_contiguous:
                 array = np.ascontiguousarray(array)
             keep.append(array)
-            arrays[i].dtype = code
-            arrays[i].rank = array.ndim
-            for d, size in enumerate(array.shape):
-                arrays[i].shape[d] = size
-            arrays[i].data = array.ctypes.data
-        outputs = (_Array * max(1, len(self.outputs)))()
-        self._check(
-            self._lib.wrapper_model_run(
-                self._handle, arrays, len(args), outputs, len(self.outputs)
-            )
-        )
-        return tuple(self._adopt(outputs[i]) for i in range(len(self.outputs)))
+            slot = arrays[i]
+            slot.dtype = code
+            slot.rank = rank
+            slot.shape[:rank] = array.shape
+            slot.data = array.__array_interface__["data"][0]
+        results = len(self.outputs)
+        outputs = (_Array * max(1, results))()
+        self._check(self._run_model(self._handle, arrays, count, outputs, results))
+        adopted = [self._adopt(outputs, i) for i in range(results)]
+        for index, result in enumerate(adopted):
+            if isinstance(result, WrapperError):
+                raise WrapperError(f"output #{index}: {result}")
+        return tuple(adopted)
 
-    def _adopt(self, out):
-        """A NumPy array over an output's buffer, freed with the array."""
+    def _adopt(self, outputs, index):
+        """A NumPy array over output `index`'s buffer, freed with the array
+        (the finalizer's reference keeps `outputs`, which holds the
+        descriptor, alive)."""
+        out = outputs[index]
+        descriptor = ctypes.byref(out)  # out shares (and keeps) outputs' memory
         dtype = _DTYPES.get(out.dtype)
-        holder = _Array()
-        ctypes.memmove(ctypes.byref(holder), ctypes.byref(out), ctypes.sizeof(_Array))
         if dtype is None:
-            self._lib.wrapper_array_destroy(ctypes.byref(holder))
-            raise WrapperError(f"output dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
+            self._destroy(descriptor)
+            return WrapperError(f"dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
         shape = tuple(out.shape[: out.rank])
-        count = int(np.prod(shape, dtype=np.int64))
+        count = math.prod(shape)
         if count == 0 or not out.data:
-            self._lib.wrapper_array_destroy(ctypes.byref(holder))
+            self._destroy(descriptor)
             return np.zeros(shape, dtype)
         buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
         array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
-        weakref.finalize(buffer, self._lib.wrapper_array_destroy, ctypes.byref(holder))
+        weakref.finalize(buffer, self._destroy, descriptor)
         return array
 
     def ir(self, stage="frontend"):

@@ -35,8 +35,18 @@ class TorchModel:
         reason = self.imported.stale(args)
         if reason:
             raise WrapperError(f"{reason}; compile the model again")
-        tensors = [args[i] for i in self.imported.inputs]
-        return self.imported.unflatten(self.compiled(*tensors))
+        arrays, as_torch = [], False
+        for i in self.imported.inputs:
+            value = args[i]
+            if isinstance(value, torch.Tensor):
+                if value.device.type != "cpu":
+                    raise WrapperError(f"input on device '{value.device}', the model runs on the CPU")
+                value, as_torch = value.detach().numpy(), True
+            arrays.append(value)
+        results = self.compiled._run(arrays)
+        if as_torch:
+            results = [torch.from_numpy(r) for r in results]
+        return self.imported.unflatten(results)
 
     def ir(self, stage="frontend"):
         """'fx' (the graph's Python code), 'source' (the imported
@@ -116,13 +126,16 @@ class _BackendModel:
         self.options = options
         self.models = {}
         self.symbolic = any(isinstance(v, torch.SymInt) for v in example_inputs)
+        self.parameters = {i for i, v in enumerate(example_inputs) if isinstance(v, torch.nn.Parameter)}
         self.dynamic = None
         if not self.symbolic:
             self.models[self._key(example_inputs)] = self._compile(example_inputs)
 
-    @staticmethod
-    def _key(args):
-        return tuple((tuple(a.shape), a.dtype) if isinstance(a, torch.Tensor) else int(a) for a in args)
+    def _key(self, args):
+        """Shapes and dtypes of the inputs, parameters left out (the
+        compiled models check those by identity and version)."""
+        return tuple((a.shape, a.dtype) if isinstance(a, torch.Tensor) else int(a)
+                     for i, a in enumerate(args) if i not in self.parameters)
 
     def _compile(self, args):
         try:
