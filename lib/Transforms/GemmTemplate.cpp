@@ -619,6 +619,16 @@ struct WrapperGemmTemplatePass
     return blk;
   }
 
+  /// Whether M*N*K is statically below `min-parallel-work`.
+  bool isSmallProduct(linalg::MatmulOp matmul) {
+    auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+    auto b = cast<ShapedType>(matmul.getInputs()[1].getType());
+    if (!a.hasStaticShape() || !b.hasStaticShape())
+      return false;
+    return a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) <
+           minParallelWork;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<Blocking> blocking = chooseBlocking();
@@ -680,7 +690,7 @@ struct WrapperGemmTemplatePass
         plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
                                         local.nr, packWhy);
       func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
-      emitGemm(plan, ukernel, local, parallel);
+      emitGemm(plan, ukernel, local, parallel && !isSmallProduct(matmul));
       if (report) {
         InFlightDiagnostic remark = matmul.emitRemark();
         remark << "GEMM template: micro-kernel " << local.mr << "x" << local.nr

@@ -1,4 +1,5 @@
-// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true" --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true min-parallel-work=0" --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16" 2>/dev/null | FileCheck %s --check-prefix=SMALL
 // RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=8 mr=6 nc=64 parallel=false" 2>/dev/null | FileCheck %s --check-prefix=AVX2
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nc=100" 2>&1 | FileCheck %s --check-prefix=BADNC
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nr=24" 2>&1 | FileCheck %s --check-prefix=BADNR
@@ -38,6 +39,13 @@
 // CHECK-COUNT-24: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
+// With the default min-parallel-work, 37x70x50 (129500 multiply-adds) is
+// too small for threads.
+// SMALL-LABEL: func.func @bias_relu
+// SMALL-NOT: scf.parallel
+// SMALL-NOT: omp_get_max_threads
+// SMALL: func.call @__wrapper_gemm_ukernel_f32_12x32_v16
+// SMALL-LABEL: func.func private @__wrapper_gemm_ukernel_f32_12x32_v16
 // AVX2-LABEL: func.func @bias_relu
 // AVX2-NOT: scf.parallel
 // AVX2-NOT: omp_get_max_threads

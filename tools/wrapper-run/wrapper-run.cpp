@@ -469,6 +469,13 @@ static int runDifferential(ModuleOp source, StringRef entryName,
       options.planMemory = strategy;
       options.tileElements = tile;
       options.gemm = useGemm;
+      // The small-tile configurations also put small GEMMs on threads, so
+      // that the template's thread split meets the random programs.
+      if (tile == 5)
+        options.gemmOptions =
+            (llvm::Twine(options.gemmOptions) +
+             (options.gemmOptions.empty() ? "" : " ") + "min-parallel-work=0")
+                .str();
       buildCPUPipeline(pm, options);
       if (failed(pm.run(*module))) {
         llvm::outs() << config << ": compilation failed\n";

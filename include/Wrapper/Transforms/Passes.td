@@ -272,6 +272,9 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
            "Fuse the elementwise consumer of C into the write-back">,
     Option<"parallel", "parallel", "bool", "true",
            "Make the column-block loop and the A packing scf.parallel">,
+    Option<"minParallelWork", "min-parallel-work", "int64_t", "262144",
+           "Products with static M*N*K below this run on one thread (a "
+           "parallel region costs more than they do)">,
     Option<"report", "report", "bool", "false",
            "Emit a remark for every matmul: taken (with the blocking) or "
            "refused (with the reason)">,

@@ -23,8 +23,8 @@
 // RUN: wrapper-run %s --entry=frozen --verify --print=false --seed 9 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=frozen --verify --print=false --seed 9 --fold-constants=false | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=tiny --verify --print=false --seed 10 | FileCheck %s --check-prefix=ONE
-// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 11 --num-threads=2 | FileCheck %s --check-prefix=ONE
-// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 11 --num-threads=2 --gemm-options=min-parallel-work=0 | FileCheck %s --check-prefix=ONE
+// RUN: wrapper-run %s --entry=narrow --verify --print=false --seed 12 --num-threads=3 --gemm-options=min-parallel-work=0 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 13 --dynamic-size=5 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 14 --dynamic-size=0 | FileCheck %s --check-prefix=ONE
 // Empty products: N = 0 and M = 0 at run time (on 2 threads, where the
@@ -96,7 +96,8 @@ func.func @tiny(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x5xf32> {
 }
 
 // One column block: the rows are split into mc-aligned chunks per thread
-// (2 threads: 288 + 12 rows; 3 threads: 144 + 144 + 12).
+// (2 threads: 288 + 12 rows; 3 threads: 144 + 144 + 12; min-parallel-work=0,
+// since 300x20x40 is below the default threshold for threads).
 func.func @narrow(%a: tensor<300x40xf32>, %b: tensor<40x20xf32>, %bias: tensor<20xf32>) -> tensor<300x20xf32> {
   %c = tensor_program.matmul %a, %b : (tensor<300x40xf32>, tensor<40x20xf32>) -> tensor<300x20xf32>
   %d = tensor_program.add %c, %bias : (tensor<300x20xf32>, tensor<20xf32>) -> tensor<300x20xf32>
