@@ -34,7 +34,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
 tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "wrapper-translate",
-         "run_model", "mlir-runner", "mlir-translate"]
+         "run_model", "wrapper-cuda-check", "mlir-runner", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)
@@ -43,3 +43,27 @@ llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)
 # build (g++ against the instrumented runtime) cannot run there.
 if getattr(config, "wrapper_sanitizers", False):
     config.available_features.add("asan")
+
+
+# cuda-runtime: a CUDA driver and a device this process can use (the GPU
+# machine; never CI). WRAPPER_CUDA_TESTS=off turns the GPU tests off.
+def _cuda_usable():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return (cuda.cuInit(0) == 0 and
+            cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0)
+
+
+if os.environ.get("WRAPPER_CUDA_TESTS", "auto") != "off" and _cuda_usable():
+    config.available_features.add("cuda-runtime")
+
+# cuda-stub: the CUDA toolkit's stub libcuda (a driver library whose every
+# call fails), to check the runtime's refusals where the toolkit is.
+_stub = "/usr/local/cuda/lib64/stubs/libcuda.so"
+if os.path.exists(_stub):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", _stub))

@@ -121,3 +121,15 @@ def test_bad_programs_are_errors():
         wrapper_mlir.compile(MLP, target="tpu")
     with pytest.raises(wrapper_mlir.WrapperError, match="tensor_program text"):
         wrapper_mlir.compile(object())
+
+
+def test_unloadable_model_is_an_error(tmp_path):
+    """A model.so that cannot be loaded (a library it needs is missing on
+    this machine) is a WrapperError, which the torch.compile backend turns
+    into an eager fallback, not a crash."""
+    from wrapper_mlir._compile import CompiledModel
+
+    bogus = tmp_path / "model.so"
+    bogus.write_bytes(b"not an ELF file")
+    with pytest.raises(wrapper_mlir.WrapperError, match="cannot load the compiled model"):
+        CompiledModel(str(bogus), "", "", None)

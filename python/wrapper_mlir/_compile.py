@@ -95,7 +95,10 @@ class CompiledModel:
         self._source = source
         self._options = options
         self._workdir = workdir
-        self._lib = ctypes.CDLL(library)
+        try:
+            self._lib = ctypes.CDLL(library)
+        except OSError as error:  # a library the model needs is missing
+            raise WrapperError(f"cannot load the compiled model: {error}") from None
         lib = self._lib
         lib.wrapper_model_abi_version.restype = ctypes.c_int32
         version = lib.wrapper_model_abi_version()

@@ -300,9 +300,14 @@ int main(int argc, char **argv) {
 
   // Link: object + container + runtime (+ OpenMP, + MLIR's C runner utils
   // for strided copies), with rpaths so the library loads where it is.
+  // The compiler the project was built with, else (when --cc was not
+  // given, as on a machine with the tools but not that compiler) cc.
   auto compiler = llvm::sys::findProgramByName(cc);
-  if (!compiler)
-    return fail("cannot find the C compiler '" + cc + "'");
+  if ((!compiler || !llvm::sys::fs::can_execute(*compiler)) &&
+      cc.getNumOccurrences() == 0)
+    compiler = llvm::sys::findProgramByName("cc");
+  if (!compiler || !llvm::sys::fs::can_execute(*compiler))
+    return fail("cannot find the C compiler '" + cc + "' (nor cc)");
   std::string runtimeDir = WRAPPER_RUNTIME_LIBRARY_DIR;
   std::string llvmLibDir = WRAPPER_LLVM_LIBRARY_DIR;
   SmallVector<std::string> args = {*compiler,

@@ -1,0 +1,611 @@
+/*===- Cuda.c - the CUDA side of the runtime -----------------------------===*
+ *
+ * Part of the Wrapper project.
+ *
+ * Implements include/Wrapper/Runtime/WrapperCuda.h: libcuda loaded with
+ * dlopen, one primary context and one stream, a caching device allocator,
+ * module and function caches, and the mgpu* entry points of MLIR's
+ * gpu-to-llvm host code on top of them.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _GNU_SOURCE
+#include "Wrapper/Runtime/WrapperCuda.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===------------------------------------------------------------------===*
+ * The driver API, declared by hand (stable ABI; no CUDA headers needed)
+ *===------------------------------------------------------------------===*/
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+
+enum {
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_STREAM_NON_BLOCKING = 1,
+};
+
+static struct {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+} cu;
+
+/* The versioned symbols behind the cuda.h names. */
+static const struct {
+  const char *name;
+  void **slot;
+} symbols[] = {
+    {"cuInit", (void **)&cu.cuInit},
+    {"cuDeviceGetCount", (void **)&cu.cuDeviceGetCount},
+    {"cuDeviceGet", (void **)&cu.cuDeviceGet},
+    {"cuDeviceGetName", (void **)&cu.cuDeviceGetName},
+    {"cuDeviceGetAttribute", (void **)&cu.cuDeviceGetAttribute},
+    {"cuDevicePrimaryCtxRetain", (void **)&cu.cuDevicePrimaryCtxRetain},
+    {"cuCtxSetCurrent", (void **)&cu.cuCtxSetCurrent},
+    {"cuStreamCreate", (void **)&cu.cuStreamCreate},
+    {"cuStreamSynchronize", (void **)&cu.cuStreamSynchronize},
+    {"cuMemAlloc_v2", (void **)&cu.cuMemAlloc},
+    {"cuMemFree_v2", (void **)&cu.cuMemFree},
+    {"cuMemcpyHtoDAsync_v2", (void **)&cu.cuMemcpyHtoDAsync},
+    {"cuMemcpyDtoHAsync_v2", (void **)&cu.cuMemcpyDtoHAsync},
+    {"cuMemcpyDtoDAsync_v2", (void **)&cu.cuMemcpyDtoDAsync},
+    {"cuMemsetD32Async", (void **)&cu.cuMemsetD32Async},
+    {"cuModuleLoadData", (void **)&cu.cuModuleLoadData},
+    {"cuModuleGetFunction", (void **)&cu.cuModuleGetFunction},
+    {"cuLaunchKernel", (void **)&cu.cuLaunchKernel},
+    {"cuGetErrorName", (void **)&cu.cuGetErrorName},
+    {"cuGetErrorString", (void **)&cu.cuGetErrorString},
+};
+
+/*===------------------------------------------------------------------===*
+ * State
+ *===------------------------------------------------------------------===*/
+
+typedef struct Block {
+  CUdeviceptr ptr;
+  size_t size; /* rounded */
+  int inUse;
+} Block;
+
+typedef struct Module {
+  const void *image;
+  CUmodule module;
+} Module;
+
+typedef struct Function {
+  CUmodule module;
+  char *name;
+  CUfunction function;
+} Function;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int initialized;        /* 1: ready; -1: failed (message below) */
+static char initError[512];
+static CUstream stream;
+static Block *blocks;
+static size_t blockCount, blockCapacity;
+static Module *modules;
+static size_t moduleCount, moduleCapacity;
+static Function *functions;
+static size_t functionCount, functionCapacity;
+static wrapper_cuda_stats stats;
+/* The first error of an mgpu* call (they return nothing), reported by the
+ * next wrapper_cuda_synchronize. */
+static wrapper_status stickyStatus = WRAPPER_OK;
+static char stickyMessage[512];
+
+int32_t wrapper_cuda_abi_version(void) { return WRAPPER_CUDA_ABI_VERSION; }
+
+/* Grows `*array` (of `size`-byte elements) to hold one more. */
+static int reserve(void **array, size_t *capacity, size_t count, size_t size) {
+  if (count < *capacity)
+    return 1;
+  size_t grown = *capacity ? *capacity * 2 : 16;
+  void *bigger = realloc(*array, grown * size);
+  if (!bigger)
+    return 0;
+  *array = bigger;
+  *capacity = grown;
+  return 1;
+}
+
+static wrapper_status driverError(CUresult result, const char *what) {
+  const char *name = "CUDA_ERROR", *text = "";
+  if (cu.cuGetErrorName)
+    cu.cuGetErrorName(result, &name);
+  if (cu.cuGetErrorString)
+    cu.cuGetErrorString(result, &text);
+  return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s: %s (%d): %s",
+                              what, name ? name : "?", (int)result,
+                              text ? text : "");
+}
+
+#define CU_CHECK(call, what)                                                   \
+  do {                                                                         \
+    CUresult result_ = (call);                                                 \
+    if (result_ != 0)                                                          \
+      return driverError(result_, what);                                       \
+  } while (0)
+
+/* Called with the lock held. */
+static wrapper_status initLocked(int32_t device) {
+  if (initialized == 1)
+    return WRAPPER_OK;
+  if (initialized == -1)
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
+  initialized = -1;
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!library) {
+    snprintf(initError, sizeof initError, "CUDA is not available: %s",
+             dlerror());
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
+  }
+  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; ++i) {
+    *symbols[i].slot = dlsym(library, symbols[i].name);
+    if (!*symbols[i].slot) {
+      snprintf(initError, sizeof initError,
+               "CUDA is not available: libcuda.so.1 has no %s",
+               symbols[i].name);
+      return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
+    }
+  }
+  CUresult result = cu.cuInit(0);
+  int count = 0;
+  if (result == 0)
+    result = cu.cuDeviceGetCount(&count);
+  if (result != 0) {
+    const char *name = NULL;
+    if (cu.cuGetErrorName(result, &name) != 0 || !name || !*name)
+      name = "no error name";
+    snprintf(initError, sizeof initError,
+             "CUDA is not available: the driver fails with error %d (%s)",
+             (int)result, name);
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
+  }
+  if (device < 0 || device >= count) {
+    snprintf(initError, sizeof initError,
+             "CUDA is not available: no device %d (%d devices)", (int)device,
+             count);
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
+  }
+  CUdevice handle;
+  CUcontext context;
+  CU_CHECK(cu.cuDeviceGet(&handle, device), "cuDeviceGet");
+  CU_CHECK(cu.cuDevicePrimaryCtxRetain(&context, handle),
+           "cuDevicePrimaryCtxRetain");
+  CU_CHECK(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  CU_CHECK(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+           "cuStreamCreate");
+  initialized = 1;
+  return WRAPPER_OK;
+}
+
+static int32_t defaultDevice(void) {
+  const char *env = getenv("WRAPPER_CUDA_DEVICE");
+  return env ? (int32_t)atoi(env) : 0;
+}
+
+wrapper_status wrapper_cuda_init(int32_t device) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = initLocked(device);
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+/* Initializes with the default device when needed; the lock is held. */
+static wrapper_status ready(void) {
+  return initialized == 1 ? WRAPPER_OK : initLocked(defaultDevice());
+}
+
+int32_t wrapper_cuda_available(void) {
+  return wrapper_cuda_init(defaultDevice()) == WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_device_info(char *name, size_t name_size,
+                                        int32_t *capability) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  if (status == WRAPPER_OK) {
+    CUdevice device;
+    int major = 0, minor = 0;
+    CUresult result = cu.cuDeviceGet(&device, defaultDevice());
+    if (result == 0 && name && name_size)
+      result = cu.cuDeviceGetName(name, (int)name_size, device);
+    if (result == 0)
+      result = cu.cuDeviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    if (result == 0)
+      result = cu.cuDeviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    if (result != 0)
+      status = driverError(result, "cuDeviceGetAttribute");
+    else if (capability)
+      *capability = major * 10 + minor;
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+/*===------------------------------------------------------------------===*
+ * The caching allocator
+ *===------------------------------------------------------------------===*/
+
+static size_t roundSize(size_t bytes) {
+  const size_t small = 512, large = (size_t)2 << 20;
+  if (bytes < ((size_t)1 << 20))
+    return bytes == 0 ? small : (bytes + small - 1) / small * small;
+  return (bytes + large - 1) / large * large;
+}
+
+wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
+  if (!out)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_alloc: NULL result pointer");
+  *out = NULL;
+  size_t size = roundSize(bytes);
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  if (status == WRAPPER_OK) {
+    ++stats.allocations;
+    Block *found = NULL;
+    for (size_t i = 0; i < blockCount; ++i)
+      if (!blocks[i].inUse && blocks[i].size == size) {
+        found = &blocks[i];
+        ++stats.cache_hits;
+        break;
+      }
+    if (!found) {
+      CUdeviceptr ptr = 0;
+      CUresult result = cu.cuMemAlloc(&ptr, size);
+      if (result != 0) {
+        status = driverError(result, "cuMemAlloc");
+      } else if (!reserve((void **)&blocks, &blockCapacity, blockCount,
+                          sizeof(Block))) {
+        cu.cuMemFree(ptr);
+        status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                      "wrapper_cuda_alloc: no host memory");
+      } else {
+        found = &blocks[blockCount++];
+        found->ptr = ptr;
+        found->size = size;
+        stats.bytes_reserved += size;
+      }
+    }
+    if (found) {
+      found->inUse = 1;
+      stats.bytes_in_use += size;
+      *out = (void *)(uintptr_t)found->ptr;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+wrapper_status wrapper_cuda_free(void *ptr) {
+  if (!ptr)
+    return WRAPPER_OK;
+  wrapper_status status = WRAPPER_OK;
+  pthread_mutex_lock(&lock);
+  size_t i = 0;
+  while (i < blockCount && (blocks[i].ptr != (CUdeviceptr)(uintptr_t)ptr ||
+                            !blocks[i].inUse))
+    ++i;
+  if (i == blockCount) {
+    status = wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapper_cuda_free: %p is not a live block of wrapper_cuda_alloc", ptr);
+  } else {
+    blocks[i].inUse = 0;
+    stats.bytes_in_use -= blocks[i].size;
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+wrapper_status wrapper_cuda_empty_cache(void) {
+  wrapper_status status = WRAPPER_OK;
+  pthread_mutex_lock(&lock);
+  size_t kept = 0;
+  for (size_t i = 0; i < blockCount; ++i) {
+    if (blocks[i].inUse) {
+      blocks[kept++] = blocks[i];
+      continue;
+    }
+    CUresult result = cu.cuMemFree(blocks[i].ptr);
+    if (result != 0 && status == WRAPPER_OK)
+      status = driverError(result, "cuMemFree");
+    stats.bytes_reserved -= blocks[i].size;
+  }
+  blockCount = kept;
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+void wrapper_cuda_get_stats(wrapper_cuda_stats *out) {
+  pthread_mutex_lock(&lock);
+  if (out)
+    *out = stats;
+  pthread_mutex_unlock(&lock);
+}
+
+/*===------------------------------------------------------------------===*
+ * Copies and synchronization
+ *===------------------------------------------------------------------===*/
+
+wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,
+                                           size_t bytes) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  if (status != WRAPPER_OK || bytes == 0)
+    return status;
+  CU_CHECK(cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)device, host, bytes,
+                                stream),
+           "cuMemcpyHtoDAsync");
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
+                                         size_t bytes) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  if (status != WRAPPER_OK)
+    return status;
+  if (bytes)
+    CU_CHECK(cu.cuMemcpyDtoHAsync(host, (CUdeviceptr)(uintptr_t)device, bytes,
+                                  stream),
+             "cuMemcpyDtoHAsync");
+  return wrapper_cuda_synchronize();
+}
+
+wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
+                                        size_t bytes) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  if (status != WRAPPER_OK || bytes == 0)
+    return status;
+  CU_CHECK(cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
+                                (CUdeviceptr)(uintptr_t)src, bytes, stream),
+           "cuMemcpyDtoDAsync");
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_synchronize(void) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  if (status == WRAPPER_OK && stickyStatus != WRAPPER_OK) {
+    status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
+    stickyStatus = WRAPPER_OK;
+  }
+  pthread_mutex_unlock(&lock);
+  if (status != WRAPPER_OK)
+    return status;
+  CU_CHECK(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  return WRAPPER_OK;
+}
+
+void *wrapper_cuda_stream(void) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  return status == WRAPPER_OK ? (void *)stream : NULL;
+}
+
+/*===------------------------------------------------------------------===*
+ * Modules, functions, launches
+ *===------------------------------------------------------------------===*/
+
+wrapper_status wrapper_cuda_module(const void *image, void **out) {
+  if (!image || !out)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_module: NULL image or result");
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  *out = NULL;
+  for (size_t i = 0; status == WRAPPER_OK && i < moduleCount; ++i)
+    if (modules[i].image == image)
+      *out = modules[i].module;
+  if (status == WRAPPER_OK && !*out) {
+    CUmodule module;
+    CUresult result = cu.cuModuleLoadData(&module, image);
+    if (result != 0)
+      status = driverError(result, "cuModuleLoadData");
+    else if (!reserve((void **)&modules, &moduleCapacity, moduleCount,
+                      sizeof(Module)))
+      status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                    "wrapper_cuda_module: no host memory");
+    else {
+      modules[moduleCount].image = image;
+      modules[moduleCount++].module = module;
+      ++stats.modules_loaded;
+      *out = module;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+wrapper_status wrapper_cuda_function(void *module, const char *name,
+                                     void **out) {
+  if (!module || !name || !out)
+    return wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapper_cuda_function: NULL module, name or result");
+  pthread_mutex_lock(&lock);
+  wrapper_status status = WRAPPER_OK;
+  *out = NULL;
+  for (size_t i = 0; i < functionCount; ++i)
+    if (functions[i].module == (CUmodule)module &&
+        strcmp(functions[i].name, name) == 0)
+      *out = functions[i].function;
+  if (!*out) {
+    CUfunction function;
+    CUresult result = cu.cuModuleGetFunction(&function, (CUmodule)module, name);
+    char *copy = result == 0 ? strdup(name) : NULL;
+    if (result != 0)
+      status = driverError(result, name);
+    else if (!copy || !reserve((void **)&functions, &functionCapacity,
+                               functionCount, sizeof(Function))) {
+      free(copy);
+      status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                    "wrapper_cuda_function: no host memory");
+    } else {
+      functions[functionCount].module = (CUmodule)module;
+      functions[functionCount].name = copy;
+      functions[functionCount++].function = function;
+      ++stats.function_lookups;
+      *out = function;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
+                                   const uint32_t block[3],
+                                   uint32_t shared_bytes, void **params) {
+  if (!function || !grid || !block)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_launch: NULL function or size");
+  if (!grid[0] || !grid[1] || !grid[2])
+    return WRAPPER_OK; /* an empty grid launches nothing */
+  __atomic_add_fetch(&stats.launches, 1, __ATOMIC_RELAXED);
+  CU_CHECK(cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1], grid[2],
+                             block[0], block[1], block[2], shared_bytes,
+                             stream, params, NULL),
+           "cuLaunchKernel");
+  return WRAPPER_OK;
+}
+
+/*===------------------------------------------------------------------===*
+ * MLIR's gpu-to-llvm entry points (mgpu*) on this state
+ *===------------------------------------------------------------------===*/
+
+/* Records the first failure of an mgpu* call (which cannot return one) for
+ * wrapper_cuda_synchronize, and says it on stderr. */
+static void sticky(wrapper_status status) {
+  if (status == WRAPPER_OK)
+    return;
+  pthread_mutex_lock(&lock);
+  if (stickyStatus == WRAPPER_OK) {
+    stickyStatus = status;
+    snprintf(stickyMessage, sizeof stickyMessage, "%s", wrapper_last_error());
+    fprintf(stderr, "wrapper cuda runtime: %s\n", stickyMessage);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  (void)size;
+  void *module = NULL;
+  sticky(wrapper_cuda_module(data, &module));
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  (void)optLevel;
+  return mgpuModuleLoad(data, 0);
+}
+
+void mgpuModuleUnload(void *module) {
+  (void)module; /* modules live as long as the process (cached) */
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  void *function = NULL;
+  sticky(wrapper_cuda_function(module, name, &function));
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *streamArg,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)streamArg;
+  (void)extra;
+  (void)paramsCount;
+  uint32_t grid[3] = {(uint32_t)gridX, (uint32_t)gridY, (uint32_t)gridZ};
+  uint32_t block[3] = {(uint32_t)blockX, (uint32_t)blockY, (uint32_t)blockZ};
+  sticky(wrapper_cuda_launch(function, grid, block, (uint32_t)smem, params));
+}
+
+void *mgpuStreamCreate(void) { return wrapper_cuda_stream(); }
+
+void mgpuStreamDestroy(void *streamArg) { (void)streamArg; }
+
+void mgpuStreamSynchronize(void *streamArg) {
+  (void)streamArg;
+  sticky(wrapper_cuda_synchronize());
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void *streamArg, int8_t isHostShared) {
+  (void)streamArg;
+  void *ptr = NULL;
+  if (isHostShared) {
+    sticky(wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                "mgpuMemAlloc: host-shared memory"));
+    return NULL;
+  }
+  sticky(wrapper_cuda_alloc((size_t)bytes, &ptr));
+  return ptr;
+}
+
+void mgpuMemFree(void *ptr, void *streamArg) {
+  (void)streamArg;
+  sticky(wrapper_cuda_free(ptr));
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
+  (void)streamArg;
+  sticky(wrapper_cuda_copy_device(dst, src, bytes));
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                  void *streamArg) {
+  (void)streamArg;
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  if (status == WRAPPER_OK && count) {
+    CUresult result = cu.cuMemsetD32Async((CUdeviceptr)(uintptr_t)dst, value,
+                                          count, stream);
+    if (result != 0)
+      status = driverError(result, "cuMemsetD32Async");
+  }
+  sticky(status);
+}
+
+void mgpuSetDefaultDevice(int32_t device) { sticky(wrapper_cuda_init(device)); }

@@ -1,0 +1,198 @@
+/*===- wrapper-cuda-check.c - checks the CUDA runtime on this machine ----===*
+ *
+ * Part of the Wrapper project.
+ *
+ * Runs the CUDA runtime (libwrapper_cuda_runtime) through its C ABI and
+ * through the mgpu* entry points of MLIR's gpu-to-llvm host code: a PTX
+ * kernel loaded once, its function looked up once, launched on buffers from
+ * the caching allocator, results compared with the same sum on the host;
+ * then the allocator's reuse, the caches' counters and the refusals. Exit
+ * status 0 when all is right. With --expect-unavailable (a machine without
+ * a GPU) it checks that every device call fails with a clear message.
+ * test/Runtime/cuda-runtime*.test run it under FileCheck.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "Wrapper/Runtime/WrapperCuda.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* c[i] = a[i] + 2 * b[i] for i < n. */
+static const char ptx[] =
+    ".version 7.8\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry axpy(.param .u64 a, .param .u64 b, .param .u64 c,\n"
+    "                     .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .f32 %f<5>;\n"
+    "  .reg .b64 %rd<11>;\n"
+    "  ld.param.u64 %rd1, [a];\n"
+    "  ld.param.u64 %rd2, [b];\n"
+    "  ld.param.u64 %rd3, [c];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n"
+    "  @%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %rd4, %rd1;\n"
+    "  cvta.to.global.u64 %rd5, %rd2;\n"
+    "  cvta.to.global.u64 %rd6, %rd3;\n"
+    "  mul.wide.s32 %rd7, %r5, 4;\n"
+    "  add.s64 %rd8, %rd4, %rd7;\n"
+    "  add.s64 %rd9, %rd5, %rd7;\n"
+    "  add.s64 %rd10, %rd6, %rd7;\n"
+    "  ld.global.f32 %f1, [%rd8];\n"
+    "  ld.global.f32 %f2, [%rd9];\n"
+    "  fma.rn.f32 %f3, %f2, 0f40000000, %f1;\n"
+    "  st.global.f32 [%rd10], %f3;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    wrapper_status s_ = (call);                                                \
+    if (s_ != WRAPPER_OK) {                                                    \
+      printf("FAILED %s: %s\n", #call, wrapper_last_error());                  \
+      return 1;                                                                \
+    }                                                                          \
+  } while (0)
+
+/* The mgpu* entry points, as gpu-to-llvm's host code declares them. */
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamDestroy(void *stream);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+
+static int compare(const float *a, const float *b, const float *c, int n,
+                   const char *what) {
+  double worst = 0;
+  for (int i = 0; i < n; ++i) {
+    double e = fabs((double)c[i] - ((double)a[i] + 2.0 * b[i]));
+    worst = e > worst ? e : worst;
+  }
+  printf("%s: max error %g\n", what, worst);
+  return worst <= 1e-6 ? 0 : 1;
+}
+
+static int unavailable(void) {
+  printf("abi %d\n", wrapper_cuda_abi_version());
+  int available = wrapper_cuda_available();
+  printf("available: %d (%s)\n", available, wrapper_last_error());
+  void *ptr = (void *)1;
+  wrapper_status s = wrapper_cuda_alloc(64, &ptr);
+  printf("alloc: %s, ptr %p: %s\n", wrapper_status_name(s), ptr,
+         wrapper_last_error());
+  s = wrapper_cuda_synchronize();
+  printf("synchronize: %s\n", wrapper_status_name(s));
+  printf("free NULL: %s\n", wrapper_status_name(wrapper_cuda_free(NULL)));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--expect-unavailable") == 0)
+    return unavailable();
+  if (argc != 1) {
+    fprintf(stderr, "usage: wrapper-cuda-check [--expect-unavailable]\n");
+    return 2;
+  }
+  enum { N = 100003 };
+  printf("abi %d\n", wrapper_cuda_abi_version());
+  CHECK(wrapper_cuda_init(0));
+  char name[256];
+  int32_t capability = 0;
+  CHECK(wrapper_cuda_device_info(name, sizeof name, &capability));
+  printf("device capability >= 80: %d\n", capability >= 80);
+
+  float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float)),
+        *c = malloc(N * sizeof(float));
+  for (int i = 0; i < N; ++i) {
+    a[i] = (float)(i % 97) * 0.25f;
+    b[i] = (float)(i % 13) - 6.0f;
+  }
+  void *da, *db, *dc;
+  CHECK(wrapper_cuda_alloc(N * sizeof(float), &da));
+  CHECK(wrapper_cuda_alloc(N * sizeof(float), &db));
+  CHECK(wrapper_cuda_alloc(N * sizeof(float), &dc));
+  CHECK(wrapper_cuda_copy_to_device(da, a, N * sizeof(float)));
+  CHECK(wrapper_cuda_copy_to_device(db, b, N * sizeof(float)));
+
+  void *module, *function;
+  CHECK(wrapper_cuda_module(ptx, &module));
+  CHECK(wrapper_cuda_function(module, "axpy", &function));
+  int n = N;
+  void *params[] = {&da, &db, &dc, &n};
+  uint32_t grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+  for (int i = 0; i < 3; ++i)
+    CHECK(wrapper_cuda_launch(function, grid, block, 0, params));
+  CHECK(wrapper_cuda_copy_to_host(c, dc, N * sizeof(float)));
+  if (compare(a, b, c, N, "launch"))
+    return 1;
+
+  /* Again through the mgpu* entry points: the same module and function
+   * come from the caches, the stream is the runtime's. */
+  void *stream = mgpuStreamCreate();
+  void *module2 = mgpuModuleLoadJIT((void *)(uintptr_t)ptx, 2);
+  void *function2 = mgpuModuleGetFunction(module2, "axpy");
+  printf("cached module: %d, cached function: %d\n", module2 == module,
+         function2 == function);
+  void *dd = mgpuMemAlloc(N * sizeof(float), stream, 0);
+  void *params2[] = {&da, &db, &dd, &n};
+  mgpuLaunchKernel(function2, grid[0], 1, 1, 256, 1, 1, 0, stream, params2,
+                   NULL, 4);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  CHECK(wrapper_cuda_copy_to_host(c, dd, N * sizeof(float)));
+  if (compare(a, b, c, N, "mgpu launch"))
+    return 1;
+  mgpuMemFree(dd, stream);
+
+  /* The caching allocator: a freed block of the same rounded size comes
+   * back without a driver call. */
+  wrapper_cuda_stats before, after;
+  CHECK(wrapper_cuda_free(dc));
+  wrapper_cuda_get_stats(&before);
+  void *again;
+  CHECK(wrapper_cuda_alloc(N * sizeof(float) - 100, &again));
+  wrapper_cuda_get_stats(&after);
+  printf("reused: %d, hits +%llu, reserved +%llu\n", again == dc,
+         (unsigned long long)(after.cache_hits - before.cache_hits),
+         (unsigned long long)(after.bytes_reserved - before.bytes_reserved));
+  printf("modules loaded %llu, function lookups %llu, launches %llu\n",
+         (unsigned long long)after.modules_loaded,
+         (unsigned long long)after.function_lookups,
+         (unsigned long long)after.launches);
+
+  /* Refusals. */
+  wrapper_status s = wrapper_cuda_free((void *)0x1234);
+  printf("bad free: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
+  s = wrapper_cuda_function(module, "missing", &function);
+  printf("missing kernel: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+  CHECK(wrapper_cuda_free(again));
+  CHECK(wrapper_cuda_free(da));
+  CHECK(wrapper_cuda_free(db));
+  CHECK(wrapper_cuda_empty_cache());
+  wrapper_cuda_get_stats(&after);
+  printf("after empty_cache: in use %llu, reserved %llu\n",
+         (unsigned long long)after.bytes_in_use,
+         (unsigned long long)after.bytes_reserved);
+  free(a);
+  free(b);
+  free(c);
+  return 0;
+}
