@@ -11,18 +11,28 @@
 #include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
 #include "Wrapper/Transforms/Passes.h"
 
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -95,6 +105,105 @@ struct FuseElementwiseKeepContractionsPass
         ->getCanonicalizationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+  }
+};
+
+/// Tiles each outermost scf.parallel by [1, ..., 1, block-size] (no
+/// min/max bounds: the body is guarded) and maps the tile loop to blocks and
+/// the intra-tile loop to threads (upstream's gpu-map-parallel-loops would
+/// put the innermost dimension on y or z).
+struct TileParallelLoopsForGPUPass
+    : public PassWrapper<TileParallelLoopsForGPUPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileParallelLoopsForGPUPass)
+  explicit TileParallelLoopsForGPUPass(int64_t blockSize)
+      : blockSize(blockSize) {}
+  StringRef getArgument() const final {
+    return "wrapper-tile-parallel-loops-for-gpu";
+  }
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>())
+        outermost.push_back(loop);
+    });
+    for (scf::ParallelOp loop : outermost) {
+      SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
+      sizes.back() = blockSize;
+      auto [tiles, inner] =
+          scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true);
+      // The innermost (contiguous) dimension on x, so that neighbouring
+      // threads touch neighbouring elements and a block's threads (x) stay
+      // within the limits (z allows 64); the next two outer dimensions on
+      // block y and z, further ones sequential in each thread.
+      map(tiles, {gpu::Processor::BlockX, gpu::Processor::BlockY,
+                  gpu::Processor::BlockZ});
+      map(inner, {gpu::Processor::ThreadX, gpu::Processor::Sequential,
+                  gpu::Processor::Sequential});
+    }
+  }
+  /// Maps the loop's dimensions, innermost first, to `processors`.
+  static void map(scf::ParallelOp loop, ArrayRef<gpu::Processor> processors) {
+    MLIRContext *context = loop.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+    unsigned count = loop.getNumLoops();
+    SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+    for (unsigned d = 0; d < count; ++d) {
+      unsigned fromInner = count - 1 - d;
+      gpu::Processor processor = fromInner < processors.size()
+                                     ? processors[fromInner]
+                                     : gpu::Processor::Sequential;
+      mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
+          context, processor, identity, identity));
+    }
+    (void)gpu::setMappingAttr(loop, mapping);
+  }
+  int64_t blockSize;
+};
+
+/// memref.copy between buffers that are not both contiguous (slices,
+/// concatenation) as linalg.copy, so that it becomes a kernel; contiguous
+/// copies stay memref.copy (a gpu.memcpy on the device).
+struct StridedCopiesToLinalgPass
+    : public PassWrapper<StridedCopiesToLinalgPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesToLinalgPass)
+  StringRef getArgument() const final {
+    return "wrapper-strided-copies-to-linalg";
+  }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      auto source = cast<MemRefType>(copy.getSource().getType());
+      auto target = cast<MemRefType>(copy.getTarget().getType());
+      if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    }
+  }
+};
+
+/// Erases unrealized_conversion_cast ops without uses (NVVM lowering of
+/// kernels with dynamic memref arguments leaves some; translation to LLVM IR
+/// refuses them).
+struct EraseDeadCastsPass
+    : public PassWrapper<EraseDeadCastsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EraseDeadCastsPass)
+  StringRef getArgument() const final { return "wrapper-erase-dead-casts"; }
+  void runOnOperation() override {
+    SmallVector<Operation *> dead;
+    getOperation()->walk([&](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty())
+        dead.push_back(cast);
+    });
+    // Later casts first: an earlier one may feed only a dead one.
+    for (Operation *op : llvm::reverse(dead))
+      op->erase();
   }
 };
 
@@ -201,6 +310,81 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   addLLVMLowering(pm, options.parallel);
 }
 
+void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
+                                      const CUDAPipelineOptions &options) {
+  // tensor_program to linalg, each function as a whole.
+  tensor_program::TensorProgramDecomposePassOptions decompose;
+  decompose.decomposeActivations = false;
+  pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertTensorProgramToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<FuseElementwiseKeepContractionsPass>());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+
+  // Buffers, as on the CPU.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Kernels: parallel loops tiled by the block size, mapped to blocks and
+  // threads; the host's buffers moved to the device.
+  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLinalgPass>());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<TileParallelLoopsForGPUPass>(options.blockSize));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createWrapperCUDAPlaceBuffersPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.cInterface)
+    pm.addPass(std::make_unique<AddCInterfacePass>());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  // Upstream's gpu-lower-to-nvvm-pipeline, step by step, with one cleanup
+  // it lacks: the kernels' dead casts to memref (left by the descriptor
+  // unpacking of dynamic shapes) are erased before translation to LLVM IR,
+  // which refuses them. Kernels become PTX in a gpu.binary, host code LLVM
+  // calling mgpu* (implemented by libwrapper_cuda_runtime).
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<EraseDeadCastsPass>());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<EraseDeadCastsPass>());
+}
+
 void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
   // Everything to LLVM. Vector transfers that are not plain loads first
   // (those of the GEMM template's packing).
@@ -303,5 +487,11 @@ void mlir::wrapper::registerPipelines() {
       "The first half of --wrapper-cpu-pipeline: tensor_program to kernels "
       "(linalg on tensors) and a planned wrapper host graph",
       buildCPUFrontendPipeline);
+  PassPipelineRegistration<CUDAPipelineOptions>(
+      "wrapper-cuda-pipeline",
+      "Compiles tensor_program functions for NVIDIA GPUs: host code in the "
+      "LLVM dialect calling the runtime's mgpu* functions, kernels as PTX in "
+      "a gpu.binary (first version: upstream's loop mapping)",
+      buildCUDAPipeline);
   PassRegistration<AddCInterfacePass>();
 }

@@ -51,6 +51,7 @@ static struct {
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
@@ -80,6 +81,7 @@ static const struct {
     {"cuMemcpyHtoDAsync_v2", (void **)&cu.cuMemcpyHtoDAsync},
     {"cuMemcpyDtoHAsync_v2", (void **)&cu.cuMemcpyDtoHAsync},
     {"cuMemcpyDtoDAsync_v2", (void **)&cu.cuMemcpyDtoDAsync},
+    {"cuMemcpyAsync", (void **)&cu.cuMemcpyAsync},
     {"cuMemsetD32Async", (void **)&cu.cuMemsetD32Async},
     {"cuModuleLoadData", (void **)&cu.cuModuleLoadData},
     {"cuModuleGetFunction", (void **)&cu.cuModuleGetFunction},
@@ -588,9 +590,21 @@ void mgpuMemFree(void *ptr, void *streamArg) {
   sticky(wrapper_cuda_free(ptr));
 }
 
+/* Either direction (host or device pointers, told apart by unified
+ * addressing), as gpu.memcpy means. */
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
   (void)streamArg;
-  sticky(wrapper_cuda_copy_device(dst, src, bytes));
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  if (status == WRAPPER_OK && bytes) {
+    CUresult result =
+        cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
+                         (CUdeviceptr)(uintptr_t)src, bytes, stream);
+    if (result != 0)
+      status = driverError(result, "cuMemcpyAsync");
+  }
+  sticky(status);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,

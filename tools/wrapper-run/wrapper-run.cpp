@@ -19,6 +19,7 @@
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Interpreter/Interpreter.h"
 #include "Wrapper/Pipelines/Pipelines.h"
+#include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,6 +37,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -87,6 +89,15 @@ static cl::opt<bool> verifyWithInterpreter(
 static cl::opt<bool>
     interpretOnly("interpret", cl::desc("Run only the reference interpreter"),
                   cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Where the program runs: cpu, or cuda (an NVIDIA GPU "
+                    "through --wrapper-cuda-pipeline; inputs are copied to "
+                    "the device and outputs back)"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
+             cl::init("sm_90"), cl::cat(category));
 static cl::opt<bool> differential(
     "differential",
     cl::desc("Compile the function with every fusion setting (on, off) and "
@@ -390,11 +401,15 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
   SmallVector<StringRef> libs;
   // libomp runs the parallel loops; MLIR's C runner utils provide
   // memrefCopy for copies between strided buffers.
+  // (The mgpu* functions of --target=cuda come from libwrapper_cuda_runtime,
+  // which wrapper-run links.) Libraries the build found but this machine
+  // lacks (tools moved elsewhere) are left to the process's own symbols.
   std::string omp = WRAPPER_LIBOMP_PATH;
   std::string runnerUtils = WRAPPER_C_RUNNER_UTILS_PATH;
-  if (parallel)
+  if (parallel && llvm::sys::fs::exists(omp))
     libs.push_back(omp);
-  libs.push_back(runnerUtils);
+  if (llvm::sys::fs::exists(runnerUtils))
+    libs.push_back(runnerUtils);
   engineOptions.sharedLibPaths = libs;
   // The JIT generates code for the same CPU and features.
   std::unique_ptr<llvm::TargetMachine> jitMachine =
@@ -522,6 +537,11 @@ int main(int argc, char **argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (numThreads > 0)
     setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
+  if (target != "cpu" && target != "cuda")
+    return fail("--target must be cpu or cuda, got '" + target + "'");
+  if (target == "cuda" && (differential || benchmark > 0))
+    return fail("--target=cuda does not support --differential or "
+                "--benchmark yet");
 
   std::string error;
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
@@ -659,7 +679,17 @@ int main(int argc, char **argv) {
     pm.enableTiming(rootTiming);
     // Compile only what the entry needs: other functions become private and
     // symbol-dce removes those it does not call.
-    if (func) {
+    if (func && target == "cuda") {
+      privatizeAllBut(module, func);
+      pm.addPass(createSymbolDCEPass());
+      CUDAPipelineOptions options;
+      options.chip = cudaChip;
+      options.cInterface = true;
+      buildCUDAPipeline(pm, options);
+    } else if (target == "cuda") {
+      return fail("--target=cuda compiles tensor_program functions, not "
+                  "wrapper graphs");
+    } else if (func) {
       privatizeAllBut(module, func);
       pm.addPass(createSymbolDCEPass());
       CPUPipelineOptions options;
@@ -710,8 +740,14 @@ int main(int argc, char **argv) {
       }
       return true;
     };
+    if (target == "cuda" && !wrapper_cuda_available())
+      return fail(std::string("--target=cuda: ") + wrapper_last_error());
     if (!run())
       return fail("running '" + entryName + "' failed: " + error);
+    // Errors of the device calls (the host code's mgpu* calls return none).
+    if (target == "cuda" && wrapper_cuda_synchronize() != WRAPPER_OK)
+      return fail(std::string("running '") + entryName +
+                  "' on the GPU failed: " + wrapper_last_error());
     outputs = frame.takeResults();
     if (benchmark > 0) {
       SmallVector<StringRef> kernels;

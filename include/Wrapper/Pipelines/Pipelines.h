@@ -132,6 +132,34 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Options of --wrapper-cuda-pipeline.
+struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU architecture (sm_80, sm_90)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (the ISA version: +ptx80 for sm_90)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads of a block along a kernel's innermost parallel "
+                     "dimension"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Give every public function a C interface wrapper"),
+      llvm::cl::init(false)};
+};
+
+/// tensor_program in; host code in the LLVM dialect calling the runtime's
+/// mgpu* functions plus a gpu.binary with the kernels' PTX out (issue 6,
+/// first version): each function lowered to linalg as a whole, its
+/// parallel loops tiled by `block-size` and mapped to blocks and threads,
+/// buffers on the device (--wrapper-cuda-place-buffers), upstream's NVVM
+/// lowering and serialization.
+void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
+
 /// linalg (on tensors or buffers) with func.func entries in; LLVM dialect
 /// out: bufferization, deallocation, loops, OpenMP, and the lowering of
 /// every remaining dialect to LLVM.

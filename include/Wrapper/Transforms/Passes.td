@@ -285,4 +285,23 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def WrapperCUDAPlaceBuffersPass
+    : Pass<"wrapper-cuda-place-buffers", "::mlir::ModuleOp"> {
+  let summary = "Moves the host code's buffers of a CUDA program to the "
+                "device";
+  let description = [{
+    Runs after the kernels became `gpu.launch` ops (on buffers, outside any
+    launch): `memref.alloc`/`alloca` become `gpu.alloc`, `memref.dealloc`
+    `gpu.dealloc`, `memref.copy` `gpu.memcpy`; a `memref.get_global` is
+    copied to a device buffer where it is read. A public function copies
+    its memref arguments to the device at entry and its memref results back
+    to fresh host buffers before each return, so its callers keep passing
+    and receiving host buffers; the device copies are freed there. Host code
+    that still loads or stores a buffer (a loop not mapped to the GPU) is an
+    error.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // WRAPPER_TRANSFORMS_PASSES_TD

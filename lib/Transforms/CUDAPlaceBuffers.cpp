@@ -1,0 +1,164 @@
+//===- CUDAPlaceBuffers.cpp - buffers of a CUDA program on the device -----===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-cuda-place-buffers: after the kernels became
+// gpu.launch ops, the host code's buffers move to the device: allocations
+// become gpu.alloc, frees gpu.dealloc, copies gpu.memcpy, constants are
+// copied to the device where they are used, and each public function copies
+// its memref arguments in and its results out (so callers, wrapper-run
+// among them, keep passing host buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERCUDAPLACEBUFFERSPASS
+#include "Wrapper/Transforms/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+/// The dynamic sizes of a buffer shaped like `value`.
+SmallVector<Value> dynamicSizes(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(memref::DimOp::create(b, loc, value, d));
+  return sizes;
+}
+
+/// A device buffer with the contents of host buffer `value`; `created`
+/// gets the ops made here (which keep using `value`).
+Value copyToDevice(OpBuilder &b, Location loc, Value value,
+                   SmallPtrSetImpl<Operation *> &created) {
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<Value> sizes = dynamicSizes(b, loc, value);
+  for (Value size : sizes)
+    created.insert(size.getDefiningOp());
+  auto alloc = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
+                                    ValueRange{}, sizes, ValueRange{});
+  auto memcpy = gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{},
+                                      alloc.getMemref(), value);
+  created.insert(alloc);
+  created.insert(memcpy);
+  return alloc.getMemref();
+}
+
+struct WrapperCUDAPlaceBuffersPass
+    : public wrapper::impl::WrapperCUDAPlaceBuffersPassBase<
+          WrapperCUDAPlaceBuffersPass> {
+  using Base::Base;
+
+  LogicalResult place(func::FuncOp func) {
+    OpBuilder b(func.getContext());
+    // Host accesses that would touch device memory: refused.
+    WalkResult refused = func.walk([&](Operation *op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return WalkResult::advance();
+      if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+        op->emitError("wrapper-cuda-place-buffers: host code reads or writes "
+                      "a buffer (a loop that was not mapped to the GPU, such "
+                      "as a reduction to a scalar); not supported on CUDA yet");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (refused.wasInterrupted())
+      return failure();
+
+    SmallVector<Value> deviceCopies;
+    // Allocations, frees and copies.
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) {
+      if (!op->getParentOfType<gpu::LaunchOp>() &&
+          isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+              memref::CopyOp, memref::GetGlobalOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      b.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+        auto type = cast<MemRefType>(op->getResult(0).getType());
+        auto alloc = gpu::AllocOp::create(b, loc, type, Type(), ValueRange{},
+                                          op->getOperands(), ValueRange{});
+        op->replaceAllUsesWith(alloc);
+        op->erase();
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        gpu::DeallocOp::create(b, loc, TypeRange{}, ValueRange{},
+                               dealloc.getMemref());
+        op->erase();
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{},
+                              copy.getTarget(), copy.getSource());
+        op->erase();
+      } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        b.setInsertionPointAfter(global);
+        SmallPtrSet<Operation *, 4> created;
+        Value device = copyToDevice(b, loc, global.getResult(), created);
+        global.getResult().replaceAllUsesExcept(device, created);
+        deviceCopies.push_back(device);
+      }
+    }
+
+    // The boundary of a public function: arguments in, results out.
+    if (func.isPublic()) {
+      Block &entry = func.getBody().front();
+      b.setInsertionPointToStart(&entry);
+      for (BlockArgument arg : entry.getArguments()) {
+        if (!isa<MemRefType>(arg.getType()) || arg.use_empty())
+          continue;
+        SmallPtrSet<Operation *, 4> created;
+        Value device = copyToDevice(b, func.getLoc(), arg, created);
+        arg.replaceAllUsesExcept(device, created);
+        deviceCopies.push_back(device);
+      }
+      func.walk([&](func::ReturnOp ret) {
+        b.setInsertionPoint(ret);
+        for (OpOperand &operand : ret->getOpOperands()) {
+          Value value = operand.get();
+          if (!isa<MemRefType>(value.getType()))
+            continue;
+          auto type = cast<MemRefType>(value.getType());
+          Value host = memref::AllocOp::create(
+              b, ret.getLoc(), type, dynamicSizes(b, ret.getLoc(), value));
+          gpu::MemcpyOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
+                                host, value);
+          operand.set(host);
+          if (value.getDefiningOp<gpu::AllocOp>() &&
+              !llvm::is_contained(deviceCopies, value))
+            gpu::DeallocOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
+                                   value);
+        }
+      });
+    }
+    // Device copies of arguments and constants live until the returns.
+    func.walk([&](func::ReturnOp ret) {
+      b.setInsertionPoint(ret);
+      for (Value device : deviceCopies)
+        gpu::DeallocOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
+                               device);
+    });
+    return success();
+  }
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(place(func)))
+        return signalPassFailure();
+  }
+};
+} // namespace

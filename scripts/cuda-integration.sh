@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every CPU integration program (test/Integration/CPU/*.mlir) on the
+# GPU: wrapper-run --target=cuda --verify against the reference interpreter,
+# each entry its RUN lines name, with a dynamic size of 3. Prints one line per
+# program (ok, FAIL with the reason, or refused by the CUDA pipeline) and a
+# count. Needs a CUDA device; run it on the GPU machine.
+#   scripts/cuda-integration.sh [wrapper-run]
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+run=${1:-wrapper-run}
+ok=0 failed=0 refused=0
+for program in "$root"/test/Integration/CPU/*.mlir; do
+  # The entries its RUN lines name (or the one public function).
+  entries=$(grep -o -- '--entry=[A-Za-z_0-9]*' "$program" | sort -u)
+  for entry in ${entries:-""}; do
+  name=${program##*/}${entry:+ ${entry#--entry=}}
+  out=$("$run" "$program" $entry --target=cuda --verify --print=false --dynamic-size 3 2>&1)
+  status=$?
+  if ((status == 0)) && ! grep -q FAIL <<<"$out"; then
+    echo "ok       $name"
+    ok=$((ok + 1))
+  elif grep -q "not supported on CUDA yet\|compiles tensor_program functions\|does not support" <<<"$out"; then
+    echo "refused  $name: $(grep -m1 -o 'error: .*' <<<"$out" | cut -c1-110)"
+    refused=$((refused + 1))
+  else
+    echo "FAIL     $name: $(grep -m1 -E 'error|FAIL' <<<"$out" | cut -c1-160)"
+    failed=$((failed + 1))
+  fi
+  done
+done
+echo "cuda integration: $ok ok, $refused refused, $failed failed"
+((failed == 0))
