@@ -375,6 +375,9 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<EraseDeadCastsPass>());
   pm.addPass(createGpuToLLVMConversionPass());
+  // Memref ops that gpu-to-llvm leaves on the host (memref.reshape with a
+  // shape in memory).
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

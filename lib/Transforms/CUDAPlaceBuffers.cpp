@@ -57,6 +57,20 @@ Value copyToDevice(OpBuilder &b, Location loc, Value value,
   return alloc.getMemref();
 }
 
+/// Whether `alloc` holds host data only: host code reads and writes it and
+/// at most uses it as the shape of a memref.reshape (which reads the shape
+/// on the host), and no kernel touches it.
+bool isHostOnly(Operation *alloc) {
+  return llvm::all_of(alloc->getResult(0).getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (user->getParentOfType<gpu::LaunchOp>())
+      return false;
+    if (auto reshape = dyn_cast<memref::ReshapeOp>(user))
+      return use.get() == reshape.getShape();
+    return isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp>(user);
+  });
+}
+
 struct WrapperCUDAPlaceBuffersPass
     : public wrapper::impl::WrapperCUDAPlaceBuffersPassBase<
           WrapperCUDAPlaceBuffersPass> {
@@ -64,11 +78,23 @@ struct WrapperCUDAPlaceBuffersPass
 
   LogicalResult place(func::FuncOp func) {
     OpBuilder b(func.getContext());
+    // Buffers that stay on the host (shapes built in memory).
+    llvm::SmallPtrSet<Value, 4> hostOnly;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          !op->getParentOfType<gpu::LaunchOp>() && isHostOnly(op))
+        hostOnly.insert(op->getResult(0));
+    });
     // Host accesses that would touch device memory: refused.
     WalkResult refused = func.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return WalkResult::advance();
-      if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+      Value accessed;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        accessed = load.getMemref();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        accessed = store.getMemref();
+      if (accessed && !hostOnly.contains(accessed)) {
         op->emitError("wrapper-cuda-place-buffers: host code reads or writes "
                       "a buffer (a loop that was not mapped to the GPU, such "
                       "as a reduction to a scalar); not supported on CUDA yet");
@@ -83,8 +109,15 @@ struct WrapperCUDAPlaceBuffersPass
     // Allocations, frees and copies.
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
-      if (!op->getParentOfType<gpu::LaunchOp>() &&
-          isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          hostOnly.contains(op->getResult(0)))
+        return;
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+          dealloc && hostOnly.contains(dealloc.getMemref()))
+        return;
+      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
               memref::CopyOp, memref::GetGlobalOp>(op))
         ops.push_back(op);
     });

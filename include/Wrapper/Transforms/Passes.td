@@ -296,9 +296,11 @@ def WrapperCUDAPlaceBuffersPass
     copied to a device buffer where it is read. A public function copies
     its memref arguments to the device at entry and its memref results back
     to fresh host buffers before each return, so its callers keep passing
-    and receiving host buffers; the device copies are freed there. Host code
-    that still loads or stores a buffer (a loop not mapped to the GPU) is an
-    error.
+    and receiving host buffers; the device copies are freed there. A buffer
+    that only host code reads and writes (the shape operand of a
+    `memref.reshape`, built in memory) stays on the host. Host code that
+    still loads or stores any other buffer (a loop not mapped to the GPU) is
+    an error.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
