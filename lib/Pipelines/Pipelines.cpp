@@ -221,6 +221,20 @@ struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
 };
 } // namespace
 
+/// Tensors to buffers, with function boundaries taking plain (identity
+/// layout) memrefs, kernels computing straight into their output buffers
+/// (empty-tensor elimination), temporaries freed by ownership-based
+/// deallocation: the CPU and CUDA pipelines alike.
+static void addBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUCodegenOptions &options) {
   // Fuse elementwise producers into consumers while still on tensors.
@@ -239,17 +253,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createCSEPass());
   }
 
-  // Tensors to buffers, with function boundaries taking plain (identity
-  // layout) memrefs; temporaries are freed by ownership-based deallocation.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  // Kernels compute straight into their output buffers rather than into a
-  // temporary that is then copied.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferization(pm);
   // Temporaries of tile loops, which that pipeline does not free.
   pm.addNestedPass<func::FuncOp>(createWrapperPromoteTileBuffersPass());
   // f32 matmuls (with their epilogues) through the packed GEMM template,
@@ -324,13 +328,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 
   // Buffers, as on the CPU.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferization(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 

@@ -230,6 +230,14 @@ static wrapper_status ready(void) {
   return initialized == 1 ? WRAPPER_OK : initLocked(defaultDevice());
 }
 
+/* ready() for callers that do not hold the lock. */
+static wrapper_status readyUnlocked(void) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
 int32_t wrapper_cuda_available(void) {
   return wrapper_cuda_init(defaultDevice()) == WRAPPER_OK;
 }
@@ -367,9 +375,7 @@ void wrapper_cuda_get_stats(wrapper_cuda_stats *out) {
 
 wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,
                                            size_t bytes) {
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK || bytes == 0)
     return status;
   CU_CHECK(cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)device, host, bytes,
@@ -380,9 +386,7 @@ wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,
 
 wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
                                          size_t bytes) {
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK)
     return status;
   if (bytes)
@@ -394,9 +398,7 @@ wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
 
 wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
                                         size_t bytes) {
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK || bytes == 0)
     return status;
   CU_CHECK(cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
@@ -420,9 +422,7 @@ wrapper_status wrapper_cuda_synchronize(void) {
 }
 
 void *wrapper_cuda_stream(void) {
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   return status == WRAPPER_OK ? (void *)stream : NULL;
 }
 
@@ -594,9 +594,7 @@ void mgpuMemFree(void *ptr, void *streamArg) {
  * addressing), as gpu.memcpy means. */
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
   (void)streamArg;
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   if (status == WRAPPER_OK && bytes) {
     CUresult result =
         cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
@@ -610,9 +608,7 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   void *streamArg) {
   (void)streamArg;
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyUnlocked();
   if (status == WRAPPER_OK && count) {
     CUresult result = cu.cuMemsetD32Async((CUdeviceptr)(uintptr_t)dst, value,
                                           count, stream);

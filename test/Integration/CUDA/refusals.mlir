@@ -7,3 +7,5 @@ func.func @scalar(%x: tensor<8x16xf32>) -> tensor<f32> {
   %s = tensor_program.reduce_sum %x dims [0, 1] : tensor<8x16xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
+// RUN: not wrapper-run %s --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: wrapper-run: error: --target must be cpu or cuda, got 'tpu'
