@@ -14,6 +14,11 @@
 #                        matmul + bias + gelu (fused epilogue) against
 #                        OpenBLAS followed by a separate bias + gelu loop.
 #
+#   bench/run.sh cuda    memory-bound workloads on an NVIDIA GPU against the
+#                        device-to-device copy bandwidth and torch.compile
+#                        (Inductor), and the host overhead per kernel call
+#                        against a bare cuLaunchKernel loop (bench/cuda.sh).
+#
 # Fields: workload, shape, threads, ms (best of the runs), bytes (moved at
 # least once), gbps (bytes / ms), ref ("memcpy" and its GB/s), ratio
 # (gbps / memcpy GB/s); compile lines give pipeline_ms and jit_ms. GEMM
@@ -29,7 +34,8 @@ what=${1:-cpu}
 case $what in
 cpu) ;;
 gemm) exec "$root/bench/gemm.sh" ;;
-*) echo "usage: bench/run.sh cpu|gemm" >&2; exit 2 ;;
+cuda) exec "$root/bench/cuda.sh" ;;
+*) echo "usage: bench/run.sh cpu|gemm|cuda" >&2; exit 2 ;;
 esac
 
 "$root/scripts/build.sh" wrapper-run >/dev/null

@@ -18,9 +18,12 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -64,11 +67,21 @@ struct AddCInterfacePass
 /// it (what a linear layer on [batch, tokens, features] lowers to) would
 /// turn it into a batched linalg.generic that the GEMM template does not
 /// take.
+///
+/// With `recompute` (the CUDA pipeline), a small elementwise producer with
+/// several users is fused into each of them (and disappears once all have
+/// it): recomputing a subtraction in a kernel costs less than a round trip
+/// of its result through device memory (layer_norm's x - mean feeds both
+/// the variance and the normalization).
 struct FuseElementwiseKeepContractionsPass
     : public PassWrapper<FuseElementwiseKeepContractionsPass,
                          OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
       FuseElementwiseKeepContractionsPass)
+  explicit FuseElementwiseKeepContractionsPass(bool recompute = false)
+      : recompute(recompute) {}
+  /// Payload ops of a producer that is still cheap enough to recompute.
+  static constexpr unsigned kRecomputeLimit = 8;
   StringRef getArgument() const final {
     return "wrapper-fuse-elementwise-keep-contractions";
   }
@@ -87,9 +100,16 @@ struct FuseElementwiseKeepContractionsPass
       return linalgOp && !isa<linalg::GenericOp>(op) &&
              linalg::isaContractionOpInterface(linalgOp);
     };
+    auto cheap = [&](Operation *op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+      return recompute && generic &&
+             generic.getNumParallelLoops() == generic.getNumLoops() &&
+             generic.getRegion().front().getOperations().size() <=
+                 kRecomputeLimit + 1;
+    };
     linalg::ControlFusionFn control = [=](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      return producer && producer->hasOneUse() &&
+      return producer && (producer->hasOneUse() || cheap(producer)) &&
              !isNamedContraction(producer) &&
              !isNamedContraction(fused->getOwner());
     };
@@ -106,6 +126,7 @@ struct FuseElementwiseKeepContractionsPass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
+  bool recompute;
 };
 
 /// Tiles each outermost scf.parallel by [1, ..., 1, block-size] (no
@@ -204,6 +225,47 @@ struct EraseDeadCastsPass
     // Later casts first: an earlier one may feed only a dead one.
     for (Operation *op : llvm::reverse(dead))
       op->erase();
+  }
+};
+
+/// Erases the blocking gpu.wait that gpu-async-region puts before each
+/// return of a public function: with device arguments a call returns once
+/// its work is queued on the stream (the caller synchronizes, as with
+/// PyTorch's CUDA tensors).
+struct ReturnWithoutWaitingPass
+    : public PassWrapper<ReturnWithoutWaitingPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReturnWithoutWaitingPass)
+  StringRef getArgument() const final {
+    return "wrapper-cuda-return-without-waiting";
+  }
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (!func.isPublic())
+      return;
+    func.walk([](func::ReturnOp ret) {
+      auto wait = dyn_cast_or_null<gpu::WaitOp>(ret->getPrevNode());
+      if (wait && !wait.getAsyncToken())
+        wait.erase();
+    });
+  }
+};
+
+/// gpu.all_reduce (of the row kernels) as warp shuffles plus a step
+/// through shared memory: upstream's rewrite, which has no pass of its own.
+struct LowerAllReducePass
+    : public PassWrapper<LowerAllReducePass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerAllReducePass)
+  StringRef getArgument() const final { return "wrapper-lower-all-reduce"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                    memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateGpuAllReducePatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
   }
 };
 
@@ -324,7 +386,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createConvertTensorProgramToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
-      std::make_unique<FuseElementwiseKeepContractionsPass>());
+      std::make_unique<FuseElementwiseKeepContractionsPass>(
+          /*recompute=*/true));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 
   // Buffers, as on the CPU.
@@ -335,16 +398,28 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   // Kernels: parallel loops tiled by the block size, mapped to blocks and
   // threads; the host's buffers moved to the device.
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLinalgPass>());
+  // Row reductions (with the row-local ops around them) one block per row;
+  // what is left becomes parallel loops.
+  WrapperCUDARowKernelsPassOptions rows;
+  rows.blockSize = options.rowBlockSize;
+  rows.vectorize = options.vectorize;
+  pm.addNestedPass<func::FuncOp>(createWrapperCUDARowKernelsPass(rows));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<TileParallelLoopsForGPUPass>(options.blockSize));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createWrapperCUDAPlaceBuffersPass());
+  WrapperCUDAPlaceBuffersPassOptions place;
+  place.deviceArguments = options.deviceArguments;
+  pm.addPass(createWrapperCUDAPlaceBuffersPass(place));
   pm.addPass(createCanonicalizerPass());
   if (options.cInterface)
     pm.addPass(std::make_unique<AddCInterfacePass>());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<LowerAllReducePass>());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  if (options.deviceArguments)
+    pm.addNestedPass<func::FuncOp>(
+        std::make_unique<ReturnWithoutWaitingPass>());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, step by step, with one cleanup
   // it lacks: the kernels' dead casts to memref (left by the descriptor

@@ -71,6 +71,13 @@ bool isHostOnly(Operation *alloc) {
   });
 }
 
+/// The buffer that `value` is a view of (through view-like ops).
+Value rootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
 struct WrapperCUDAPlaceBuffersPass
     : public wrapper::impl::WrapperCUDAPlaceBuffersPassBase<
           WrapperCUDAPlaceBuffersPass> {
@@ -106,6 +113,7 @@ struct WrapperCUDAPlaceBuffersPass
       return failure();
 
     SmallVector<Value> deviceCopies;
+    bool failedReturn = false;
     // Allocations, frees and copies.
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
@@ -147,8 +155,42 @@ struct WrapperCUDAPlaceBuffersPass
       }
     }
 
-    // The boundary of a public function: arguments in, results out.
-    if (func.isPublic()) {
+    // The boundary of a public function: arguments in, results out (or,
+    // with device-arguments, results that the caller owns).
+    if (func.isPublic() && deviceArguments) {
+      func.walk([&](func::ReturnOp ret) {
+        b.setInsertionPoint(ret);
+        SmallPtrSet<Value, 4> returned;
+        for (OpOperand &operand : ret->getOpOperands()) {
+          Value value = operand.get();
+          auto type = dyn_cast<MemRefType>(value.getType());
+          if (!type)
+            continue;
+          // A buffer this function allocated (and returns once) is the
+          // caller's; anything else gets a fresh copy.
+          Value root = rootBuffer(value);
+          auto alloc = root.getDefiningOp<gpu::AllocOp>();
+          if (alloc && !llvm::is_contained(deviceCopies, root) &&
+              returned.insert(root).second)
+            continue;
+          if (!type.getLayout().isIdentity()) {
+            ret->emitError("wrapper-cuda-place-buffers: a strided view of an "
+                           "argument or constant is returned; not supported "
+                           "with device-arguments");
+            failedReturn = true;
+            continue;
+          }
+          auto copy = gpu::AllocOp::create(
+              b, ret.getLoc(), type, Type(), ValueRange{},
+              dynamicSizes(b, ret.getLoc(), value), ValueRange{});
+          gpu::MemcpyOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
+                                copy.getMemref(), value);
+          operand.set(copy.getMemref());
+        }
+      });
+      if (failedReturn)
+        return failure();
+    } else if (func.isPublic()) {
       Block &entry = func.getBody().front();
       b.setInsertionPointToStart(&entry);
       for (BlockArgument arg : entry.getArguments()) {

@@ -6,6 +6,8 @@
 
 #include "HostArrays.h"
 
+#include "Wrapper/Runtime/WrapperCuda.h"
+
 #include "Wrapper/Runtime/WrapperRuntime.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -253,16 +255,27 @@ void mlir::wrapper::printTensor(llvm::raw_ostream &os, StringRef name,
 
 struct CallFrame::Buffer {
   void *data = nullptr;
-  ~Buffer() { std::free(data); }
+  bool device = false;
+  ~Buffer() {
+    if (device)
+      (void)wrapper_cuda_free(data);
+    else
+      std::free(data);
+  }
 };
+
+/// The last status's message, prefixed with `what`.
+static std::string cudaError(const char *what) {
+  return std::string(what) + ": " + wrapper_last_error();
+}
 
 /// Words of a ranked memref descriptor: two pointers, offset, sizes and
 /// strides.
 static size_t descriptorWords(int64_t rank) { return 3 + 2 * rank; }
 
 CallFrame::CallFrame(ArrayRef<HostTensor> args, TypeRange argTypes,
-                     TypeRange types)
-    : resultTypes(types.begin(), types.end()) {
+                     TypeRange types, bool device)
+    : resultTypes(types.begin(), types.end()), device(device) {
   descriptors.reserve(args.size());
   scalars.reserve(args.size());
   // The result struct comes first.
@@ -300,6 +313,20 @@ CallFrame::CallFrame(ArrayRef<HostTensor> args, TypeRange argTypes,
     buffer->data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
     for (int64_t i = 0; i < arg.numel(); ++i)
       writeElement(buffer->data, dtype, i, arg.values[i]);
+    if (device) {
+      void *onDevice = nullptr;
+      if (wrapper_cuda_alloc(bytes, &onDevice) != WRAPPER_OK ||
+          wrapper_cuda_copy_to_device(onDevice, buffer->data, bytes) !=
+              WRAPPER_OK) {
+        if (deviceError.empty())
+          deviceError = cudaError("copying an argument to the GPU");
+        (void)wrapper_cuda_free(onDevice);
+        onDevice = nullptr;
+      }
+      std::free(buffer->data);
+      buffer->data = onDevice;
+      buffer->device = true;
+    }
     std::vector<int64_t> d(descriptorWords(arg.shape.size()));
     d[0] = reinterpret_cast<int64_t>(buffer->data);
     d[1] = d[0];
@@ -343,6 +370,23 @@ SmallVector<HostTensor> CallFrame::takeResults() {
     wrapper_dtype dtype = *dtypeOf(t.elementType);
     size_t size = wrapper_dtype_size(dtype);
     t.values.resize(t.numel());
+    // A device result: the span its strides reach, copied to the host.
+    std::vector<char> staged;
+    if (device && t.numel() > 0) {
+      int64_t last = elementOffset;
+      for (int64_t dim = 0; dim < rank; ++dim)
+        last += (t.shape[dim] - 1) * d[3 + rank + dim];
+      staged.resize((last + 1) * size);
+      if (wrapper_cuda_copy_to_host(staged.data(), aligned, staged.size()) !=
+          WRAPPER_OK) {
+        if (deviceError.empty())
+          deviceError = cudaError("copying a result from the GPU");
+        t.values.assign(t.numel(), 0);
+        results.push_back(std::move(t));
+        continue;
+      }
+      aligned = staged.data();
+    }
     for (int64_t flat = 0; flat < t.numel(); ++flat) {
       int64_t rest = flat, position = elementOffset;
       for (int64_t dim = rank - 1; dim >= 0; --dim) {
@@ -367,8 +411,12 @@ void CallFrame::releaseResults() {
   freed.insert(0xdeadbeef);
   for (size_t offset : resultOffsets) {
     int64_t allocated = resultStruct[offset];
-    if (freed.insert(allocated).second)
-      std::free(reinterpret_cast<void *>(allocated));
+    if (freed.insert(allocated).second) {
+      if (device)
+        (void)wrapper_cuda_free(reinterpret_cast<void *>(allocated));
+      else
+        std::free(reinterpret_cast<void *>(allocated));
+    }
     resultStruct[offset] = 0;
   }
 }

@@ -46,8 +46,12 @@ void printTensor(llvm::raw_ostream &os, StringRef name,
 /// results through a pointer to a struct of descriptors passed first.
 class CallFrame {
 public:
+  /// With `device`, the memref arguments live in device memory (from the
+  /// CUDA runtime's allocator, copied in here) and results are device
+  /// buffers (copied out by takeResults, freed by the runtime); check
+  /// error() after construction.
   CallFrame(ArrayRef<HostTensor> args, TypeRange argTypes,
-            TypeRange resultTypes);
+            TypeRange resultTypes, bool device = false);
   ~CallFrame();
 
   /// The packed argument list for ExecutionEngine::invokePacked.
@@ -58,6 +62,8 @@ public:
   SmallVector<HostTensor> takeResults();
   /// Frees the buffers the call allocated without reading them.
   void releaseResults();
+  /// What went wrong with device memory (empty if nothing).
+  const std::string &error() const { return deviceError; }
 
 private:
   struct Buffer;
@@ -72,6 +78,8 @@ private:
   SmallVector<Type> resultTypes;
   SmallVector<size_t> resultOffsets;
   std::vector<void *> packedArgs;
+  bool device;
+  std::string deviceError;
 };
 
 } // namespace wrapper

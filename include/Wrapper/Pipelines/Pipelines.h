@@ -150,6 +150,21 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C interface wrapper"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> rowBlockSize{
+      *this, "row-block-size",
+      llvm::cl::desc("Threads per row of the row kernels (0: from the row "
+                     "length)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("128-bit loads and stores where alignment allows"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> deviceArguments{
+      *this, "device-arguments",
+      llvm::cl::desc("Public functions take and return device buffers and "
+                     "return without waiting for the GPU (the caller copies "
+                     "and synchronizes)"),
+      llvm::cl::init(false)};
 };
 
 /// tensor_program in; host code in the LLVM dialect calling the runtime's

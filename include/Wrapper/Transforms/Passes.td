@@ -285,6 +285,48 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
                            "::mlir::vector::VectorDialect"];
 }
 
+def WrapperCUDARowKernelsPass
+    : Pass<"wrapper-cuda-row-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Row reductions and the row-local ops around them as "
+                "one-block-per-row GPU kernels";
+  let description = [{
+    Runs on buffers (after bufferization, before the remaining linalg ops
+    become parallel loops). A run of consecutive `linalg.generic`/`fill`
+    ops that share the same leading "row" dimensions and contain at least
+    one reduction over the innermost dimension (softmax, layer_norm,
+    rms_norm, sum/mean/amax over the last dimension) becomes one
+    `gpu.launch` with one block per row:
+
+    - ops over the whole row loop over it with the block's threads
+      (neighbouring threads on neighbouring elements, 128-bit vector loads
+      and stores where the row's contiguous operands are aligned);
+    - a reduction folds each thread's elements, then combines the threads
+      with `gpu.all_reduce` (warp shuffles and a shared-memory step, from
+      upstream's lowering); thread 0 writes the result;
+    - ops over one element per row run on thread 0;
+    - a barrier separates consecutive ops (a row's data moves between them
+      through memory that the block's recent accesses keep in L1).
+
+    Ops join the run only if every buffer written inside it is read and
+    written row by row (the row dimensions index it identically), so the
+    blocks are independent. Allocations, frees, dims and views between the
+    ops are moved around the launch. `block-size` 0 picks the threads per
+    block from the row length (about four vectors per thread, 64 to 1024).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per row (0: from the row length)">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "128-bit loads and stores where alignment allows">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def WrapperCUDAPlaceBuffersPass
     : Pass<"wrapper-cuda-place-buffers", "::mlir::ModuleOp"> {
   let summary = "Moves the host code's buffers of a CUDA program to the "
@@ -301,7 +343,18 @@ def WrapperCUDAPlaceBuffersPass
     `memref.reshape`, built in memory) stays on the host. Host code that
     still loads or stores any other buffer (a loop not mapped to the GPU) is
     an error.
+
+    With `device-arguments`, public functions take and return device
+    buffers instead (what `wrapper-run --target=cuda` and a CUDA `model.so`
+    call: the caller copies in and out, and repeated calls keep their data
+    on the device); a result that is an argument or a constant's device copy
+    is returned as a fresh device copy, so that every result is the
+    caller's to free.
   }];
+  let options = [
+    Option<"deviceArguments", "device-arguments", "bool", /*default=*/"false",
+           "Public functions take and return device buffers">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
 }

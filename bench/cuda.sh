@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# bench/run.sh cuda: memory-bound workloads on the GPU against references
+# measured in the same run, one JSON object per line.
+#
+#   copy       device-to-device copy bandwidth of the largest tensor
+#              (bench/cuda_ref.c through the runtime's stream)
+#   workloads  add_chain, softmax, layer_norm, rms_norm, gelu at SIZES x
+#              SIZES (default 4096 16384) in DTYPES (default f32 bf16),
+#              through wrapper-run --target=cuda --benchmark (calls back to
+#              back on device-resident inputs, one wait at the end); gbps =
+#              bytes that must move (full-size inputs read + output written)
+#              per second, ratio = gbps / copy gbps, and where PyTorch with
+#              CUDA is present inductor_ms (torch.compile, timed the same
+#              way) and vs_inductor = inductor_ms / ms (> 1: faster)
+#   launch     host overhead per kernel call: a one-kernel program (256
+#              elements) called back to back against a bare cuLaunchKernel
+#              loop of a same-sized kernel; overhead_us = ours - bare
+#
+# BUILD_DIR (default build/) holds bin/wrapper-run and lib/; NO_BUILD=1
+# uses it as it is (a packed tool bundle on the GPU machine). REPS (default
+# 20) timed calls per workload; PYTHON (default python3) runs Inductor.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+reps=${REPS:-20}
+sizes=${SIZES:-"4096 16384"}
+dtypes=${DTYPES:-"f32 bf16"}
+workloads=${WORKLOADS:-"add_chain softmax layer_norm rms_norm gelu"}
+python=${PYTHON:-python3}
+
+[[ -n ${NO_BUILD:-} ]] || "$root/scripts/build.sh" wrapper-run WrapperCudaRuntime >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -I"$root/include" -o "$work/cuda_ref" "$root/bench/cuda_ref.c" \
+  -L"$build/lib" -lwrapper_cuda_runtime -lwrapper_runtime -ldl \
+  -Wl,-rpath,"$build/lib"
+
+# full-size tensors moved per workload: inputs read + the output written
+declare -A tensors=([add_chain]=4 [softmax]=2 [layer_norm]=2 [rms_norm]=2 [gelu]=2)
+declare -A bytes_of=([f32]=4 [bf16]=2)
+
+largest=0
+for s in $sizes; do ((s > largest)) && largest=$s; done
+read -r copy_ms copy_gbps < <("$work/cuda_ref" copy $((largest * largest * 4)) "$reps")
+printf '{"workload": "copy", "shape": "%dx%dxf32", "ms": %s, "gbps": %s, "ref": "self", "ratio": 1.0}\n' \
+  "$largest" "$largest" "$copy_ms" "$copy_gbps"
+
+# Inductor, once for every configuration (its compile caches are cold).
+specs=()
+for w in $workloads; do for s in $sizes; do for t in $dtypes; do specs+=("$w:$s:$t"); done; done; done
+declare -A inductor
+if "$python" -c 'import torch' 2>/dev/null; then
+  while read -r w s t ms; do inductor[$w:$s:$t]=$ms; done < <(
+    "$python" "$root/bench/cuda_inductor.py" "$reps" "${specs[@]}")
+fi
+
+for spec in "${specs[@]}"; do
+  IFS=: read -r w s t <<<"$spec"
+  file=$work/$w-$s-$t.mlir
+  sed -e "s/4096/$s/g" -e "s/xf32>/x$t>/g" "$root/bench/workloads/$w.mlir" >"$file"
+  out=$("$build/bin/wrapper-run" "$file" --target=cuda --print=false --benchmark="$reps" 2>&1) || {
+    echo "$out" >&2; exit 1; }
+  ms=$(sed -nE 's/^benchmark: .* mean ([0-9.]+) ms.*/\1/p' <<<"$out")
+  moved=$((tensors[$w] * s * s * bytes_of[$t]))
+  awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v b="$moved" -v ref="$copy_gbps" \
+      -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
+    gbps = b / (ms * 1e6);
+    vs = (ind == "n/a") ? "null" : sprintf("%.3f", ind / ms);
+    ind = (ind == "n/a") ? "null" : ind;
+    printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"bytes\": %d, \"gbps\": %.1f, \"ref\": \"copy %.1f GB/s\", \"ratio\": %.3f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",
+      w, s, s, t, ms, b, gbps, ref, gbps / ref, ind, vs }'
+done
+
+# Host overhead per kernel call.
+cat >"$work/tiny.mlir" <<'MLIR'
+func.func @main(%a: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<256xf32> {
+  %0 = tensor_program.add %a, %b : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+  return %0 : tensor<256xf32>
+}
+MLIR
+calls=$((reps * 1000))
+bare=$("$work/cuda_ref" launch 256 "$calls")
+out=$("$build/bin/wrapper-run" "$work/tiny.mlir" --target=cuda --print=false --benchmark="$calls" 2>&1) || {
+  echo "$out" >&2; exit 1; }
+ours=$(sed -nE 's/^benchmark: .*\(([0-9.]+) us\) per run.*/\1/p' <<<"$out")
+awk -v o="$ours" -v b="$bare" 'BEGIN {
+  printf "{\"workload\": \"launch\", \"shape\": \"256xf32, 1 kernel\", \"us_per_call\": %.3f, \"ref\": \"bare cuLaunchKernel %.3f us\", \"overhead_us\": %.3f, \"ratio\": %.3f}\n",
+    o, b, o - b, o / b }'
