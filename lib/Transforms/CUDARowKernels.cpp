@@ -198,6 +198,21 @@ std::optional<Combiner> matchCombiner(linalg::GenericOp op) {
   return c;
 }
 
+/// Whether the reduced (last) loop is the innermost, contiguous dimension
+/// of every input it indexes. A reduction across rows (a column sum) keeps
+/// the parallel-loop mapping, whose neighbouring threads read neighbouring
+/// columns.
+bool reducesAlongRows(linalg::GenericOp op) {
+  unsigned last = op.getNumLoops() - 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(last) &&
+        map.getResults().back() != getAffineDimExpr(last, op.getContext()))
+      return false;
+  }
+  return true;
+}
+
 enum class Kind {
   Row,    // parallel over the rows and the row's elements
   Reduce, // parallel over the rows, reducing the row's elements
@@ -248,7 +263,8 @@ std::optional<Member> classify(linalg::GenericOp op, const RowShape &shape) {
       return Member{op, Kind::Scalar, std::nullopt, 1};
     return std::nullopt;
   }
-  if (!(last == shape.length) || op.getNumDpsInits() != 1)
+  if (!(last == shape.length) || op.getNumDpsInits() != 1 ||
+      !reducesAlongRows(op))
     return std::nullopt;
   std::optional<Combiner> combiner = matchCombiner(op);
   if (!combiner)
@@ -262,6 +278,8 @@ std::optional<RowShape> rowShapeOf(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       op.getNumReductionLoops() != 1 ||
       op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return std::nullopt;
+  if (!reducesAlongRows(op))
     return std::nullopt;
   FailureOr<SmallVector<LoopSize>> sizes = loopSizes(op);
   if (failed(sizes))
