@@ -873,6 +873,13 @@ struct WrapperCUDARowKernelsPass
   }
 
   void runOnOperation() override {
+    if (blockSize > 1024) {
+      getOperation().emitError()
+          << "wrapper-cuda-row-kernels: block-size "
+          << static_cast<int64_t>(blockSize)
+          << " exceeds the 1024 threads a CUDA block may have";
+      return signalPassFailure();
+    }
     // Fills take part as the generic ops they are.
     SmallVector<linalg::FillOp> fills;
     getOperation().walk([&](linalg::FillOp fill) {

@@ -102,3 +102,11 @@ func.func @left_alone(%x: memref<16x16xf32>, %col: memref<16xf32>, %y: memref<16
   }
   return
 }
+
+// -----
+
+// RUN: not wrapper-opt %s --split-input-file --wrapper-cuda-row-kernels=block-size=2048 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK: error: wrapper-cuda-row-kernels: block-size 2048 exceeds the 1024 threads a CUDA block may have
+func.func @block_size(%x: memref<4xf32>) {
+  return
+}

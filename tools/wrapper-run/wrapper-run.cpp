@@ -745,13 +745,11 @@ int main(int argc, char **argv) {
     if (!entry)
       return fail("running '" + entryName +
                   "' failed: " + llvm::toString(entry.takeError()));
-    auto run = [&]() -> bool {
+    auto run = [&] {
       frame.reset();
       (*entry)(frame.packed().data());
-      return true;
     };
-    if (!run())
-      return fail("running '" + entryName + "' failed: " + error);
+    run();
     // Errors of the device calls (the host code's mgpu* calls return none).
     if (target == "cuda" && wrapper_cuda_synchronize() != WRAPPER_OK)
       return fail(std::string("running '") + entryName +
@@ -764,23 +762,21 @@ int main(int argc, char **argv) {
       // back to back (each freeing its results, as a caller would), waiting
       // for the GPU once at the end; the mean is the time per call that
       // the GPU (or the host, for tiny kernels) sustains.
-      for (int warmup = 0; warmup < 2; ++warmup) {
-        if (!run())
-          return fail("running '" + entryName + "' failed: " + error);
-        frame.releaseResults();
-      }
-      if (wrapper_cuda_synchronize() != WRAPPER_OK)
-        return fail(std::string("running '") + entryName +
-                    "' on the GPU failed: " + wrapper_last_error());
+      // `count` calls, then one wait; false (with the message) on a GPU
+      // error.
+      auto callsThenWait = [&](unsigned count) {
+        for (unsigned i = 0; i < count; ++i) {
+          run();
+          frame.releaseResults();
+        }
+        return wrapper_cuda_synchronize() == WRAPPER_OK;
+      };
+      std::string gpuFailed = "running '" + entryName + "' on the GPU failed: ";
+      if (!callsThenWait(/*warm-up=*/2))
+        return fail(gpuFailed + wrapper_last_error());
       auto t0 = std::chrono::steady_clock::now();
-      for (unsigned i = 0; i < benchmark; ++i) {
-        if (!run())
-          return fail("running '" + entryName + "' failed: " + error);
-        frame.releaseResults();
-      }
-      if (wrapper_cuda_synchronize() != WRAPPER_OK)
-        return fail(std::string("running '") + entryName +
-                    "' on the GPU failed: " + wrapper_last_error());
+      if (!callsThenWait(benchmark))
+        return fail(gpuFailed + wrapper_last_error());
       auto t1 = std::chrono::steady_clock::now();
       double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() /
                   benchmark;
@@ -802,8 +798,7 @@ int main(int argc, char **argv) {
       std::vector<double> ms;
       for (unsigned i = 0; i < benchmark; ++i) {
         auto t0 = std::chrono::steady_clock::now();
-        if (!run())
-          return fail("running '" + entryName + "' failed: " + error);
+        run();
         auto t1 = std::chrono::steady_clock::now();
         frame.releaseResults();
         ms.push_back(
