@@ -29,7 +29,8 @@ runner_libs = [os.path.join(config.mlir_lib_dir, lib) for lib in
 config.substitutions.append(("%runner_libs", ",".join(runner_libs)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
-                                     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                     "WRAPPER_CUBLAS_LIBRARY", "LD_LIBRARY_PATH"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]

@@ -398,6 +398,12 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   // Kernels: parallel loops tiled by the block size, mapped to blocks and
   // threads; the host's buffers moved to the device.
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLinalgPass>());
+  // Matrix products: calls of cuBLAS through the runtime.
+  if (options.cublas) {
+    WrapperCUDAMatmulToCublasPassOptions cublas;
+    cublas.allowTF32 = options.allowTF32;
+    pm.addPass(createWrapperCUDAMatmulToCublasPass(cublas));
+  }
   // Row reductions (with the row-local ops around them) one block per row;
   // what is left becomes parallel loops.
   WrapperCUDARowKernelsPassOptions rows;
@@ -417,6 +423,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<LowerAllReducePass>());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addNestedPass<func::FuncOp>(createWrapperCUDAStreamOrderedCallsPass());
   if (options.deviceArguments)
     pm.addNestedPass<func::FuncOp>(
         std::make_unique<ReturnWithoutWaitingPass>());

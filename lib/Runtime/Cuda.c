@@ -10,7 +10,7 @@
  *===----------------------------------------------------------------------===*/
 
 #define _GNU_SOURCE
-#include "Wrapper/Runtime/WrapperCuda.h"
+#include "CudaInternal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -516,9 +516,13 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
  * MLIR's gpu-to-llvm entry points (mgpu*) on this state
  *===------------------------------------------------------------------===*/
 
+void wrapper_cuda_count_gemm(void) {
+  __atomic_add_fetch(&stats.gemms, 1, __ATOMIC_RELAXED);
+}
+
 /* Records the first failure of an mgpu* call (which cannot return one) for
  * wrapper_cuda_synchronize, and says it on stderr. */
-static void sticky(wrapper_status status) {
+void wrapper_cuda_sticky(wrapper_status status) {
   if (status == WRAPPER_OK)
     return;
   pthread_mutex_lock(&lock);
@@ -533,7 +537,7 @@ static void sticky(wrapper_status status) {
 void *mgpuModuleLoad(void *data, size_t size) {
   (void)size;
   void *module = NULL;
-  sticky(wrapper_cuda_module(data, &module));
+  wrapper_cuda_sticky(wrapper_cuda_module(data, &module));
   return module;
 }
 
@@ -548,7 +552,7 @@ void mgpuModuleUnload(void *module) {
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   void *function = NULL;
-  sticky(wrapper_cuda_function(module, name, &function));
+  wrapper_cuda_sticky(wrapper_cuda_function(module, name, &function));
   return function;
 }
 
@@ -561,7 +565,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   (void)paramsCount;
   uint32_t grid[3] = {(uint32_t)gridX, (uint32_t)gridY, (uint32_t)gridZ};
   uint32_t block[3] = {(uint32_t)blockX, (uint32_t)blockY, (uint32_t)blockZ};
-  sticky(wrapper_cuda_launch(function, grid, block, (uint32_t)smem, params));
+  wrapper_cuda_sticky(
+      wrapper_cuda_launch(function, grid, block, (uint32_t)smem, params));
 }
 
 void *mgpuStreamCreate(void) { return wrapper_cuda_stream(); }
@@ -570,24 +575,24 @@ void mgpuStreamDestroy(void *streamArg) { (void)streamArg; }
 
 void mgpuStreamSynchronize(void *streamArg) {
   (void)streamArg;
-  sticky(wrapper_cuda_synchronize());
+  wrapper_cuda_sticky(wrapper_cuda_synchronize());
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void *streamArg, int8_t isHostShared) {
   (void)streamArg;
   void *ptr = NULL;
   if (isHostShared) {
-    sticky(wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+    wrapper_cuda_sticky(wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
                                 "mgpuMemAlloc: host-shared memory"));
     return NULL;
   }
-  sticky(wrapper_cuda_alloc((size_t)bytes, &ptr));
+  wrapper_cuda_sticky(wrapper_cuda_alloc((size_t)bytes, &ptr));
   return ptr;
 }
 
 void mgpuMemFree(void *ptr, void *streamArg) {
   (void)streamArg;
-  sticky(wrapper_cuda_free(ptr));
+  wrapper_cuda_sticky(wrapper_cuda_free(ptr));
 }
 
 /* Either direction (host or device pointers, told apart by unified
@@ -602,7 +607,7 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
     if (result != 0)
       status = driverError(result, "cuMemcpyAsync");
   }
-  sticky(status);
+  wrapper_cuda_sticky(status);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
@@ -615,7 +620,9 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count,
     if (result != 0)
       status = driverError(result, "cuMemsetD32Async");
   }
-  sticky(status);
+  wrapper_cuda_sticky(status);
 }
 
-void mgpuSetDefaultDevice(int32_t device) { sticky(wrapper_cuda_init(device)); }
+void mgpuSetDefaultDevice(int32_t device) {
+  wrapper_cuda_sticky(wrapper_cuda_init(device));
+}

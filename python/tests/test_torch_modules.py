@@ -154,8 +154,8 @@ def test_refusals():
         import_fx(Training(), [torch.rand(3)])
     with pytest.raises(wrapper_mlir.WrapperError, match="example_inputs"):
         wrapper_mlir.compile(build("mlp"), None)
-    with pytest.raises(wrapper_mlir.WrapperError, match="target 'cuda' is not supported"):
-        wrapper_mlir.compile(build("mlp"), [torch.rand(2, 64)], target="cuda")
+    with pytest.raises(wrapper_mlir.WrapperError, match="unknown target 'tpu'"):
+        wrapper_mlir.compile(build("mlp"), [torch.rand(2, 64)], target="tpu")
     with pytest.raises(UnsupportedError, match="expected a torch.fx.GraphModule or an nn.Module"):
         import_fx(lambda x: x, [torch.rand(2)])
     # A view that hard-codes the batch cannot be dynamic.

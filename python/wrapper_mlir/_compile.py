@@ -74,13 +74,27 @@ def _is_torch_tensor(value):
     return type(value).__module__.startswith("torch") and hasattr(value, "detach")
 
 
-def _to_numpy(value):
-    """A torch CPU tensor as a NumPy array over its storage (no copy)."""
+def _to_numpy(value, target="cpu"):
+    """A torch CPU tensor as a NumPy array over its storage (no copy); for a
+    CUDA model, a CUDA tensor's copy in host memory (the model copies its
+    inputs to the device itself)."""
     if _is_torch_tensor(value):
+        if value.device.type == "cuda" and target == "cuda":
+            return value.detach().cpu().numpy()
         if value.device.type != "cpu":
-            raise WrapperError(f"input on device '{value.device}', the model runs on the CPU")
+            raise WrapperError(
+                f"input on device '{value.device}', the model runs on "
+                f"{'the CPU' if target == 'cpu' else target}")
         return value.detach().numpy()
     return value
+
+
+def _torch_device(args):
+    """The device of the first CUDA tensor among `args`, else None."""
+    for value in args:
+        if _is_torch_tensor(value) and value.device.type == "cuda":
+            return value.device
+    return None
 
 
 def _bool_option(value):
@@ -91,10 +105,11 @@ class CompiledModel:
     """A compiled tensor_program function. Call it with one array per
     argument; it returns a tuple of arrays, one per result."""
 
-    def __init__(self, library, source, options, workdir):
+    def __init__(self, library, source, options, workdir, target="cpu"):
         self._source = source
         self._options = options
         self._workdir = workdir
+        self.target = target
         try:
             self._lib = ctypes.CDLL(library)
         except OSError as error:  # a library the model needs is missing
@@ -161,14 +176,18 @@ class CompiledModel:
     def __call__(self, *args):
         """Runs the model. NumPy arrays in, NumPy arrays out; when any input
         is a torch tensor, the outputs are torch tensors (sharing the model's
-        buffers, through the buffer protocol)."""
+        buffers, through the buffer protocol). A CUDA model takes CUDA
+        tensors too (copied to host memory first) and returns its outputs on
+        the first CUDA input's device."""
         torch_inputs = any(_is_torch_tensor(a) for a in args)
-        args = [_to_numpy(a) for a in args]
+        device = _torch_device(args)
+        args = [_to_numpy(a, self.target) for a in args]
         outputs = self._run(args)
         if torch_inputs:
             import torch
 
-            return tuple(torch.from_numpy(o) for o in outputs)
+            results = tuple(torch.from_numpy(o) for o in outputs)
+            return tuple(r.to(device) for r in results) if device else results
         return outputs
 
     def _run(self, args):
@@ -229,10 +248,13 @@ class CompiledModel:
         graph), 'llvm' (the LLVM dialect)."""
         if stage == "source":
             return self._source
-        pipelines = {
-            "frontend": f"--wrapper-cpu-frontend={self._options}",
-            "llvm": f"--wrapper-cpu-pipeline={self._options}",
-        }
+        if self.target == "cuda":
+            pipelines = {"llvm": "--wrapper-cuda-pipeline=c-interface=true"}
+        else:
+            pipelines = {
+                "frontend": f"--wrapper-cpu-frontend={self._options}",
+                "llvm": f"--wrapper-cpu-pipeline={self._options}",
+            }
         if stage not in pipelines:
             raise WrapperError(
                 f"unknown stage '{stage}'; expected one of source, "
@@ -254,11 +276,12 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None,
     its `example_inputs` (imported by wrapper_mlir.fx_importer; returns a
     TorchModel taking the graph's inputs and returning its output
     structure). `dynamic_batch` makes dimension 0 of the inputs dynamic.
+    `target` is "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs
+    to the device and its outputs back on each call; `parallel`, `gemm` and
+    `plan_memory` are CPU options).
     """
-    if target != "cpu":
-        raise WrapperError(
-            f"target '{target}' is not supported yet: only 'cpu' (the CUDA pipeline is not built)"
-        )
+    if target not in ("cpu", "cuda"):
+        raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
     if not isinstance(graph, str):
         try:
             import torch
@@ -273,12 +296,14 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None,
         from ._torch import compile_torch
 
         return compile_torch(graph, example_inputs, dynamic_batch=dynamic_batch,
-                             parallel=parallel, gemm=gemm, plan_memory=plan_memory)
+                             parallel=parallel, gemm=gemm, plan_memory=plan_memory,
+                             target=target)
     return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
-                         plan_memory=plan_memory)
+                         plan_memory=plan_memory, target=target)
 
 
-def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse"):
+def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
+                  target="cpu"):
     workdir = tempfile.TemporaryDirectory(prefix="wrapper_mlir_")
     source = Path(workdir.name) / "model.mlir"
     source.write_text(graph)
@@ -294,10 +319,12 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
     ]
     if entry:
         command.append(f"--entry={entry}")
+    if target != "cpu":
+        command.append(f"--target={target}")
     _run(command, "wrapper-compile")
     options = " ".join(
         [f"parallel={_bool_option(parallel)}", f"gemm={_bool_option(gemm)}",
          f"plan-memory={plan_memory}"]
     )
-    model = CompiledModel(str(library), graph, options, workdir)
+    model = CompiledModel(str(library), graph, options, workdir, target)
     return model

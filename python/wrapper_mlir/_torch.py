@@ -5,7 +5,7 @@ import warnings
 
 import torch
 
-from ._compile import WrapperError, _compile_text
+from ._compile import WrapperError, _compile_text, _to_numpy, _torch_device
 from .fx_importer import UnsupportedError, import_fx
 
 
@@ -36,16 +36,18 @@ class TorchModel:
         if reason:
             raise WrapperError(f"{reason}; compile the model again")
         arrays, as_torch = [], False
+        target = self.compiled.target
+        device = _torch_device([args[i] for i in self.imported.inputs])
         for i in self.imported.inputs:
             value = args[i]
             if isinstance(value, torch.Tensor):
-                if value.device.type != "cpu":
-                    raise WrapperError(f"input on device '{value.device}', the model runs on the CPU")
-                value, as_torch = value.detach().numpy(), True
+                value, as_torch = _to_numpy(value, target), True
             arrays.append(value)
         results = self.compiled._run(arrays)
         if as_torch:
             results = [torch.from_numpy(r) for r in results]
+            if device is not None:
+                results = [r.to(device) for r in results]
         return self.imported.unflatten(results)
 
     def ir(self, stage="frontend"):

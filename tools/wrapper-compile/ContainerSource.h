@@ -20,10 +20,14 @@ namespace wrapper {
 /// The C source of the model container of a compiled function `entry` with
 /// tensor `inputs` and `outputs`: the versioned ABI of WrapperModel.h, which
 /// checks inputs, builds memref descriptors, calls `_mlir_ciface_<entry>`
-/// and copies the results into runtime arrays. Fails (empty string, message
-/// in `error`) for element types the runtime has no dtype for.
+/// and copies the results into runtime arrays. With `cuda` (an entry
+/// compiled by --wrapper-cuda-pipeline, taking host buffers), creating a
+/// model checks that CUDA is available and each run waits for the GPU and
+/// reports its first error. Fails (empty string, message in `error`) for
+/// element types the runtime has no dtype for.
 std::string generateContainerSource(StringRef entry, TypeRange inputs,
-                                    TypeRange outputs, std::string &error);
+                                    TypeRange outputs, bool cuda,
+                                    std::string &error);
 
 /// A weight appended to model.so: the pointer slot the compiled code reads
 /// it through, and where it lies in the appended blob.

@@ -89,6 +89,15 @@ static cl::opt<std::string> targetFeatures(
     cl::desc("CPU features to add or remove, as '+avx2,-avx512f' (the "
              "vector width follows)"),
     cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Where the model runs: cpu, or cuda (an NVIDIA GPU "
+                    "through --wrapper-cuda-pipeline; each run copies the "
+                    "inputs to the device and the outputs back)"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
+             cl::init("sm_90"), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -212,8 +221,9 @@ int main(int argc, char **argv) {
   if (!func)
     return fail(error);
   std::string entryName = func.getName().str();
-  std::string container = generateContainerSource(
-      entryName, func.getArgumentTypes(), func.getResultTypes(), error);
+  std::string container =
+      generateContainerSource(entryName, func.getArgumentTypes(),
+                              func.getResultTypes(), target == "cuda", error);
   if (container.empty())
     return fail(error);
 
@@ -221,6 +231,12 @@ int main(int argc, char **argv) {
     return fail("unknown --weights '" + weightsMode +
                 "'; expected embedded or appended");
   bool appended = weightsMode == "appended";
+  if (target != "cpu" && target != "cuda")
+    return fail("--target must be cpu or cuda, got '" + target + "'");
+  bool cuda = target == "cuda";
+  if (cuda && appended)
+    return fail("--weights=appended is not supported with --target=cuda "
+                "(the constants are embedded and copied to the device)");
 
   // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
   // template's vector width.
@@ -230,24 +246,35 @@ int main(int argc, char **argv) {
     return fail(error);
 
   // Compile: tensor_program to kernels and a host graph, then (with
-  // appended weights) the constants out of the IR, then code.
+  // appended weights) the constants out of the IR, then code. On CUDA:
+  // --wrapper-cuda-pipeline, whose public function takes host buffers and
+  // copies them to the device and its results back.
   privatizeAllBut(module, func);
   CPUPipelineOptions options;
-  options.parallel = parallel;
+  options.parallel = parallel && !cuda;
   options.planMemory = planMemory;
   options.cInterface = true;
   AppendedWeights weights;
   std::vector<char> blob;
-  {
+  if (cuda) {
     PassManager pm(&context);
     pm.addPass(createSymbolDCEPass());
-    buildCPUFrontendPipeline(pm, options);
+    CUDAPipelineOptions cudaOptions;
+    cudaOptions.chip = cudaChip;
+    cudaOptions.cInterface = true;
+    buildCUDAPipeline(pm, cudaOptions);
     if (failed(pm.run(module)))
       return fail("compilation failed");
-  }
-  if (appended && failed(takeOutConstants(module, weights, blob, error)))
-    return fail(error);
-  {
+  } else {
+    {
+      PassManager pm(&context);
+      pm.addPass(createSymbolDCEPass());
+      buildCPUFrontendPipeline(pm, options);
+      if (failed(pm.run(module)))
+        return fail("compilation failed");
+    }
+    if (appended && failed(takeOutConstants(module, weights, blob, error)))
+      return fail(error);
     PassManager pm(&context);
     CPUCodegenOptions codegen;
     codegen.parallel = options.parallel;
@@ -321,14 +348,17 @@ int main(int argc, char **argv) {
                                    loaderPath,
                                    "-I" WRAPPER_INCLUDE_DIR,
                                    "-L" + runtimeDir,
-                                   "-lwrapper_runtime",
+                                   cuda ? "-lwrapper_cuda_runtime"
+                                        : "-lwrapper_runtime",
                                    "-Wl,-rpath," + runtimeDir,
                                    "-L" + llvmLibDir,
                                    "-lmlir_c_runner_utils",
                                    "-Wl,-rpath," + llvmLibDir,
                                    "-lm"};
-  if (parallel)
+  if (options.parallel)
     args.append({"-lomp"});
+  if (cuda)
+    args.append({"-lwrapper_runtime"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*compiler, argRefs, std::nullopt, {},

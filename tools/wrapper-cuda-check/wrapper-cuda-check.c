@@ -6,7 +6,8 @@
  * through the mgpu* entry points of MLIR's gpu-to-llvm host code: a PTX
  * kernel loaded once, its function looked up once, launched on buffers from
  * the caching allocator, results compared with the same sum on the host;
- * then the allocator's reuse, the caches' counters and the refusals. Exit
+ * then the allocator's reuse, the caches' counters, products through cuBLAS
+ * (against a loop on the host) and the refusals. Exit
  * status 0 when all is right. With --expect-unavailable (a machine without
  * a GPU) it checks that every device call fails with a clear message.
  * test/Runtime/cuda-runtime*.test run it under FileCheck.
@@ -89,6 +90,112 @@ static int compare(const float *a, const float *b, const float *c, int n,
   return worst <= 1e-6 ? 0 : 1;
 }
 
+/* bf16 bits of `value` (exact for the small values used here). */
+static uint16_t toBF16(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return (uint16_t)(bits >> 16);
+}
+
+/* One product through wrapper_cuda_gemm against a loop on the host:
+ * c[i] (+)= op(a[i]) op(b[i]) for i < batch, b shared by all batches when
+ * `shareB`; `bf16` stores a and b as bf16 (c stays f32). */
+static int checkGemm(int batch, int m, int n, int k, int transposeA,
+                     int transposeB, int shareB, int accumulate, int bf16) {
+  size_t sizeA = (size_t)m * k, sizeB = (size_t)k * n, sizeC = (size_t)m * n;
+  size_t countB = shareB ? 1 : (size_t)batch;
+  float *a = malloc(batch * sizeA * sizeof(float));
+  float *b = malloc(countB * sizeB * sizeof(float));
+  float *c = malloc(batch * sizeC * sizeof(float));
+  float *ref = malloc(batch * sizeC * sizeof(float));
+  uint16_t *a16 = malloc(batch * sizeA * 2), *b16 = malloc(countB * sizeB * 2);
+  for (size_t i = 0; i < batch * sizeA; ++i) {
+    a[i] = (float)((int)(i * 7 % 17) - 8) * 0.5f;
+    a16[i] = toBF16(a[i]);
+  }
+  for (size_t i = 0; i < countB * sizeB; ++i) {
+    b[i] = (float)((int)(i * 5 % 11) - 5) * 0.25f;
+    b16[i] = toBF16(b[i]);
+  }
+  for (size_t i = 0; i < batch * sizeC; ++i)
+    c[i] = accumulate ? (float)(i % 3) : 0.0f;
+  for (int p = 0; p < batch; ++p)
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double sum = c[p * sizeC + (size_t)i * n + j];
+        for (int l = 0; l < k; ++l) {
+          float x = a[p * sizeA + (transposeA ? (size_t)l * m + i
+                                              : (size_t)i * k + l)];
+          float y = b[(shareB ? 0 : p * sizeB) +
+                      (transposeB ? (size_t)j * k + l : (size_t)l * n + j)];
+          sum += (double)x * y;
+        }
+        ref[p * sizeC + (size_t)i * n + j] = (float)sum;
+      }
+  size_t elem = bf16 ? 2 : 4;
+  void *da, *db, *dc;
+  CHECK(wrapper_cuda_alloc(batch * sizeA * elem, &da));
+  CHECK(wrapper_cuda_alloc(countB * sizeB * elem, &db));
+  CHECK(wrapper_cuda_alloc(batch * sizeC * sizeof(float), &dc));
+  CHECK(wrapper_cuda_copy_to_device(da, bf16 ? (void *)a16 : (void *)a,
+                                    batch * sizeA * elem));
+  CHECK(wrapper_cuda_copy_to_device(db, bf16 ? (void *)b16 : (void *)b,
+                                    countB * sizeB * elem));
+  CHECK(wrapper_cuda_copy_to_device(dc, c, batch * sizeC * sizeof(float)));
+  wrapper_dtype in = bf16 ? WRAPPER_DTYPE_BF16 : WRAPPER_DTYPE_F32;
+  wrapper_cuda_gemm_args args = {
+      .batch = batch,
+      .m = m,
+      .n = n,
+      .k = k,
+      .a = da,
+      .b = db,
+      .c = dc,
+      .stride_a = (int64_t)sizeA,
+      .stride_b = shareB ? 0 : (int64_t)sizeB,
+      .stride_c = (int64_t)sizeC,
+      .a_dtype = in,
+      .b_dtype = in,
+      .c_dtype = WRAPPER_DTYPE_F32,
+      .transpose_a = transposeA,
+      .transpose_b = transposeB,
+      .accumulate = accumulate,
+  };
+  CHECK(wrapper_cuda_gemm(&args));
+  CHECK(wrapper_cuda_copy_to_host(c, dc, batch * sizeC * sizeof(float)));
+  double worst = 0;
+  for (size_t i = 0; i < batch * sizeC; ++i) {
+    double e = fabs((double)c[i] - ref[i]) / (1.0 + fabs(ref[i]));
+    worst = e > worst ? e : worst;
+  }
+  printf("gemm %dx%dx%dx%d%s%s%s%s%s: max error %s\n", batch, m, n, k,
+         transposeA ? " ta" : "", transposeB ? " tb" : "",
+         shareB ? " shared-b" : "", accumulate ? " accumulate" : "",
+         bf16 ? " bf16" : "", worst <= 1e-5 ? "ok" : "TOO LARGE");
+  CHECK(wrapper_cuda_free(da));
+  CHECK(wrapper_cuda_free(db));
+  CHECK(wrapper_cuda_free(dc));
+  free(a), free(b), free(c), free(ref), free(a16), free(b16);
+  return worst <= 1e-5 ? 0 : 1;
+}
+
+/* Products refused before cuBLAS is needed. */
+static void gemmRefusals(void) {
+  wrapper_cuda_gemm_args args = {.batch = 1, .m = -1, .n = 1, .k = 1};
+  wrapper_status s = wrapper_cuda_gemm(&args);
+  printf("gemm negative size: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+  wrapper_cuda_gemm_args ints = {.batch = 1,
+                                 .m = 1,
+                                 .n = 1,
+                                 .k = 1,
+                                 .a_dtype = WRAPPER_DTYPE_I32,
+                                 .b_dtype = WRAPPER_DTYPE_I32,
+                                 .c_dtype = WRAPPER_DTYPE_I32};
+  s = wrapper_cuda_gemm(&ints);
+  printf("gemm i32: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
+}
+
 static int unavailable(void) {
   printf("abi %d\n", wrapper_cuda_abi_version());
   int available = wrapper_cuda_available();
@@ -100,6 +207,9 @@ static int unavailable(void) {
   s = wrapper_cuda_synchronize();
   printf("synchronize: %s\n", wrapper_status_name(s));
   printf("free NULL: %s\n", wrapper_status_name(wrapper_cuda_free(NULL)));
+  int blas = wrapper_cuda_blas_available();
+  printf("cublas available: %d (%s)\n", blas, wrapper_last_error());
+  gemmRefusals();
   return 0;
 }
 
@@ -176,6 +286,24 @@ int main(int argc, char **argv) {
          (unsigned long long)after.modules_loaded,
          (unsigned long long)after.function_lookups,
          (unsigned long long)after.launches);
+
+  /* Products through cuBLAS. */
+  int blas = wrapper_cuda_blas_available();
+  printf("cublas available: %d\n", blas);
+  if (!blas) {
+    printf("FAILED: %s\n", wrapper_last_error());
+    return 1;
+  }
+  wrapper_cuda_get_stats(&before);
+  int bad = checkGemm(1, 67, 45, 33, 0, 0, 0, 0, 0);
+  bad |= checkGemm(1, 67, 45, 33, 1, 1, 0, 1, 0);
+  bad |= checkGemm(3, 16, 24, 40, 0, 1, 1, 0, 0);
+  bad |= checkGemm(2, 64, 32, 128, 0, 0, 0, 0, 1);
+  wrapper_cuda_get_stats(&after);
+  printf("gemms +%llu\n", (unsigned long long)(after.gemms - before.gemms));
+  if (bad)
+    return 1;
+  gemmRefusals();
 
   /* Refusals. */
   wrapper_status s = wrapper_cuda_free((void *)0x1234);

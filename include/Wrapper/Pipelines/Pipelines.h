@@ -165,6 +165,15 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
                      "return without waiting for the GPU (the caller copies "
                      "and synchronizes)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> cublas{
+      *this, "cublas",
+      llvm::cl::desc("Matrix products through cuBLAS (loaded at run time) "
+                     "instead of generated kernels"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> allowTF32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),
+      llvm::cl::init(false)};
 };
 
 /// tensor_program in; host code in the LLVM dialect calling the runtime's

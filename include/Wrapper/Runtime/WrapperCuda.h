@@ -24,6 +24,10 @@
  *   mgpuMemAlloc allocates from the cache), so upstream's host code runs on
  *   this runtime unchanged.
  *
+ * - Matrix products go to cuBLAS, also loaded at run time
+ *   (WRAPPER_CUBLAS_LIBRARY, else libcublas.so.13, .so.12, .so), on the
+ *   same stream: wrapper_cuda_gemm, and wrapperCudaGemm for compiled code.
+ *
  * Errors are wrapper_status codes with wrapper_last_error() messages (the
  * driver's error name and string). No MLIR or CUDA headers are needed to
  * build it: the few driver entry points are declared here by hand (their
@@ -43,7 +47,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 1
+#define WRAPPER_CUDA_ABI_VERSION 2
 
 int32_t wrapper_cuda_abi_version(void);
 
@@ -75,6 +79,7 @@ typedef struct wrapper_cuda_stats {
   uint64_t modules_loaded;   /* driver module loads */
   uint64_t function_lookups; /* driver function lookups */
   uint64_t launches;
+  uint64_t gemms; /* wrapper_cuda_gemm calls that reached cuBLAS */
 } wrapper_cuda_stats;
 void wrapper_cuda_get_stats(wrapper_cuda_stats *stats);
 
@@ -102,6 +107,48 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
 
 /* The stream (a CUstream), for code that launches by itself. */
 void *wrapper_cuda_stream(void);
+
+/*===------------------------------------------------------------------===*
+ * Matrix products through cuBLAS
+ *===------------------------------------------------------------------===*/
+
+/* Whether cuBLAS can be used (loading it and CUDA if needed); on 0,
+ * wrapper_last_error() says why. */
+int32_t wrapper_cuda_blas_available(void);
+
+/* c[i] = a[i] x b[i] (or c[i] += with `accumulate`) for i < batch, on
+ * row-major device matrices: a is [m, k] ([k, m] with transpose_a), b is
+ * [k, n] ([n, k] with transpose_b), c is [m, n], each batch `stride_*`
+ * elements after the previous one (0: one matrix for every batch).
+ * Element types: a and b both f32, f16 or bf16; c the same or f32.
+ * Products accumulate in f32 (TF32 tensor cores only with allow_tf32).
+ * Queued on the stream; sizes above INT32_MAX are refused. */
+typedef struct wrapper_cuda_gemm_args {
+  int64_t batch, m, n, k;
+  const void *a, *b;
+  void *c;
+  int64_t stride_a, stride_b, stride_c;
+  wrapper_dtype a_dtype, b_dtype, c_dtype;
+  int32_t transpose_a, transpose_b;
+  int32_t accumulate;
+  int32_t allow_tf32;
+} wrapper_cuda_gemm_args;
+wrapper_status wrapper_cuda_gemm(const wrapper_cuda_gemm_args *args);
+
+/* wrapper_cuda_gemm for compiled code (--wrapper-cuda-pipeline's matmuls):
+ * pointers as integers, the dtypes packed as a | b << 8 | c << 16 and the
+ * flags as WRAPPER_CUDA_GEMM_*; a failure is reported by the next
+ * wrapper_cuda_synchronize, like the mgpu* calls'. */
+enum {
+  WRAPPER_CUDA_GEMM_TRANSPOSE_A = 1,
+  WRAPPER_CUDA_GEMM_TRANSPOSE_B = 2,
+  WRAPPER_CUDA_GEMM_ACCUMULATE = 4,
+  WRAPPER_CUDA_GEMM_ALLOW_TF32 = 8,
+};
+void wrapperCudaGemm(int64_t batch, int64_t m, int64_t n, int64_t k,
+                     uintptr_t a, int64_t stride_a, uintptr_t b,
+                     int64_t stride_b, uintptr_t c, int64_t stride_c,
+                     int32_t dtypes, int32_t flags);
 
 #ifdef __cplusplus
 }

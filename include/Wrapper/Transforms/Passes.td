@@ -327,6 +327,64 @@ def WrapperCUDARowKernelsPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def WrapperCUDAMatmulToCublasPass
+    : Pass<"wrapper-cuda-matmul-to-cublas", "::mlir::ModuleOp"> {
+  let summary = "Matrix products on buffers as calls of cuBLAS (through the "
+                "CUDA runtime)";
+  let description = [{
+    Runs on buffers, before the remaining linalg ops become GPU kernels.
+    A `linalg.matmul`, `linalg.batch_matmul`, or a contraction
+    `linalg.generic` of the same form (`out[b..., m, n] += lhs[b..., m, k] *
+    rhs[b..., k, n]`, either operand transposed in its last two dimensions,
+    either operand without the batch dimensions, f16/bf16 inputs extended
+    to an f32 accumulator) whose buffers have the identity layout becomes a
+    call of the runtime's `wrapperCudaGemm` on the buffers' device
+    addresses: cuBLAS's strided batched product, queued on the runtime's
+    stream (`include/Wrapper/Runtime/WrapperCuda.h`). A zero `linalg.fill`
+    of the output just before the product is folded into it (beta = 0).
+    The declaration of `wrapperCudaGemm` carries `wrapper.cuda_stream_ordered`,
+    which tells `--wrapper-cuda-stream-ordered-calls` that the call needs no
+    wait for earlier GPU work.
+
+    Products of other element types (integers, f64), other layouts (strided
+    views) or other indexing (broadcast batch dimensions of size other than
+    one, several batch dimensions that differ between operands) are left
+    alone and become ordinary kernels.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x32xf32>)
+    linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x32xf32>)
+                  outs(%c : memref<64x32xf32>)
+    // becomes
+    %pa = memref.extract_aligned_pointer_as_index %a : memref<64x128xf32> -> index
+    ...
+    func.call @wrapperCudaGemm(%c1, %c64, %c32, %c128, %a_i64, %c8192, ...)
+    ```
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 products use TF32 tensor cores (10-bit mantissas)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def WrapperCUDAStreamOrderedCallsPass
+    : Pass<"wrapper-cuda-stream-ordered-calls", "::mlir::func::FuncOp"> {
+  let summary = "Drops the host waits that gpu-async-region puts before "
+                "calls of stream-ordered runtime functions";
+  let description = [{
+    `gpu-async-region` makes the host wait for the GPU before any call it
+    cannot see into. A callee marked `wrapper.cuda_stream_ordered` (the
+    runtime's `wrapperCudaGemm`) queues its work on the runtime's one
+    stream, behind the kernels already queued, so the blocking `gpu.wait`
+    right before such a call is erased; the GPU work after it starts a new
+    token (`gpu.wait async`), which the runtime maps to the same stream.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def WrapperCUDAPlaceBuffersPass
     : Pass<"wrapper-cuda-place-buffers", "::mlir::ModuleOp"> {
   let summary = "Moves the host code's buffers of a CUDA program to the "

@@ -252,11 +252,14 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                                   "kernel name on a function";
     return success();
   }
-  // The micro-kernel of --wrapper-gemm-template.
-  if (attr.getName() == "wrapper.gemm_micro_kernel") {
+  // The micro-kernel of --wrapper-gemm-template; a runtime function that
+  // queues its work on the CUDA runtime's stream
+  // (--wrapper-cuda-stream-ordered-calls).
+  if (attr.getName() == "wrapper.gemm_micro_kernel" ||
+      attr.getName() == "wrapper.cuda_stream_ordered") {
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
-      return op->emitOpError() << "'wrapper.gemm_micro_kernel' must be a "
-                                  "unit attribute on a function";
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a unit attribute on a function";
     return success();
   }
   return op->emitOpError() << "unknown wrapper attribute '"

@@ -1,0 +1,32 @@
+// The AOT artifact for CUDA (wrapper-compile --target=cuda): the entry is
+// compiled with --wrapper-cuda-pipeline (kernels as PTX inside the library,
+// the matmul through cuBLAS) and linked with the CUDA runtime; each run
+// copies the inputs to the device and the outputs back.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: wrapper-compile %s --target=cuda -o %t/model.so
+// RUN: wrapper-run %s --interpret --print=false --dynamic-size=7 --seed=3 --save-inputs=%t/in_ --save=%t/ref_
+//
+// Without a GPU, creating the model says why it cannot run:
+// RUN: %if !cuda-runtime %{ not run_model %t/model.so %t/in_0.npy %t/in_1.npy %t/in_2.npy 2>&1 | FileCheck %s --check-prefix=NOGPU %}
+// NOGPU: run_model: this model runs on CUDA: CUDA is not available
+//
+// On a GPU, the outputs match the interpreter's:
+// RUN: %if cuda-runtime %{ run_model %t/model.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy | FileCheck %s %}
+// CHECK: output0: float32, 672 elements
+// CHECK-NEXT: vs reference: max abs error {{.*}}: ok
+// CHECK: output1: float32, 7 elements
+// CHECK-NEXT: vs reference: max abs error {{.*}}: ok
+//
+// Refused: an unknown target, appended weights on CUDA.
+// RUN: not wrapper-compile %s --target=tpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: wrapper-compile: error: --target must be cpu or cuda, got 'tpu'
+// RUN: not wrapper-compile %s --target=cuda --weights=appended -o %t/x.so 2>&1 | FileCheck %s --check-prefix=WEIGHTS
+// WEIGHTS: wrapper-compile: error: --weights=appended is not supported with --target=cuda
+func.func @main(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> (tensor<?x96xf32>, tensor<?xf32>) {
+  %0 = tensor_program.matmul %x, %w : (tensor<?x64xf32>, tensor<64x96xf32>) -> tensor<?x96xf32>
+  %1 = tensor_program.add %0, %b : (tensor<?x96xf32>, tensor<96xf32>) -> tensor<?x96xf32>
+  %2 = tensor_program.gelu %1 : tensor<?x96xf32>
+  %3 = tensor_program.reduce_sum %2 dims [1] : tensor<?x96xf32> -> tensor<?xf32>
+  return %2, %3 : tensor<?x96xf32>, tensor<?xf32>
+}
