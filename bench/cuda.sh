@@ -12,6 +12,11 @@
 #              per second, ratio = gbps / copy gbps, and where PyTorch with
 #              CUDA is present inductor_ms (torch.compile, timed the same
 #              way) and vs_inductor = inductor_ms / ms (> 1: faster)
+#   linear     a linear layer (matmul through cuBLAS, bias + relu) at
+#              MATMUL_SIZES (default 4096) in DTYPES: tflops = 2 s^3 / time,
+#              and vs_inductor as above (Inductor calls cuBLAS too, with its
+#              own epilogue kernel); f32 products in full f32 on both sides
+#              (torch's allow_tf32 off, our allow-tf32 off)
 #   launch     host overhead per kernel call: a one-kernel program (256
 #              elements) called back to back against a bare cuLaunchKernel
 #              loop of a same-sized kernel; overhead_us = ours - bare
@@ -26,6 +31,7 @@ reps=${REPS:-20}
 sizes=${SIZES:-"4096 16384"}
 dtypes=${DTYPES:-"f32 bf16"}
 workloads=${WORKLOADS:-"add_chain softmax layer_norm rms_norm gelu"}
+matmul_sizes=${MATMUL_SIZES:-4096}
 python=${PYTHON:-python3}
 
 [[ -n ${NO_BUILD:-} ]] || "$root/scripts/build.sh" wrapper-run WrapperCudaRuntime >/dev/null
@@ -48,10 +54,12 @@ printf '{"workload": "copy", "shape": "%dx%dxf32", "ms": %s, "gbps": %s, "ref": 
 # Inductor, once for every configuration (its compile caches are cold).
 specs=()
 for w in $workloads; do for s in $sizes; do for t in $dtypes; do specs+=("$w:$s:$t"); done; done; done
+gemm_specs=()
+for s in $matmul_sizes; do for t in $dtypes; do gemm_specs+=("linear:$s:$t"); done; done
 declare -A inductor
 if "$python" -c 'import torch' 2>/dev/null; then
   while read -r w s t ms; do inductor[$w:$s:$t]=$ms; done < <(
-    "$python" "$root/bench/cuda_inductor.py" "$reps" "${specs[@]}")
+    "$python" "$root/bench/cuda_inductor.py" "$reps" "${specs[@]}" "${gemm_specs[@]}")
 fi
 
 for spec in "${specs[@]}"; do
@@ -69,6 +77,22 @@ for spec in "${specs[@]}"; do
     ind = (ind == "n/a") ? "null" : ind;
     printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"bytes\": %d, \"gbps\": %.1f, \"ref\": \"copy %.1f GB/s\", \"ratio\": %.3f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",
       w, s, s, t, ms, b, gbps, ref, gbps / ref, ind, vs }'
+done
+
+# Matrix products (cuBLAS) with their epilogue.
+for spec in "${gemm_specs[@]}"; do
+  IFS=: read -r w s t <<<"$spec"
+  file=$work/$w-$s-$t.mlir
+  sed -e "s/4096/$s/g" -e "s/xf32>/x$t>/g" "$root/bench/workloads/$w.mlir" >"$file"
+  out=$("$build/bin/wrapper-run" "$file" --target=cuda --print=false --benchmark="$reps" 2>&1) || {
+    echo "$out" >&2; exit 1; }
+  ms=$(sed -nE 's/^benchmark: .* mean ([0-9.]+) ms.*/\1/p' <<<"$out")
+  awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
+    tflops = 2 * s * s * s / (ms * 1e9);
+    vs = (ind == "n/a") ? "null" : sprintf("%.3f", ind / ms);
+    ind = (ind == "n/a") ? "null" : ind;
+    printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"tflops\": %.1f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",
+      w, s, s, t, ms, tflops, ind, vs }'
 done
 
 # Host overhead per kernel call.

@@ -34,6 +34,10 @@ def gelu(x):
     return F.gelu(x)
 
 
+def linear(x, w, b):
+    return torch.relu(x @ w + b)
+
+
 # workload -> (function, number of full-size inputs, number of row vectors)
 WORKLOADS = {
     "add_chain": (add_chain, 3, 0),
@@ -41,6 +45,7 @@ WORKLOADS = {
     "layer_norm": (layer_norm, 1, 2),
     "rms_norm": (rms_norm, 1, 1),
     "gelu": (gelu, 1, 0),
+    "linear": (linear, 2, 1),
 }
 
 
@@ -66,6 +71,8 @@ def measure(name, size, dtype, reps):
 
 def main():
     reps = int(sys.argv[1])
+    # f32 products in full f32, as ours (--wrapper-cuda-pipeline allow-tf32=false).
+    torch.backends.cuda.matmul.allow_tf32 = False
     if not torch.cuda.is_available():
         print("cuda_inductor: PyTorch sees no CUDA device", file=sys.stderr)
         for spec in sys.argv[2:]:

@@ -5,8 +5,26 @@
 # program (ok, FAIL with the reason, or refused by the CUDA pipeline) and a
 # count. Needs a CUDA device; run it on the GPU machine.
 #   scripts/cuda-integration.sh [wrapper-run]
+# With --compile-only, each program only goes through
+# wrapper-opt --wrapper-cuda-pipeline (no GPU needed; lit runs this in CI).
+#   scripts/cuda-integration.sh --compile-only [wrapper-opt]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ ${1:-} == --compile-only ]]; then
+  opt=${2:-wrapper-opt}
+  ok=0 failed=0
+  for program in "$root"/test/Integration/CPU/*.mlir; do
+    if out=$("$opt" "$program" --wrapper-cuda-pipeline -o /dev/null 2>&1); then
+      echo "compiled ${program##*/}"
+      ok=$((ok + 1))
+    else
+      echo "FAIL     ${program##*/}: $(grep -m1 'error' <<<"$out" | cut -c1-200)"
+      failed=$((failed + 1))
+    fi
+  done
+  echo "cuda compile: $ok compiled, $failed failed"
+  exit $((failed != 0))
+fi
 run=${1:-wrapper-run}
 ok=0 failed=0 refused=0
 for program in "$root"/test/Integration/CPU/*.mlir; do

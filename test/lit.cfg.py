@@ -30,7 +30,10 @@ config.substitutions.append(("%runner_libs", ",".join(runner_libs)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "ASAN_OPTIONS", "UBSAN_OPTIONS",
-                                     "WRAPPER_CUBLAS_LIBRARY", "LD_LIBRARY_PATH"])
+                                     "WRAPPER_CUBLAS_LIBRARY", "LD_LIBRARY_PATH",
+                                     "WRAPPER_CUDA_DEVICE", "CUDA_VISIBLE_DEVICES",
+                                     "CUDA_DEVICE_ORDER", "CUDA_ROOT",
+                                     "CUDA_HOME", "CUDA_PATH"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
@@ -61,6 +64,13 @@ def _cuda_usable():
 
 if os.environ.get("WRAPPER_CUDA_TESTS", "auto") != "off" and _cuda_usable():
     config.available_features.add("cuda-runtime")
+
+# cuda-libdevice: a CUDA toolkit with libdevice where --wrapper-cuda-pipeline
+# looks by default (the PTX tests of kernels calling exp, erf, ... need it).
+_toolkits = [os.environ.get(v) for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")]
+if any(t and os.path.isfile(os.path.join(t, "nvvm", "libdevice", "libdevice.10.bc"))
+       for t in _toolkits + ["/usr/local/cuda"]):
+    config.available_features.add("cuda-libdevice")
 
 # cuda-stub: the CUDA toolkit's stub libcuda (a driver library whose every
 # call fails), to check the runtime's refusals where the toolkit is.

@@ -41,6 +41,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::wrapper;
@@ -269,6 +273,37 @@ struct LowerAllReducePass
   }
 };
 
+/// Fails when a kernel calls a libdevice function (__nv_expf, ...) and no
+/// libdevice was found to link: the PTX would not load.
+struct RequireNoLibdeviceCallsPass
+    : public PassWrapper<RequireNoLibdeviceCallsPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RequireNoLibdeviceCallsPass)
+  explicit RequireNoLibdeviceCallsPass(std::string toolkit)
+      : toolkit(std::move(toolkit)) {}
+  StringRef getArgument() const final {
+    return "wrapper-require-no-libdevice-calls";
+  }
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
+      if (!func.isExternal() || !func.getName().starts_with("__nv_"))
+        continue;
+      func.emitError() << "kernels call " << func.getName()
+                       << " from CUDA's libdevice, which was not found ("
+                       << (toolkit.empty()
+                               ? "CUDA_ROOT, CUDA_HOME, CUDA_PATH "
+                                 "unset and no /usr/local/cuda"
+                               : "no nvvm/libdevice/libdevice.10.bc "
+                                 "under " +
+                                     toolkit)
+                       << "); set CUDA_HOME or the pipeline's cuda-toolkit "
+                          "option to the CUDA toolkit";
+      return signalPassFailure();
+    }
+  }
+  std::string toolkit;
+};
+
 /// Fails with a message: how a pipeline reports an option that cannot be
 /// honoured once the pipeline runs (pipeline builders cannot fail).
 struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
@@ -376,6 +411,28 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   addLLVMLowering(pm, options.parallel);
 }
 
+/// libdevice.10.bc of the CUDA toolkit `toolkit`, or (when empty) of
+/// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty when there
+/// is none.
+static std::string findLibdevice(StringRef toolkit) {
+  SmallVector<std::string> roots;
+  if (!toolkit.empty()) {
+    roots.push_back(toolkit.str());
+  } else {
+    for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *value = std::getenv(name); value && *value)
+        roots.push_back(value);
+    roots.push_back("/usr/local/cuda");
+  }
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::is_regular_file(path))
+      return std::string(path);
+  }
+  return {};
+}
+
 void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
                                       const CUDAPipelineOptions &options) {
   // tensor_program to linalg, each function as a whole.
@@ -442,6 +499,12 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
+  // libdevice (expf, erff, ... of the kernels), linked explicitly: the
+  // toolkit MLIR would look in depends on the environment, and PTX left
+  // with calls of __nv_* fails to load.
+  std::string libdevice = findLibdevice(options.cudaToolkit);
+  if (!libdevice.empty())
+    target.linkLibs.push_back(libdevice);
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -458,6 +521,9 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   // Memref ops that gpu-to-llvm leaves on the host (memref.reshape with a
   // shape in memory).
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (libdevice.empty())
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        std::make_unique<RequireNoLibdeviceCallsPass>(options.cudaToolkit));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -34,6 +34,8 @@ enum {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_STREAM_NON_BLOCKING = 1,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
 
 static struct {
@@ -53,7 +55,8 @@ static struct {
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
-  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
@@ -83,7 +86,7 @@ static const struct {
     {"cuMemcpyDtoDAsync_v2", (void **)&cu.cuMemcpyDtoDAsync},
     {"cuMemcpyAsync", (void **)&cu.cuMemcpyAsync},
     {"cuMemsetD32Async", (void **)&cu.cuMemsetD32Async},
-    {"cuModuleLoadData", (void **)&cu.cuModuleLoadData},
+    {"cuModuleLoadDataEx", (void **)&cu.cuModuleLoadDataEx},
     {"cuModuleGetFunction", (void **)&cu.cuModuleGetFunction},
     {"cuLaunchKernel", (void **)&cu.cuLaunchKernel},
     {"cuGetErrorName", (void **)&cu.cuGetErrorName},
@@ -442,9 +445,22 @@ wrapper_status wrapper_cuda_module(const void *image, void **out) {
       *out = modules[i].module;
   if (status == WRAPPER_OK && !*out) {
     CUmodule module;
-    CUresult result = cu.cuModuleLoadData(&module, image);
-    if (result != 0)
+    /* The PTX JIT's error log goes into the message. */
+    char log[1024] = "";
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, (void *)(uintptr_t)sizeof log};
+    CUresult result = cu.cuModuleLoadDataEx(&module, image, 2, options, values);
+    if (result != 0) {
+      log[sizeof log - 1] = 0;
       status = driverError(result, "cuModuleLoadData");
+      if (log[0]) {
+        char message[1536];
+        snprintf(message, sizeof message, "%s; the PTX JIT says: %s",
+                 wrapper_last_error(), log);
+        status = wrapper_report_error(status, "%s", message);
+      }
+    }
     else if (!reserve((void **)&modules, &moduleCapacity, moduleCount,
                       sizeof(Module)))
       status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,

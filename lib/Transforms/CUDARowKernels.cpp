@@ -42,6 +42,45 @@ using namespace mlir;
 
 namespace {
 
+/// Folds the innermost reduction loops of `op` into one when there are
+/// several and every operand indexes them as its contiguous innermost
+/// dimensions (a sum over [rows, 5, 6] becomes one over [rows, 30], a sum
+/// of a whole [3, 5, 6] tensor one over [90]): upstream's
+/// collapseOpIterationDims, which collapses the buffers too. The result is
+/// a row reduction this pass maps (instead of one thread per row, or host
+/// code for a reduction to a scalar).
+void collapseInnerReductions(linalg::GenericOp op, RewriterBase &rewriter) {
+  if (!op.hasPureBufferSemantics() || op->getParentOfType<gpu::LaunchOp>())
+    return;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t loops = iterators.size(), first = loops;
+  while (first > 0 && iterators[first - 1] == utils::IteratorType::reduction)
+    --first;
+  if (loops - first < 2)
+    return;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.getLayout().isIdentity())
+      return;
+  }
+  // No broadcast or keepdim zeros: their unit dimensions would not fold.
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < first; ++i)
+    groups.push_back({i});
+  groups.push_back(llvm::to_vector(llvm::seq<int64_t>(first, loops)));
+  // Only the folded group needs preserving (singletons always are).
+  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(),
+                                        ArrayRef(groups).take_back()))
+    return;
+  rewriter.setInsertionPoint(op);
+  if (succeeded(linalg::collapseOpIterationDims(
+          cast<linalg::LinalgOp>(op.getOperation()), groups, rewriter)))
+    rewriter.eraseOp(op);
+}
+
 /// The size of a loop, comparable across ops without building IR: a static
 /// size, or the dynamic dimension of a buffer traced back through
 /// allocations and memref.dim to where it comes from.
@@ -893,6 +932,11 @@ struct WrapperCUDARowKernelsPass
       if (failed(linalg::generalizeNamedOp(rewriter, fill)))
         return signalPassFailure();
     }
+
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      collapseInnerReductions(op, rewriter);
 
     SmallVector<Block *> blocks;
     getOperation().walk([&](Block *block) {

@@ -105,6 +105,37 @@ func.func @left_alone(%x: memref<16x16xf32>, %col: memref<16xf32>, %y: memref<16
 
 // -----
 
+// Several innermost reduction loops fold into one row (upstream's
+// collapseOpIterationDims on the buffers): a max over [rows, 5, 6] becomes
+// one over [rows, 30], a sum of a whole [3, 5, 6] buffer one over [90]
+// (one block); each is then a row kernel.
+// CHECK-LABEL: func.func @folded_reductions
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : memref<?x5x6xf32> into memref<?x30xf32>
+// CHECK: gpu.launch
+// CHECK: gpu.all_reduce maximumf
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x5x6xf32> into memref<90xf32>
+// CHECK: gpu.launch
+// CHECK: gpu.all_reduce add
+func.func @folded_reductions(%y: memref<?x5x6xf32>, %rows: memref<?xf32>, %x: memref<3x5x6xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
+                  iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%y : memref<?x5x6xf32>) outs(%rows : memref<?xf32>) {
+  ^bb0(%in: f32, %a: f32):
+    %m = arith.maximumf %a, %in : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>],
+                  iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%x : memref<3x5x6xf32>) outs(%s : memref<f32>) {
+  ^bb0(%in: f32, %a: f32):
+    %t = arith.addf %a, %in : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
 // RUN: not wrapper-opt %s --split-input-file --wrapper-cuda-row-kernels=block-size=2048 2>&1 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: error: wrapper-cuda-row-kernels: block-size 2048 exceeds the 1024 threads a CUDA block may have
 func.func @block_size(%x: memref<4xf32>) {

@@ -325,8 +325,8 @@ int main(int argc, char **argv) {
     loader << generateWeightLoaderSource(weights);
   }
 
-  // Link: object + container + runtime (+ OpenMP, + MLIR's C runner utils
-  // for strided copies), with rpaths so the library loads where it is.
+  // Link: object + container + runtime, with rpaths so the library loads
+  // where it is.
   // The compiler the project was built with, else (when --cc was not
   // given, as on a machine with the tools but not that compiler) cc.
   auto compiler = llvm::sys::findProgramByName(cc);
@@ -351,14 +351,16 @@ int main(int argc, char **argv) {
                                    cuda ? "-lwrapper_cuda_runtime"
                                         : "-lwrapper_runtime",
                                    "-Wl,-rpath," + runtimeDir,
-                                   "-L" + llvmLibDir,
-                                   "-lmlir_c_runner_utils",
-                                   "-Wl,-rpath," + llvmLibDir,
                                    "-lm"};
-  if (options.parallel)
-    args.append({"-lomp"});
+  // CPU code calls memrefCopy (MLIR's C runner utils) for strided copies
+  // and OpenMP for threads; CUDA host code needs neither.
   if (cuda)
     args.append({"-lwrapper_runtime"});
+  else
+    args.append({"-L" + llvmLibDir, "-lmlir_c_runner_utils",
+                 "-Wl,-rpath," + llvmLibDir});
+  if (options.parallel)
+    args.append({"-lomp"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*compiler, argRefs, std::nullopt, {},

@@ -170,6 +170,12 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::desc("Matrix products through cuBLAS (loaded at run time) "
                      "instead of generated kernels"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("CUDA toolkit whose nvvm/libdevice the kernels link "
+                     "(default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> allowTF32{
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),

@@ -19,8 +19,8 @@
 // CHECK-SAME: .target sm_90
 // CHECK-SAME: .visible .entry main_kernel(
 // CHECK-SAME: .maxntid 128, 1, 1
-// CHECK-SAME: ld.global.v4.b32
-// CHECK-SAME: st.global.v4.b32
+// CHECK-SAME: {{(ld|st)}}.global.v4.b32
+// CHECK-SAME: {{(ld|st)}}.global.v4.b32
 // SM80: .target sm_80
 // SM80-SAME: .maxntid 128, 1, 1
 // SM80-NOT: ld.global.v4
