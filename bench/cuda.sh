@@ -62,13 +62,19 @@ if "$python" -c 'import torch' 2>/dev/null; then
     "$python" "$root/bench/cuda_inductor.py" "$reps" "${specs[@]}" "${gemm_specs[@]}")
 fi
 
-for spec in "${specs[@]}"; do
-  IFS=: read -r w s t <<<"$spec"
-  file=$work/$w-$s-$t.mlir
+# Times workload spec "w:s:t" (its file with 4096 -> s, f32 -> t): sets
+# w, s, t and ms, the mean per call.
+time_workload() {
+  IFS=: read -r w s t <<<"$1"
+  local file=$work/$w-$s-$t.mlir out
   sed -e "s/4096/$s/g" -e "s/xf32>/x$t>/g" "$root/bench/workloads/$w.mlir" >"$file"
   out=$("$build/bin/wrapper-run" "$file" --target=cuda --print=false --benchmark="$reps" 2>&1) || {
     echo "$out" >&2; exit 1; }
   ms=$(sed -nE 's/^benchmark: .* mean ([0-9.]+) ms.*/\1/p' <<<"$out")
+}
+
+for spec in "${specs[@]}"; do
+  time_workload "$spec"
   moved=$((tensors[$w] * s * s * bytes_of[$t]))
   awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v b="$moved" -v ref="$copy_gbps" \
       -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
@@ -81,12 +87,7 @@ done
 
 # Matrix products (cuBLAS) with their epilogue.
 for spec in "${gemm_specs[@]}"; do
-  IFS=: read -r w s t <<<"$spec"
-  file=$work/$w-$s-$t.mlir
-  sed -e "s/4096/$s/g" -e "s/xf32>/x$t>/g" "$root/bench/workloads/$w.mlir" >"$file"
-  out=$("$build/bin/wrapper-run" "$file" --target=cuda --print=false --benchmark="$reps" 2>&1) || {
-    echo "$out" >&2; exit 1; }
-  ms=$(sed -nE 's/^benchmark: .* mean ([0-9.]+) ms.*/\1/p' <<<"$out")
+  time_workload "$spec"
   awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
     tflops = 2 * s * s * s / (ms * 1e9);
     vs = (ind == "n/a") ? "null" : sprintf("%.3f", ind / ms);

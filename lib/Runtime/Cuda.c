@@ -66,10 +66,7 @@ static struct {
 } cu;
 
 /* The versioned symbols behind the cuda.h names. */
-static const struct {
-  const char *name;
-  void **slot;
-} symbols[] = {
+static const wrapper_cuda_symbol symbols[] = {
     {"cuInit", (void **)&cu.cuInit},
     {"cuDeviceGetCount", (void **)&cu.cuDeviceGetCount},
     {"cuDeviceGet", (void **)&cu.cuDeviceGet},
@@ -163,6 +160,17 @@ static wrapper_status driverError(CUresult result, const char *what) {
       return driverError(result_, what);                                       \
   } while (0)
 
+const char *wrapper_cuda_resolve(void *library,
+                                 const wrapper_cuda_symbol *symbols,
+                                 size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    *symbols[i].slot = dlsym(library, symbols[i].name);
+    if (!*symbols[i].slot)
+      return symbols[i].name;
+  }
+  return NULL;
+}
+
 /* Called with the lock held. */
 static wrapper_status initLocked(int32_t device) {
   if (initialized == 1)
@@ -176,14 +184,12 @@ static wrapper_status initLocked(int32_t device) {
              dlerror());
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
   }
-  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; ++i) {
-    *symbols[i].slot = dlsym(library, symbols[i].name);
-    if (!*symbols[i].slot) {
-      snprintf(initError, sizeof initError,
-               "CUDA is not available: libcuda.so.1 has no %s",
-               symbols[i].name);
-      return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
-    }
+  const char *missing =
+      wrapper_cuda_resolve(library, symbols, sizeof symbols / sizeof *symbols);
+  if (missing) {
+    snprintf(initError, sizeof initError,
+             "CUDA is not available: libcuda.so.1 has no %s", missing);
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
   }
   CUresult result = cu.cuInit(0);
   int count = 0;

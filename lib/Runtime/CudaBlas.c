@@ -86,23 +86,18 @@ static wrapper_status loadLocked(void) {
              tried);
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
-  const struct {
-    const char *name;
-    void **slot;
-  } symbols[] = {
+  const wrapper_cuda_symbol symbols[] = {
       {"cublasCreate_v2", (void **)&blas.create},
       {"cublasSetStream_v2", (void **)&blas.setStream},
       {"cublasGemmStridedBatchedEx", (void **)&blas.gemm},
       {"cublasGetStatusString", (void **)&blas.statusString},
   };
-  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; ++i) {
-    *symbols[i].slot = dlsym(library, symbols[i].name);
-    if (!*symbols[i].slot) {
-      snprintf(loadError, sizeof loadError,
-               "cuBLAS is not available: the library has no %s",
-               symbols[i].name);
-      return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
-    }
+  const char *missing =
+      wrapper_cuda_resolve(library, symbols, sizeof symbols / sizeof *symbols);
+  if (missing) {
+    snprintf(loadError, sizeof loadError,
+             "cuBLAS is not available: the library has no %s", missing);
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
   cublasStatus_t result = blas.create(&handle);
   if (result == 0)

@@ -67,10 +67,11 @@ bool isMulAddBody(Block &body) {
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
     return false;
+  // Exactly one addend is the accumulator.
   Value acc = body.getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
   if ((add.getLhs() == acc) == (add.getRhs() == acc))
     return false;
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
   auto mul = product.getDefiningOp<arith::MulFOp>();
   if (!mul)
     return false;
