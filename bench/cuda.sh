@@ -17,6 +17,9 @@
 #              and vs_inductor as above (Inductor calls cuBLAS too, with its
 #              own epilogue kernel); f32 products in full f32 on both sides
 #              (torch's allow_tf32 off, our allow-tf32 off)
+#   mlp_block  x + gelu(layer_norm(x) @ w1) @ w2 at MATMUL_SIZES in DTYPES:
+#              a host graph of three kernels and two cuBLAS products,
+#              tflops = 4 s^3 / time, vs_inductor as above
 #   launch     host overhead per kernel call: a one-kernel program (256
 #              elements) called back to back against a bare cuLaunchKernel
 #              loop of a same-sized kernel; overhead_us = ours - bare
@@ -55,7 +58,8 @@ printf '{"workload": "copy", "shape": "%dx%dxf32", "ms": %s, "gbps": %s, "ref": 
 specs=()
 for w in $workloads; do for s in $sizes; do for t in $dtypes; do specs+=("$w:$s:$t"); done; done; done
 gemm_specs=()
-for s in $matmul_sizes; do for t in $dtypes; do gemm_specs+=("linear:$s:$t"); done; done
+for s in $matmul_sizes; do for t in $dtypes; do
+  gemm_specs+=("linear:$s:$t" "mlp_block:$s:$t"); done; done
 declare -A inductor
 if "$python" -c 'import torch' 2>/dev/null; then
   while read -r w s t ms; do inductor[$w:$s:$t]=$ms; done < <(
@@ -89,7 +93,7 @@ done
 for spec in "${gemm_specs[@]}"; do
   time_workload "$spec"
   awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
-    tflops = 2 * s * s * s / (ms * 1e9);
+    tflops = (w == "mlp_block" ? 4 : 2) * s * s * s / (ms * 1e9);
     vs = (ind == "n/a") ? "null" : sprintf("%.3f", ind / ms);
     ind = (ind == "n/a") ? "null" : ind;
     printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"tflops\": %.1f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",

@@ -38,6 +38,11 @@ def linear(x, w, b):
     return torch.relu(x @ w + b)
 
 
+def mlp_block(x, w1, w2, g, b):
+    n = F.layer_norm(x, (x.shape[-1],), g, b, 1e-5)
+    return x + F.gelu(n @ w1) @ w2
+
+
 # workload -> (function, number of full-size inputs, number of row vectors)
 WORKLOADS = {
     "add_chain": (add_chain, 3, 0),
@@ -46,6 +51,7 @@ WORKLOADS = {
     "rms_norm": (rms_norm, 1, 1),
     "gelu": (gelu, 1, 0),
     "linear": (linear, 2, 1),
+    "mlp_block": (mlp_block, 3, 2),
 }
 
 

@@ -3,18 +3,21 @@
 # GPU: wrapper-run --target=cuda --verify against the reference interpreter,
 # each entry its RUN lines name, with a dynamic size of 3. Prints one line per
 # program (ok, FAIL with the reason, or refused by the CUDA pipeline) and a
-# count. Needs a CUDA device; run it on the GPU machine.
-#   scripts/cuda-integration.sh [wrapper-run]
+# count. Needs a CUDA device; run it on the GPU machine. Flags after the
+# wrapper-run path go to every run (--wrapper-host=false, --plan-memory=pool).
+#   scripts/cuda-integration.sh [wrapper-run [flags...]]
 # With --compile-only, each program only goes through
-# wrapper-opt --wrapper-cuda-pipeline (no GPU needed; lit runs this in CI).
-#   scripts/cuda-integration.sh --compile-only [wrapper-opt]
+# wrapper-opt --wrapper-cuda-pipeline, with the pipeline options given (no
+# GPU needed; lit runs this in CI).
+#   scripts/cuda-integration.sh --compile-only [wrapper-opt [options]]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ ${1:-} == --compile-only ]]; then
   opt=${2:-wrapper-opt}
+  pipeline=--wrapper-cuda-pipeline${3:+="$3"}
   ok=0 failed=0
   for program in "$root"/test/Integration/CPU/*.mlir; do
-    if out=$("$opt" "$program" --wrapper-cuda-pipeline -o /dev/null 2>&1); then
+    if out=$("$opt" "$program" "$pipeline" -o /dev/null 2>&1); then
       echo "compiled ${program##*/}"
       ok=$((ok + 1))
     else
@@ -26,13 +29,14 @@ if [[ ${1:-} == --compile-only ]]; then
   exit $((failed != 0))
 fi
 run=${1:-wrapper-run}
+(($#)) && shift
 ok=0 failed=0 refused=0
 for program in "$root"/test/Integration/CPU/*.mlir; do
   # The entries its RUN lines name (or the one public function).
   entries=$(grep -o -- '--entry=[A-Za-z_0-9]*' "$program" | sort -u)
   for entry in ${entries:-""}; do
   name=${program##*/}${entry:+ ${entry#--entry=}}
-  out=$("$run" "$program" $entry --target=cuda --verify --print=false --dynamic-size 3 2>&1)
+  out=$("$run" "$program" $entry --target=cuda --verify --print=false --dynamic-size 3 "$@" 2>&1)
   status=$?
   if ((status == 0)) && ! grep -q FAIL <<<"$out"; then
     echo "ok       $name"

@@ -411,6 +411,64 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   addLLVMLowering(pm, options.parallel);
 }
 
+namespace {
+/// What the front end shared by the CPU and CUDA pipelines needs.
+struct HostFrontendOptions {
+  bool wrapperHost = true, fuse = true, foldConstants = true;
+  std::string planMemory = "reuse";
+  /// Empty: the CPU; else the device the graphs' buffers move to.
+  std::string device;
+  std::string debugPrinter = "off";
+  std::vector<std::string> debugKernels;
+  std::string debugDir = ".";
+};
+} // namespace
+
+/// tensor_program to kernels plus a wrapper host graph (fused, constants
+/// folded, buffers on `device`, storage planned), or with wrapperHost off
+/// to linalg function by function.
+static void addHostFrontend(OpPassManager &pm,
+                            const HostFrontendOptions &options) {
+  // Activations (gelu, silu) stay whole: their direct lowering is one
+  // payload, measured faster than the decomposed chain (bench/run.sh cpu).
+  tensor_program::TensorProgramDecomposePassOptions decompose;
+  decompose.decomposeActivations = false;
+  pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
+  pm.addPass(createCanonicalizerPass());
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramFoldConstantsPass());
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramFusePass());
+  if (options.wrapperHost) {
+    // Kernels plus a wrapper host graph.
+    pm.addPass(createConvertTensorProgramToWrapperPass());
+    pm.addPass(createWrapperDedupeConstantsPass());
+    if (!options.device.empty()) {
+      WrapperPlaceOnDevicePassOptions place;
+      place.device = options.device;
+      pm.addPass(createWrapperPlaceOnDevicePass(place));
+    }
+    // Storage reuse or pools, then the independent lifetime check.
+    WrapperPlanMemoryPassOptions plan;
+    plan.strategy = options.planMemory;
+    pm.addNestedPass<GraphOp>(createWrapperPlanMemoryPass(plan));
+    pm.addNestedPass<GraphOp>(createWrapperVerifyLifetimesPass());
+    if (options.debugPrinter != "off") {
+      WrapperInsertDebugPrinterPassOptions debug;
+      debug.level = options.debugPrinter;
+      debug.kernels.assign(options.debugKernels.begin(),
+                           options.debugKernels.end());
+      debug.directory = options.debugDir;
+      pm.addPass(createWrapperInsertDebugPrinterPass(debug));
+    }
+  }
+  // Functions that are not graphs (and, without the wrapper host, all of
+  // them) are lowered to linalg as a whole.
+  pm.addPass(createConvertTensorProgramToLinalgPass());
+}
+
 /// libdevice.10.bc of the CUDA toolkit `toolkit`, or (when empty) of
 /// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty when there
 /// is none.
@@ -435,20 +493,30 @@ static std::string findLibdevice(StringRef toolkit) {
 
 void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
                                       const CUDAPipelineOptions &options) {
-  // tensor_program to linalg, each function as a whole.
-  tensor_program::TensorProgramDecomposePassOptions decompose;
-  decompose.decomposeActivations = false;
-  pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createConvertTensorProgramToLinalgPass());
+  // Kernels plus a host graph whose buffers live on the device (the same
+  // front end as the CPU's), or each function to linalg as a whole.
+  HostFrontendOptions host;
+  host.wrapperHost = options.wrapperHost;
+  host.fuse = options.wrapperHost && options.fuse;
+  host.foldConstants = options.wrapperHost && options.foldConstants;
+  host.planMemory = options.planMemory;
+  host.device = options.device;
+  addHostFrontend(pm, host);
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<FuseElementwiseKeepContractionsPass>(
           /*recompute=*/true));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 
-  // Buffers, as on the CPU.
+  // Buffers, as on the CPU; then the host graph becomes a function that
+  // allocates on the device and calls its kernels, and the kernels are
+  // inlined into it: one function per graph, whose loops the passes below
+  // map to kernel launches on one stream.
   addBufferization(pm);
+  if (options.wrapperHost) {
+    pm.addPass(createConvertWrapperToStandardPass());
+    pm.addPass(createInlinerPass());
+  }
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
@@ -558,39 +626,16 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
 
 void mlir::wrapper::buildCPUFrontendPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
-  // Activations (gelu, silu) stay whole: their direct lowering is one
-  // payload, measured faster than the decomposed chain (bench/run.sh cpu).
-  tensor_program::TensorProgramDecomposePassOptions decompose;
-  decompose.decomposeActivations = false;
-  pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
-  pm.addPass(createCanonicalizerPass());
-  if (options.foldConstants)
-    pm.addNestedPass<func::FuncOp>(
-        tensor_program::createTensorProgramFoldConstantsPass());
-  if (options.fuse)
-    pm.addNestedPass<func::FuncOp>(
-        tensor_program::createTensorProgramFusePass());
-  if (options.wrapperHost) {
-    // Kernels plus a wrapper host graph, then the graph to func/memref.
-    pm.addPass(createConvertTensorProgramToWrapperPass());
-    pm.addPass(createWrapperDedupeConstantsPass());
-    // Storage reuse or pools, then the independent lifetime check.
-    WrapperPlanMemoryPassOptions plan;
-    plan.strategy = options.planMemory;
-    pm.addNestedPass<GraphOp>(createWrapperPlanMemoryPass(plan));
-    pm.addNestedPass<GraphOp>(createWrapperVerifyLifetimesPass());
-    if (options.debugPrinter != "off") {
-      WrapperInsertDebugPrinterPassOptions debug;
-      debug.level = options.debugPrinter;
-      debug.kernels.assign(options.debugKernels.begin(),
+  HostFrontendOptions host;
+  host.wrapperHost = options.wrapperHost;
+  host.fuse = options.fuse;
+  host.foldConstants = options.foldConstants;
+  host.planMemory = options.planMemory;
+  host.debugPrinter = options.debugPrinter;
+  host.debugKernels.assign(options.debugKernels.begin(),
                            options.debugKernels.end());
-      debug.directory = options.debugDir;
-      pm.addPass(createWrapperInsertDebugPrinterPass(debug));
-    }
-  }
-  // Functions that are not graphs (and, without the wrapper host, all of
-  // them) are lowered to linalg as a whole.
-  pm.addPass(createConvertTensorProgramToLinalgPass());
+  host.debugDir = options.debugDir;
+  addHostFrontend(pm, host);
 }
 
 void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,

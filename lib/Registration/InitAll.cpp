@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -75,6 +76,9 @@ void mlir::wrapper::registerAllDialects(DialectRegistry &registry) {
                   LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
+  // func.call inlining (--wrapper-cuda-pipeline inlines a graph's
+  // kernels into its host function).
+  func::registerInlinerExtension(registry);
   // What one-shot bufferization needs to know about upstream ops.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

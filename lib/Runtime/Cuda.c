@@ -538,6 +538,38 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
  * MLIR's gpu-to-llvm entry points (mgpu*) on this state
  *===------------------------------------------------------------------===*/
 
+void *wrapperCudaConstant(void **slot, uintptr_t host, int64_t bytes) {
+  if (!slot || !host || bytes < 0) {
+    wrapper_cuda_sticky(wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapperCudaConstant: slot %p, host %p, %lld bytes", (void *)slot,
+        (void *)host, (long long)bytes));
+    return NULL;
+  }
+  /* The slot is read without the lock after it was filled: compiled code
+   * calls this once per constant per call. */
+  if (__atomic_load_n(&slot[0], __ATOMIC_ACQUIRE) == (void *)host)
+    return slot[1];
+  void *device = NULL;
+  wrapper_status status = wrapper_cuda_alloc((size_t)bytes, &device);
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_copy_to_device(device, (const void *)host,
+                                         (size_t)bytes);
+  if (status != WRAPPER_OK) {
+    wrapper_cuda_free(device);
+    wrapper_cuda_sticky(status);
+    return NULL;
+  }
+  pthread_mutex_lock(&lock);
+  ++stats.constant_uploads;
+  pthread_mutex_unlock(&lock);
+  /* A copy for an earlier host pointer stays allocated: a kernel queued
+   * before may still read it. */
+  slot[1] = device;
+  __atomic_store_n(&slot[0], (void *)host, __ATOMIC_RELEASE);
+  return device;
+}
+
 void wrapper_cuda_count_gemm(void) {
   __atomic_add_fetch(&stats.gemms, 1, __ATOMIC_RELAXED);
 }

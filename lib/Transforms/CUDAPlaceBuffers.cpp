@@ -7,16 +7,22 @@
 // Implements --wrapper-cuda-place-buffers: after the kernels became
 // gpu.launch ops, the host code's buffers move to the device: allocations
 // become gpu.alloc, frees gpu.dealloc, copies gpu.memcpy, constants are
-// copied to the device where they are used, and each public function copies
-// its memref arguments in and its results out (so callers, wrapper-run
-// among them, keep passing host buffers).
+// read through device copies that the runtime makes once per process
+// (wrapperCudaConstant), and each public function copies its memref
+// arguments in and its results out (so callers, wrapper-run among them, keep
+// passing host buffers).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Wrapper/Transforms/Passes.h"
 
+#include "Wrapper/Conversion/WrapperToStandard/WrapperToStandard.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
@@ -78,10 +84,69 @@ Value rootBuffer(Value value) {
   return value;
 }
 
+/// The runtime function that returns the device copy of a constant.
+constexpr StringLiteral kConstantFunction = "wrapperCudaConstant";
+
 struct WrapperCUDAPlaceBuffersPass
     : public wrapper::impl::WrapperCUDAPlaceBuffersPassBase<
           WrapperCUDAPlaceBuffersPass> {
   using Base::Base;
+
+  /// Constant slots by global name, and the runtime function's declaration.
+  llvm::StringMap<LLVM::GlobalOp> slots;
+  func::FuncOp constantFunction;
+
+  /// The device copy of the constant that `global` reads: the runtime's
+  /// wrapperCudaConstant with the module's two-pointer slot of the
+  /// constant (host pointer, device copy), which makes the copy on first
+  /// use and afterwards costs a comparison. Null for a constant whose
+  /// layout or size the runtime cannot describe (copied per call instead).
+  Value cachedConstant(OpBuilder &b, memref::GetGlobalOp global) {
+    auto type = cast<MemRefType>(global.getType());
+    std::optional<int64_t> bytes = wrapper::getStorageBytes(type);
+    if (!type.getLayout().isIdentity() || !type.hasStaticShape() || !bytes)
+      return {};
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    Location loc = global.getLoc();
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    Type i64 = b.getI64Type();
+    if (!constantFunction) {
+      OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+      constantFunction =
+          func::FuncOp::create(top, module.getLoc(), kConstantFunction,
+                               top.getFunctionType({ptr, i64, i64}, {ptr}));
+      constantFunction.setPrivate();
+      // Queued on the runtime's stream like the launches around it.
+      constantFunction->setAttr("wrapper.cuda_stream_ordered",
+                                top.getUnitAttr());
+    }
+    LLVM::GlobalOp &slot = slots[global.getName()];
+    if (!slot) {
+      OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+      auto slotType = LLVM::LLVMArrayType::get(ptr, 2);
+      std::string name = ("__wrapper_cuda_constant_" + global.getName()).str();
+      for (int i = 0; module.lookupSymbol(name); ++i)
+        name = ("__wrapper_cuda_constant_" + global.getName() + "_" + Twine(i))
+                   .str();
+      slot = LLVM::GlobalOp::create(top, loc, slotType, /*isConstant=*/false,
+                                    LLVM::Linkage::Internal, name, Attribute());
+      OpBuilder init =
+          OpBuilder::atBlockEnd(top.createBlock(&slot.getInitializerRegion()));
+      LLVM::ReturnOp::create(init, loc,
+                             LLVM::ZeroOp::create(init, loc, slotType));
+    }
+    Value slotAddress =
+        LLVM::AddressOfOp::create(b, loc, ptr, slot.getSymName());
+    Value host = arith::IndexCastOp::create(
+        b, loc, i64,
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global));
+    Value size = arith::ConstantIntOp::create(b, loc, i64, *bytes);
+    Value device = func::CallOp::create(b, loc, constantFunction,
+                                        ValueRange{slotAddress, host, size})
+                       .getResult(0);
+    return wrapper::buildMemRefOnPointer(b, loc, device, type);
+  }
 
   LogicalResult place(func::FuncOp func) {
     OpBuilder b(func.getContext());
@@ -148,6 +213,13 @@ struct WrapperCUDAPlaceBuffersPass
         op->erase();
       } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
         b.setInsertionPointAfter(global);
+        SmallVector<OpOperand *> uses = llvm::map_to_vector(
+            global.getResult().getUses(), [](OpOperand &use) { return &use; });
+        if (Value device = cachedConstant(b, global)) {
+          for (OpOperand *use : uses)
+            use->set(device);
+          continue;
+        }
         SmallPtrSet<Operation *, 4> created;
         Value device = copyToDevice(b, loc, global.getResult(), created);
         global.getResult().replaceAllUsesExcept(device, created);
@@ -203,6 +275,10 @@ struct WrapperCUDAPlaceBuffersPass
       }
       func.walk([&](func::ReturnOp ret) {
         b.setInsertionPoint(ret);
+        // Device storage of the results that this function allocated (a
+        // result may be a view of it: a reused buffer), freed once after
+        // the copies.
+        SetVector<Value> owned;
         for (OpOperand &operand : ret->getOpOperands()) {
           Value value = operand.get();
           if (!isa<MemRefType>(value.getType()))
@@ -213,11 +289,14 @@ struct WrapperCUDAPlaceBuffersPass
           gpu::MemcpyOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
                                 host, value);
           operand.set(host);
-          if (value.getDefiningOp<gpu::AllocOp>() &&
-              !llvm::is_contained(deviceCopies, value))
-            gpu::DeallocOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
-                                   value);
+          Value root = rootBuffer(value);
+          if (root.getDefiningOp<gpu::AllocOp>() &&
+              !llvm::is_contained(deviceCopies, root))
+            owned.insert(root);
         }
+        for (Value root : owned)
+          gpu::DeallocOp::create(b, ret.getLoc(), TypeRange{}, ValueRange{},
+                                 root);
       });
     }
     // Device copies of arguments and constants live until the returns.

@@ -262,6 +262,7 @@ int main(int argc, char **argv) {
     CUDAPipelineOptions cudaOptions;
     cudaOptions.chip = cudaChip;
     cudaOptions.cInterface = true;
+    cudaOptions.planMemory = planMemory;
     buildCUDAPipeline(pm, cudaOptions);
     if (failed(pm.run(module)))
       return fail("compilation failed");

@@ -305,8 +305,33 @@ int main(int argc, char **argv) {
     return 1;
   gemmRefusals();
 
+  /* Constants: one device copy per slot and host pointer. */
+  static const float weights[5] = {1, 2, 3, 4, 5};
+  static const float others[5] = {-1, -2, -3, -4, -5};
+  void *slot[2] = {NULL, NULL};
+  float back[5];
+  wrapper_cuda_get_stats(&before);
+  void *first = wrapperCudaConstant(slot, (uintptr_t)weights, sizeof weights);
+  void *second = wrapperCudaConstant(slot, (uintptr_t)weights, sizeof weights);
+  CHECK(wrapper_cuda_copy_to_host(back, second, sizeof back));
+  wrapper_cuda_get_stats(&after);
+  printf("constant: one copy %d, uploads +%llu, contents %s\n",
+         first && first == second,
+         (unsigned long long)(after.constant_uploads -
+                              before.constant_uploads),
+         memcmp(back, weights, sizeof back) == 0 ? "ok" : "WRONG");
+  void *third = wrapperCudaConstant(slot, (uintptr_t)others, sizeof others);
+  CHECK(wrapper_cuda_copy_to_host(back, third, sizeof back));
+  printf("constant of another host pointer: new copy %d, contents %s\n",
+         third && third != first,
+         memcmp(back, others, sizeof back) == 0 ? "ok" : "WRONG");
+  void *none = wrapperCudaConstant(NULL, (uintptr_t)weights, 4);
+  wrapper_status s = wrapper_cuda_synchronize();
+  printf("constant without slot: %p, %s: %s\n", none,
+         wrapper_status_name(s), wrapper_last_error());
+
   /* Refusals. */
-  wrapper_status s = wrapper_cuda_free((void *)0x1234);
+  s = wrapper_cuda_free((void *)0x1234);
   printf("bad free: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
   s = wrapper_cuda_function(module, "missing", &function);
   printf("missing kernel: %s: %s\n", wrapper_status_name(s),

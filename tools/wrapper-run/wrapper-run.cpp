@@ -109,6 +109,11 @@ static cl::opt<bool> fuse("fuse",
                           cl::desc("Fuse ops into kernels "
                                    "(--tensor-program-fuse)"),
                           cl::init(true), cl::cat(category));
+static cl::opt<bool> wrapperHost(
+    "wrapper-host",
+    cl::desc("Compile through kernels and a wrapper host graph (memory "
+             "planning); false: each function as a whole"),
+    cl::init(true), cl::cat(category));
 static cl::opt<double>
     relTolerance("rtol", cl::desc("Relative tolerance (default: by dtype)"),
                  cl::init(-1), cl::cat(category));
@@ -450,6 +455,7 @@ static void setPipelineOptions(CPUPipelineOptions &options) {
   options.planMemory = planMemory;
   options.foldConstants = foldConstants;
   options.fuse = fuse;
+  options.wrapperHost = wrapperHost;
   options.debugPrinter = debugPrinter;
   options.debugKernels = ArrayRef<std::string>(debugKernels);
   options.debugDir = debugDir;
@@ -685,6 +691,10 @@ int main(int argc, char **argv) {
       options.chip = cudaChip;
       options.cInterface = true;
       options.deviceArguments = true;
+      options.wrapperHost = wrapperHost;
+      options.fuse = fuse;
+      options.foldConstants = foldConstants;
+      options.planMemory = planMemory;
       buildCUDAPipeline(pm, options);
     } else if (target == "cuda") {
       return fail("--target=cuda compiles tensor_program functions, not "

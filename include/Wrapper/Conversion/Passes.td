@@ -129,8 +129,19 @@ def ConvertWrapperToStandardPass
     holds: the AOT container fills the slots from weights appended to
     `model.so`. Without it such constants are refused.
 
-    Refused with a diagnostic: buffers on CUDA devices, GPU kernels, and
-    extern calls (lowered by `--wrapper-lower-extern-abi` once it exists).
+    Buffers on a CUDA device (`#wrapper.device<cuda>`, after
+    `--wrapper-place-on-device`) lower to the `gpu` dialect instead:
+    `alloc` becomes `gpu.alloc` and `free` `gpu.dealloc` (the CUDA runtime's
+    caching allocator), views and reuses the same memref views of device
+    storage, calls of kernels `on` the device plain `func.call`s of their
+    implementations (whose bodies `--wrapper-cuda-pipeline` maps to kernel
+    launches), and a constant on the device a `memref.global` that
+    `--wrapper-cuda-place-buffers` copies to the device once.
+
+    Refused with a diagnostic: GPU kernels (`gpu.func` implementations),
+    extern calls (lowered by `--wrapper-lower-extern-abi` first), debug
+    printing, descriptors and external constants of device buffers, and
+    profiling of graphs on a device.
   }];
   let options = [
     Option<"profile", "profile", "bool", /*default=*/"false",
@@ -142,6 +153,7 @@ def ConvertWrapperToStandardPass
            "refusing them">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::LLVM::LLVMDialect"];

@@ -180,6 +180,34 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> wrapperHost{
+      *this, "wrapper-host",
+      llvm::cl::desc("Compile through kernels and a wrapper host graph on "
+                     "the device (--convert-tensor-program-to-wrapper, "
+                     "--wrapper-place-on-device, memory planning); "
+                     "otherwise lower each function as a whole"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse; "
+                     "with wrapper-host)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Evaluate ops that depend only on constants at compile "
+                     "time (--tensor-program-fold-constants; with "
+                     "wrapper-host)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Storage planning of the device buffers of the host "
+                     "graph (--wrapper-plan-memory): none, reuse or pool"),
+      llvm::cl::init("reuse")};
+  PassOptions::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("The device of the host graph (cuda or cuda:N; with "
+                     "wrapper-host)"),
+      llvm::cl::init("cuda")};
 };
 
 /// tensor_program in; host code in the LLVM dialect calling the runtime's

@@ -47,7 +47,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 2
+#define WRAPPER_CUDA_ABI_VERSION 3
 
 int32_t wrapper_cuda_abi_version(void);
 
@@ -79,7 +79,8 @@ typedef struct wrapper_cuda_stats {
   uint64_t modules_loaded;   /* driver module loads */
   uint64_t function_lookups; /* driver function lookups */
   uint64_t launches;
-  uint64_t gemms; /* wrapper_cuda_gemm calls that reached cuBLAS */
+  uint64_t gemms;            /* wrapper_cuda_gemm calls that reached cuBLAS */
+  uint64_t constant_uploads; /* device copies made by wrapperCudaConstant */
 } wrapper_cuda_stats;
 void wrapper_cuda_get_stats(wrapper_cuda_stats *stats);
 
@@ -107,6 +108,16 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
 
 /* The stream (a CUstream), for code that launches by itself. */
 void *wrapper_cuda_stream(void);
+
+/* The device copy of the host constant at `host` (`bytes` long), for
+ * compiled code (--wrapper-cuda-place-buffers): `slot` is the constant's
+ * two-pointer slot in the compiled module (zero-initialized: host pointer,
+ * device copy). The first call, or a call with another host pointer (a
+ * model created again with other weights), queues the copy on the stream
+ * and fills the slot; later calls return the copy. Copies live until the
+ * process ends. NULL on failure, reported by the next
+ * wrapper_cuda_synchronize. */
+void *wrapperCudaConstant(void **slot, uintptr_t host, int64_t bytes);
 
 /*===------------------------------------------------------------------===*
  * Matrix products through cuBLAS

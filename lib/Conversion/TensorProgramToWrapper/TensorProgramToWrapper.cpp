@@ -164,8 +164,9 @@ GraphBuilder::createKernel(StringRef suffix, TypeRange params,
                                    moduleBuilder.getFunctionType(params, {}));
   impl.setPrivate();
   impl.addEntryBlock();
-  auto kernel = KernelOp::create(moduleBuilder, loc, kernelName,
-                                 SymbolRefAttr::get(impl), metadata);
+  auto kernel =
+      KernelOp::create(moduleBuilder, loc, kernelName, SymbolRefAttr::get(impl),
+                       /*device=*/DeviceAttr(), metadata);
   kernelImpls.push_back(impl);
   return {impl, kernel};
 }

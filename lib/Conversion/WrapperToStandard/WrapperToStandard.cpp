@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Wrapper/Conversion/WrapperToStandard/WrapperToStandard.h"
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -35,16 +37,41 @@ static Type stripMemorySpace(Type type) {
                          memref.getLayout());
 }
 
-/// Checks that every buffer the op touches lives on the CPU.
-static LogicalResult checkCPU(Operation *op) {
+/// Whether `type` is a buffer on a CUDA device.
+static bool isOnCUDA(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  DeviceAttr device = getBufferDevice(memref);
+  return device && device.isCUDA();
+}
+
+/// Whether `op` has a lowering for buffers on a CUDA device: the host ops
+/// of a graph, and other dialects' ops that make no buffers (memref.dim),
+/// which are cloned onto the lowered values.
+static bool lowersDeviceBuffers(Operation *op) {
+  if (isa<AllocOp, FreeOp, FreeIfNotReusedOp, ReuseOp, ViewOp, ReinterpretOp,
+          CallOp, GetConstantOp, ReturnOp, CommentOp>(op))
+    return true;
+  return !isa<WrapperDialect>(op->getDialect()) &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type type) { return isa<MemRefType>(type); });
+}
+
+/// Checks that every buffer the op touches lives on the CPU, unless the op
+/// has a lowering for device buffers.
+static LogicalResult checkDevice(Operation *op) {
+  if (lowersDeviceBuffers(op))
+    return success();
   for (Type type :
        llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (auto memref = dyn_cast<MemRefType>(type))
-      if (DeviceAttr device = getBufferDevice(memref);
-          device && device.isCUDA())
-        return op->emitOpError()
-               << "uses a buffer on " << device.str()
-               << "; the CPU lowering handles CPU buffers only";
+    if (isOnCUDA(type))
+      return op->emitOpError()
+             << "uses a buffer on "
+             << getBufferDevice(cast<MemRefType>(type)).str()
+             << "; the host lowering handles device buffers only in "
+                "allocations, frees, views, kernel calls, constants and "
+                "returns";
   return success();
 }
 
@@ -104,11 +131,9 @@ static std::string slotName(StringRef name) {
   return ("__wrapper_slot_" + name).str();
 }
 
-/// A memref of `type` (identity layout) on the storage that `pointer`
-/// points at: the LLVM descriptor, built field by field. `sizes` gives
-/// every size as an i64 value, or is empty for a static shape.
-static Value memrefOnPointer(OpBuilder &b, Location loc, Value pointer,
-                             MemRefType type, ValueRange sizes = {}) {
+Value mlir::wrapper::buildMemRefOnPointer(OpBuilder &b, Location loc,
+                                          Value pointer, MemRefType type,
+                                          ValueRange sizes) {
   MLIRContext *context = b.getContext();
   Type i64 = b.getI64Type();
   Type ptr = LLVM::LLVMPointerType::get(context);
@@ -326,7 +351,16 @@ static Value lowerDescriptorBuffer(OpBuilder &b, Location loc,
                                    ArrayRef<LLVM::GEPArg>{int32_t(d)});
     sizes.push_back(LLVM::LoadOp::create(b, loc, i64, at));
   }
-  return memrefOnPointer(b, loc, data, type, sizes);
+  return buildMemRefOnPointer(b, loc, data, type, sizes);
+}
+
+/// Frees `lowered`, the lowering of `buffer`: on the device when `buffer`
+/// lives there.
+static void emitFree(OpBuilder &b, Location loc, Value buffer, Value lowered) {
+  if (isOnCUDA(buffer.getType()))
+    gpu::DeallocOp::create(b, loc, TypeRange{}, ValueRange{}, lowered);
+  else
+    memref::DeallocOp::create(b, loc, lowered);
 }
 
 /// Lowers the ops of `source` into `body`: wrapper ops to func, memref,
@@ -337,7 +371,7 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
                                 Profiler *profiler, DebugRuntime *debug) {
   auto get = [&](Value v) { return mapping.lookupOrDefault(v); };
   for (Operation &op : source) {
-    if (failed(checkCPU(&op)))
+    if (failed(checkDevice(&op)))
       return failure();
     Location loc = op.getLoc();
     LogicalResult result =
@@ -347,13 +381,22 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
               for (Value s : alloc.getDynamicSizes())
                 sizes.push_back(get(s));
               auto type = cast<MemRefType>(stripMemorySpace(alloc.getType()));
+              if (isOnCUDA(alloc.getType())) {
+                // The runtime's caching allocator (256-byte aligned).
+                mapping.map(alloc.getResult(),
+                            gpu::AllocOp::create(body, loc, type, Type(),
+                                                 ValueRange{}, sizes,
+                                                 ValueRange{})
+                                .getMemref());
+                return success();
+              }
               mapping.map(alloc.getResult(),
                           memref::AllocOp::create(body, loc, type, sizes,
                                                   body.getI64IntegerAttr(64)));
               return success();
             })
             .Case([&](FreeOp free) -> LogicalResult {
-              memref::DeallocOp::create(body, loc, get(free.getBuffer()));
+              emitFree(body, loc, free.getBuffer(), get(free.getBuffer()));
               return success();
             })
             .Case([&](FreeIfNotReusedOp free) -> LogicalResult {
@@ -362,7 +405,7 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
                   free.getBuffer().getUsers(),
                   [](Operation *user) { return isa<ReuseOp>(user); });
               if (!reused)
-                memref::DeallocOp::create(body, loc, get(free.getBuffer()));
+                emitFree(body, loc, free.getBuffer(), get(free.getBuffer()));
               return success();
             })
             .Case([&](ReuseOp reuse) -> LogicalResult {
@@ -420,8 +463,12 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
                   impl ? impl.getOperation() : nullptr);
               if (!funcImpl)
                 return call.emitOpError()
-                       << "calls a GPU kernel; the CPU lowering calls "
+                       << "calls a GPU kernel; the host lowering calls "
                           "func.func kernels only";
+              if (profiler && kernel.getRunsOn().isCUDA())
+                return call.emitOpError()
+                       << "calls a kernel on " << kernel.getRunsOn().str()
+                       << "; profiling times CPU kernels only";
               SmallVector<Value> args;
               for (auto [arg, param] :
                    llvm::zip(call.getArgs(), funcImpl.getArgumentTypes())) {
@@ -448,12 +495,17 @@ static LogicalResult lowerBlock(Block &source, OpBuilder &body,
               auto type = cast<MemRefType>(stripMemorySpace(get.getType()));
               StringAttr name = get.getConstantAttr().getAttr();
               if (debug->slotConstants.contains(name)) {
+                if (isOnCUDA(get.getType()))
+                  return get.emitOpError()
+                         << "reads an external constant on a CUDA device; "
+                            "external constants are supported on the CPU "
+                            "only";
                 Type ptr = LLVM::LLVMPointerType::get(body.getContext());
                 Value slot =
                     LLVM::AddressOfOp::create(body, loc, ptr, slotName(name));
                 Value pointer = LLVM::LoadOp::create(body, loc, ptr, slot);
                 mapping.map(get.getResult(),
-                            memrefOnPointer(body, loc, pointer, type));
+                            buildMemRefOnPointer(body, loc, pointer, type));
                 return success();
               }
               mapping.map(get.getResult(),
@@ -597,8 +649,12 @@ struct ConvertWrapperToStandardPass
     DenseSet<StringAttr> slotConstants;
     for (auto constant :
          llvm::make_early_inc_range(module.getOps<ConstantOp>())) {
-      if (failed(checkCPU(constant)))
+      if (constant.isExternal() && isOnCUDA(constant.getMemRefType())) {
+        constant.emitOpError()
+            << "is external and on a CUDA device; external constants are "
+               "supported on the CPU only";
         return signalPassFailure();
+      }
       if (constant.isExternal() && externalConstants) {
         OpBuilder b(constant);
         Location loc = constant.getLoc();

@@ -1,10 +1,31 @@
 // RUN: wrapper-opt %s --convert-wrapper-to-standard --split-input-file -verify-diagnostics
 
-// Tests what the CPU lowering of the host program refuses.
-wrapper.graph @cuda_buffer() {
-  // expected-error @below {{'wrapper.alloc' op uses a buffer on cuda:0; the CPU lowering handles CPU buffers only}}
+// Tests what the lowering of the host program refuses.
+wrapper.graph @cuda_buffer_printed() {
   %b = wrapper.alloc() : memref<4xf32, #wrapper.device<cuda:0>>
+  // expected-error @below {{'wrapper.debug_print' op uses a buffer on cuda:0; the host lowering handles device buffers only in allocations, frees, views, kernel calls, constants and returns}}
+  wrapper.debug_print %b, "b" : memref<4xf32, #wrapper.device<cuda:0>>
   wrapper.free %b : memref<4xf32, #wrapper.device<cuda:0>>
+  wrapper.return
+}
+
+// -----
+
+// expected-error @below {{'wrapper.constant' op is external and on a CUDA device; external constants are supported on the CPU only}}
+wrapper.constant @device_weights : memref<4xf32, #wrapper.device<cuda>> external
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+wrapper.kernel @gpu_kernel = @kernels::@k
+wrapper.graph @gpu_call(%x: memref<4xf32, #wrapper.device<cuda>>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'wrapper.call' op calls a GPU kernel; the host lowering calls func.func kernels only}}
+  wrapper.call @gpu_kernel(%x) grid(%c1, %c1, %c1) block(%c1, %c1, %c1) : memref<4xf32, #wrapper.device<cuda>>
   wrapper.return
 }
 

@@ -465,6 +465,47 @@ wrapper.graph @call_cpu_kernel_on_gpu_buffer(%x: memref<4xf32, #wrapper.device<c
 
 // -----
 
+func.func private @impl(memref<4xf32>)
+wrapper.kernel @k = @impl on #wrapper.device<cuda>
+wrapper.graph @call_device_kernel_on_cpu_buffer(%x: memref<4xf32>) {
+  // expected-error @below {{'wrapper.call' op argument #0 lives on cpu, but kernel @k runs on cuda:0}}
+  wrapper.call @k(%x) : memref<4xf32>
+  wrapper.return
+}
+
+// -----
+
+func.func private @impl(memref<4xf32>)
+wrapper.kernel @k = @impl on #wrapper.device<cuda:1>
+wrapper.graph @call_device_kernel_on_other_device(%x: memref<4xf32, #wrapper.device<cuda:0>>) {
+  // expected-error @below {{'wrapper.call' op argument #0 lives on cuda:0, but kernel @k runs on cuda:1}}
+  wrapper.call @k(%x) : memref<4xf32, #wrapper.device<cuda:0>>
+  wrapper.return
+}
+
+// -----
+
+func.func private @impl(memref<4xf32>)
+wrapper.kernel @k = @impl on #wrapper.device<cuda>
+wrapper.graph @launch_device_kernel(%x: memref<4xf32, #wrapper.device<cuda>>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'wrapper.call' op host-launched kernel @k takes no launch grid or block size}}
+  wrapper.call @k(%x) grid(%c1, %c1, %c1) block(%c1, %c1, %c1) : memref<4xf32, #wrapper.device<cuda>>
+  wrapper.return
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @f(%x: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+// expected-error @below {{'wrapper.kernel' op implementation @m::@f is a gpu.func, which runs on a CUDA device; the 'on' clause is for func.func kernels}}
+wrapper.kernel @k = @m::@f on #wrapper.device<cuda>
+
+// -----
+
 gpu.module @m {
   gpu.func @f(%x: memref<4xf32>) kernel {
     gpu.return

@@ -11,6 +11,8 @@ func.func private @dyn_impl(memref<?x8xf32>, index)
 wrapper.kernel @add_kernel = @add_impl metadata {kind = "pointwise", source_ops = ["add"]}
 // CHECK: wrapper.kernel @dyn_kernel = @dyn_impl{{$}}
 wrapper.kernel @dyn_kernel = @dyn_impl
+// CHECK: wrapper.kernel @device_kernel = @dyn_impl on #wrapper.device<cuda:0> metadata {kind = "pointwise"}
+wrapper.kernel @device_kernel = @dyn_impl on #wrapper.device<cuda> metadata {kind = "pointwise"}
 
 gpu.module @gpu_kernels {
   gpu.func @scale(%x: memref<128xf32>) kernel {

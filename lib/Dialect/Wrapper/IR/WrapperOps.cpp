@@ -576,6 +576,12 @@ bool KernelOp::isGPUImpl(FunctionOpInterface impl) {
   return isa<gpu::GPUFuncOp>(impl.getOperation());
 }
 
+DeviceAttr KernelOp::getRunsOn() {
+  if (DeviceAttr device = getDeviceAttr())
+    return device;
+  return DeviceAttr::get(getContext(), DeviceKind::CPU);
+}
+
 LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   Operation *impl = symbolTable.lookupNearestSymbolFrom(*this, getImplAttr());
   if (!impl)
@@ -585,6 +591,10 @@ LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     if (!gpuFunc.isKernel())
       return emitOpError() << "implementation " << getImplAttr()
                            << " is a gpu.func without the 'kernel' attribute";
+    if (getDeviceAttr())
+      return emitOpError() << "implementation " << getImplAttr()
+                           << " is a gpu.func, which runs on a CUDA device; "
+                              "the 'on' clause is for func.func kernels";
     return success();
   }
   if (!isa<func::FuncOp>(impl))
@@ -631,12 +641,16 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << " has no valid implementation";
 
   bool gpu = KernelOp::isGPUImpl(impl);
+  // A func.func kernel on a device launches its own kernels.
+  DeviceAttr runsOn = kernel.getRunsOn();
+  bool onCUDA = gpu || runsOn.isCUDA();
   bool launched = !getGrid().empty() || !getBlock().empty();
   if (gpu && (getGrid().empty() || getBlock().empty()))
     return emitOpError() << "GPU kernel " << getKernelAttr()
                          << " needs a launch grid and a block size";
   if (!gpu && launched)
-    return emitOpError() << "CPU kernel " << getKernelAttr()
+    return emitOpError() << (onCUDA ? "host-launched kernel " : "CPU kernel ")
+                         << getKernelAttr()
                          << " takes no launch grid or block size";
 
   ArrayRef<Type> params = impl.getArgumentTypes();
@@ -661,10 +675,13 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            << " is not compatible with parameter type "
                            << paramType << " of kernel " << getKernelAttr();
     DeviceAttr device = getBufferDevice(argBuffer);
-    if (device.isCUDA() != gpu)
+    bool mismatch = gpu ? !device.isCUDA() : device != runsOn;
+    if (mismatch)
       return emitOpError() << "argument #" << index << " lives on "
                            << device.str() << ", but kernel " << getKernelAttr()
-                           << " runs on " << (gpu ? "a CUDA device" : "cpu");
+                           << " runs on "
+                           << (gpu ? std::string("a CUDA device")
+                                   : runsOn.str());
   }
   return success();
 }

@@ -330,6 +330,14 @@ def Wrapper_KernelOp : Wrapper_Op<"kernel", [
     carries what the code generator knows about the kernel (kind, source ops,
     `num_warps`, ...); it is not interpreted by the verifier.
 
+    A `func.func` implementation runs on the CPU unless the definition says
+    `on #wrapper.device<cuda>`: then it is a *device kernel launched from the
+    host*, a function whose body the CUDA pipeline turns into kernel launches
+    and library calls on that device. It is called without a launch grid (its
+    launches choose their own) and every buffer passed to it must live on
+    that device. A `gpu.func` implementation runs on a CUDA device and takes
+    no `on` clause.
+
     Rationale: the definition refers to its body by symbol instead of holding
     it in a region so that bodies stay where upstream lowerings look for them
     (`func.func` for linalg/LLVM, `gpu.module` for GPU serialization).
@@ -339,13 +347,15 @@ def Wrapper_KernelOp : Wrapper_Op<"kernel", [
     wrapper.kernel @fused_add_relu_0 = @fused_add_relu_impl
         metadata {kind = "pointwise", source_ops = ["add", "relu"]}
     wrapper.kernel @triton_red_0 = @kernels::@red
+    wrapper.kernel @fused_softmax_1 = @fused_softmax_impl on #wrapper.device<cuda>
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        SymbolRefAttr:$impl,
+                       OptionalAttr<Wrapper_DeviceAttr>:$device,
                        OptionalAttr<DictionaryAttr>:$metadata);
   let assemblyFormat = [{
-    $sym_name `=` $impl (`metadata` $metadata^)? attr-dict
+    $sym_name `=` $impl (`on` qualified($device)^)? (`metadata` $metadata^)? attr-dict
   }];
   let extraClassDeclaration = [{
     /// The function implementing this kernel (a func::FuncOp or a
@@ -353,6 +363,10 @@ def Wrapper_KernelOp : Wrapper_Op<"kernel", [
     ::mlir::FunctionOpInterface lookupImpl(::mlir::SymbolTableCollection &symbolTable);
     /// Whether the implementation is a GPU kernel.
     static bool isGPUImpl(::mlir::FunctionOpInterface impl);
+    /// The device the kernel runs on: the `on` clause, else the CPU (a
+    /// `gpu.func` implementation runs on a CUDA device; callers check that
+    /// with isGPUImpl).
+    ::mlir::wrapper::DeviceAttr getRunsOn();
   }];
 }
 

@@ -155,6 +155,51 @@ def WrapperDedupeConstantsPass
   ];
 }
 
+def WrapperPlaceOnDevicePass
+    : Pass<"wrapper-place-on-device", "::mlir::ModuleOp"> {
+  let summary = "Puts the buffers of every graph on a device";
+  let description = [{
+    Moves a host program onto `device` (`cuda`, `cuda:N`): every buffer of
+    every `wrapper.graph` (its arguments and results, allocations, views,
+    constants) gets the device as memory space, and every `func.func`
+    kernel the graphs call is marked `on` the device, a kernel launched from
+    the host whose body the device's pipeline lowers (for CUDA: kernel
+    launches and cuBLAS calls). Memory planning that runs afterwards reuses
+    and pools device buffers; the CUDA host lowering turns allocations into
+    the runtime's caching device allocator and constants into device copies
+    made once.
+
+    Refused, with the op named: extern kernels (no device implementation
+    yet), debug printing (reads buffers on the host), and ops producing
+    buffers that this pass does not know.
+
+    Before:
+    ```mlir
+    wrapper.graph @g(%x: memref<8xf32>) -> memref<8xf32> {
+      %buf = wrapper.alloc() : memref<8xf32>
+      wrapper.call @k(%x, %buf) : memref<8xf32>, memref<8xf32>
+      wrapper.return %buf : memref<8xf32>
+    }
+    wrapper.kernel @k = @k_impl
+    ```
+    After (`device=cuda`):
+    ```mlir
+    wrapper.graph @g(%x: memref<8xf32, #wrapper.device<cuda>>)
+        -> memref<8xf32, #wrapper.device<cuda>> {
+      %buf = wrapper.alloc() : memref<8xf32, #wrapper.device<cuda>>
+      wrapper.call @k(%x, %buf) : memref<8xf32, #wrapper.device<cuda>>,
+                                  memref<8xf32, #wrapper.device<cuda>>
+      wrapper.return %buf : memref<8xf32, #wrapper.device<cuda>>
+    }
+    wrapper.kernel @k = @k_impl on #wrapper.device<cuda>
+    ```
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"cuda\"",
+           "The device: cuda or cuda:N">,
+  ];
+}
+
 def WrapperExportKernelsPass
     : Pass<"wrapper-export-kernels", "::mlir::ModuleOp"> {
   let summary = "Keeps only the kernel implementations, made public";
