@@ -29,6 +29,8 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 enum {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
@@ -36,6 +38,7 @@ enum {
   CU_STREAM_NON_BLOCKING = 1,
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_STREAM_CAPTURE_MODE_RELAXED = 2,
 };
 
 static struct {
@@ -63,6 +66,13 @@ static struct {
                              void **, void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuStreamBeginCapture)(CUstream, int);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph,
+                                          unsigned long long);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
 } cu;
 
 /* The versioned symbols behind the cuda.h names. */
@@ -88,6 +98,12 @@ static const wrapper_cuda_symbol symbols[] = {
     {"cuLaunchKernel", (void **)&cu.cuLaunchKernel},
     {"cuGetErrorName", (void **)&cu.cuGetErrorName},
     {"cuGetErrorString", (void **)&cu.cuGetErrorString},
+    {"cuStreamBeginCapture_v2", (void **)&cu.cuStreamBeginCapture},
+    {"cuStreamEndCapture", (void **)&cu.cuStreamEndCapture},
+    {"cuGraphInstantiateWithFlags", (void **)&cu.cuGraphInstantiateWithFlags},
+    {"cuGraphLaunch", (void **)&cu.cuGraphLaunch},
+    {"cuGraphExecDestroy", (void **)&cu.cuGraphExecDestroy},
+    {"cuGraphDestroy", (void **)&cu.cuGraphDestroy},
 };
 
 /*===------------------------------------------------------------------===*
@@ -126,6 +142,11 @@ static wrapper_cuda_stats stats;
  * next wrapper_cuda_synchronize. */
 static wrapper_status stickyStatus = WRAPPER_OK;
 static char stickyMessage[512];
+/* Stream capture (wrapper_cuda_graph_begin/end): blocks freed meanwhile are
+ * kept for the graph instead of going back to the cache. */
+static int capturing;
+static CUdeviceptr *held;
+static size_t heldCount, heldCapacity;
 
 int32_t wrapper_cuda_abi_version(void) { return WRAPPER_CUDA_ABI_VERSION; }
 
@@ -344,6 +365,13 @@ wrapper_status wrapper_cuda_free(void *ptr) {
     status = wrapper_report_error(
         WRAPPER_ERROR_INVALID_ARGUMENT,
         "wrapper_cuda_free: %p is not a live block of wrapper_cuda_alloc", ptr);
+  } else if (capturing) {
+    /* Replays of the graph being captured still use the block. */
+    if (reserve((void **)&held, &heldCapacity, heldCount, sizeof *held))
+      held[heldCount++] = blocks[i].ptr;
+    else
+      status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                    "wrapper_cuda_free: no host memory");
   } else {
     blocks[i].inUse = 0;
     stats.bytes_in_use -= blocks[i].size;
@@ -398,6 +426,12 @@ wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
   wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK)
     return status;
+  if (__atomic_load_n(&capturing, __ATOMIC_RELAXED))
+    return wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "wrapper_cuda_copy_to_host: the stream is captured into a CUDA graph "
+        "(between wrapper_cuda_graph_begin and _end); copies to the host "
+        "wait for the GPU");
   if (bytes)
     CU_CHECK(cu.cuMemcpyDtoHAsync(host, (CUdeviceptr)(uintptr_t)device, bytes,
                                   stream),
@@ -419,6 +453,11 @@ wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
 wrapper_status wrapper_cuda_synchronize(void) {
   pthread_mutex_lock(&lock);
   wrapper_status status = ready();
+  if (status == WRAPPER_OK && capturing)
+    status = wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "waiting for the GPU while its stream is captured into a CUDA graph "
+        "(between wrapper_cuda_graph_begin and _end)");
   if (status == WRAPPER_OK && stickyStatus != WRAPPER_OK) {
     status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
     stickyStatus = WRAPPER_OK;
@@ -550,6 +589,13 @@ void *wrapperCudaConstant(void **slot, uintptr_t host, int64_t bytes) {
    * calls this once per constant per call. */
   if (__atomic_load_n(&slot[0], __ATOMIC_ACQUIRE) == (void *)host)
     return slot[1];
+  if (__atomic_load_n(&capturing, __ATOMIC_RELAXED)) {
+    wrapper_cuda_sticky(wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "wrapperCudaConstant: the first use of a constant is inside a CUDA "
+        "graph capture; run the program once before capturing it"));
+    return NULL;
+  }
   void *device = NULL;
   wrapper_status status = wrapper_cuda_alloc((size_t)bytes, &device);
   if (status == WRAPPER_OK)
@@ -568,6 +614,142 @@ void *wrapperCudaConstant(void **slot, uintptr_t host, int64_t bytes) {
   slot[1] = device;
   __atomic_store_n(&slot[0], (void *)host, __ATOMIC_RELEASE);
   return device;
+}
+
+/*===------------------------------------------------------------------===*
+ * CUDA graphs
+ *===------------------------------------------------------------------===*/
+
+struct wrapper_cuda_graph {
+  CUgraphExec exec;
+  CUdeviceptr *held; /* blocks freed during the capture */
+  size_t heldCount;
+};
+
+wrapper_status wrapper_cuda_graph_begin(void) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  if (status == WRAPPER_OK && capturing)
+    status = wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapper_cuda_graph_begin: a capture is already under way");
+  if (status == WRAPPER_OK && stickyStatus != WRAPPER_OK) {
+    status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
+    stickyStatus = WRAPPER_OK;
+  }
+  if (status == WRAPPER_OK) {
+    /* Relaxed: the caching allocator may still call cuMemAlloc. */
+    CUresult result =
+        cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_RELAXED);
+    if (result != 0)
+      status = driverError(result, "cuStreamBeginCapture");
+    else
+      capturing = 1;
+    heldCount = 0;
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+/* Gives the blocks in `ptrs` back to the cache. Called with the lock
+ * held. */
+static void releaseHeld(const CUdeviceptr *ptrs, size_t count) {
+  for (size_t h = 0; h < count; ++h)
+    for (size_t i = 0; i < blockCount; ++i)
+      if (blocks[i].ptr == ptrs[h] && blocks[i].inUse) {
+        blocks[i].inUse = 0;
+        stats.bytes_in_use -= blocks[i].size;
+        break;
+      }
+}
+
+wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **out) {
+  if (!out)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_graph_end: NULL result pointer");
+  *out = NULL;
+  pthread_mutex_lock(&lock);
+  if (!capturing) {
+    pthread_mutex_unlock(&lock);
+    return wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "wrapper_cuda_graph_end: no capture is under way "
+        "(wrapper_cuda_graph_begin first)");
+  }
+  capturing = 0;
+  CUgraph graph = NULL;
+  CUgraphExec exec = NULL;
+  wrapper_status status = WRAPPER_OK;
+  CUresult result = cu.cuStreamEndCapture(stream, &graph);
+  if (stickyStatus != WRAPPER_OK) {
+    /* A call inside the capture failed (an mgpu* call, a product). */
+    status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
+    stickyStatus = WRAPPER_OK;
+  } else if (result != 0) {
+    status = driverError(result, "cuStreamEndCapture");
+  } else {
+    result = cu.cuGraphInstantiateWithFlags(&exec, graph, 0);
+    if (result != 0)
+      status = driverError(result, "cuGraphInstantiateWithFlags");
+  }
+  if (graph)
+    cu.cuGraphDestroy(graph);
+  wrapper_cuda_graph *made = NULL;
+  if (status == WRAPPER_OK) {
+    made = calloc(1, sizeof *made);
+    CUdeviceptr *copy =
+        heldCount ? malloc(heldCount * sizeof *copy) : NULL;
+    if (!made || (heldCount && !copy)) {
+      free(made);
+      free(copy);
+      made = NULL;
+      cu.cuGraphExecDestroy(exec);
+      status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                    "wrapper_cuda_graph_end: no host memory");
+    } else {
+      if (heldCount)
+        memcpy(copy, held, heldCount * sizeof *copy);
+      made->exec = exec;
+      made->held = copy;
+      made->heldCount = heldCount;
+    }
+  }
+  /* Without a graph the blocks freed during the capture are the cache's
+   * again. */
+  if (!made)
+    releaseHeld(held, heldCount);
+  heldCount = 0;
+  pthread_mutex_unlock(&lock);
+  *out = made;
+  return status;
+}
+
+wrapper_status wrapper_cuda_graph_launch(wrapper_cuda_graph *graph) {
+  if (!graph)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_graph_launch: NULL graph");
+  wrapper_status status = readyUnlocked();
+  if (status != WRAPPER_OK)
+    return status;
+  CU_CHECK(cu.cuGraphLaunch(graph->exec, stream), "cuGraphLaunch");
+  __atomic_add_fetch(&stats.graph_launches, 1, __ATOMIC_RELAXED);
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_graph_destroy(wrapper_cuda_graph *graph) {
+  if (!graph)
+    return WRAPPER_OK;
+  /* Replays still queued may use the graph's blocks. */
+  wrapper_status status = wrapper_cuda_synchronize();
+  pthread_mutex_lock(&lock);
+  CUresult result = cu.cuGraphExecDestroy(graph->exec);
+  if (result != 0 && status == WRAPPER_OK)
+    status = driverError(result, "cuGraphExecDestroy");
+  releaseHeld(graph->held, graph->heldCount);
+  pthread_mutex_unlock(&lock);
+  free(graph->held);
+  free(graph);
+  return status;
 }
 
 void wrapper_cuda_count_gemm(void) {

@@ -357,6 +357,12 @@ void CallFrame::reset() {
 }
 
 SmallVector<HostTensor> CallFrame::takeResults() {
+  SmallVector<HostTensor> results = readResults();
+  releaseResults();
+  return results;
+}
+
+SmallVector<HostTensor> CallFrame::readResults() {
   SmallVector<HostTensor> results;
   for (auto [type, offset] : llvm::zip(resultTypes, resultOffsets)) {
     auto tensor = cast<RankedTensorType>(type);
@@ -397,7 +403,6 @@ SmallVector<HostTensor> CallFrame::takeResults() {
     }
     results.push_back(std::move(t));
   }
-  releaseResults();
   return results;
 }
 

@@ -60,6 +60,9 @@ public:
   void reset();
   /// Reads the results and frees the buffers the call allocated.
   SmallVector<HostTensor> takeResults();
+  /// Reads the results, keeping the buffers (a CUDA graph replay rewrites
+  /// them).
+  SmallVector<HostTensor> readResults();
   /// Frees the buffers the call allocated without reading them.
   void releaseResults();
   /// What went wrong with device memory (empty if nothing).

@@ -35,6 +35,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -109,6 +110,12 @@ static cl::opt<bool> fuse("fuse",
                           cl::desc("Fuse ops into kernels "
                                    "(--tensor-program-fuse)"),
                           cl::init(true), cl::cat(category));
+static cl::opt<bool> cudaGraph(
+    "cuda-graph",
+    cl::desc("With --target=cuda: capture one call into a CUDA graph and "
+             "replay it (outputs come from a replay; --benchmark times "
+             "replays)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> wrapperHost(
     "wrapper-host",
     cl::desc("Compile through kernels and a wrapper host graph (memory "
@@ -547,6 +554,8 @@ int main(int argc, char **argv) {
     return fail("--target must be cpu or cuda, got '" + target + "'");
   if (target == "cuda" && differential)
     return fail("--target=cuda does not support --differential yet");
+  if (cudaGraph && target != "cuda")
+    return fail("--cuda-graph needs --target=cuda");
 
   std::string error;
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
@@ -767,6 +776,30 @@ int main(int argc, char **argv) {
     outputs = frame.takeResults();
     if (!frame.error().empty())
       return fail("--target=cuda: " + frame.error());
+    // --cuda-graph: one call (after the one above, which made the
+    // constants' device copies) captured into a graph; its results are the
+    // buffers every replay rewrites.
+    wrapper_cuda_graph *graph = nullptr;
+    llvm::scope_exit destroyGraph([&] {
+      (void)wrapper_cuda_graph_destroy(graph);
+      frame.releaseResults();
+    });
+    if (cudaGraph) {
+      if (wrapper_cuda_graph_begin() != WRAPPER_OK)
+        return fail(std::string("--cuda-graph: ") + wrapper_last_error());
+      frame.reset();
+      (*entry)(frame.packed().data());
+      if (wrapper_cuda_graph_end(&graph) != WRAPPER_OK)
+        return fail("--cuda-graph: capturing a call of '" + entryName +
+                    "' failed: " + wrapper_last_error());
+      if (wrapper_cuda_graph_launch(graph) != WRAPPER_OK ||
+          wrapper_cuda_synchronize() != WRAPPER_OK)
+        return fail("--cuda-graph: replaying '" + entryName +
+                    "' failed: " + wrapper_last_error());
+      outputs = frame.readResults();
+      if (!frame.error().empty())
+        return fail("--cuda-graph: " + frame.error());
+    }
     if (benchmark > 0 && cuda) {
       // Calls return once their work is queued: time `benchmark` calls
       // back to back (each freeing its results, as a caller would), waiting
@@ -776,6 +809,11 @@ int main(int argc, char **argv) {
       // error.
       auto callsThenWait = [&](unsigned count) {
         for (unsigned i = 0; i < count; ++i) {
+          if (graph) {
+            if (wrapper_cuda_graph_launch(graph) != WRAPPER_OK)
+              return false;
+            continue;
+          }
           run();
           frame.releaseResults();
         }
@@ -792,10 +830,12 @@ int main(int argc, char **argv) {
                   benchmark;
       wrapper_cuda_stats stats;
       wrapper_cuda_get_stats(&stats);
-      llvm::outs() << "benchmark: " << benchmark << " runs on the GPU, mean "
+      llvm::outs() << "benchmark: " << benchmark << " runs on the GPU"
+                   << (graph ? " (CUDA graph replays)" : "") << ", mean "
                    << llvm::format("%.4f", ms) << " ms ("
                    << llvm::format("%.2f", ms * 1e3) << " us) per run, "
-                   << stats.launches << " launches, " << stats.modules_loaded
+                   << stats.launches << " launches, " << stats.graph_launches
+                   << " graph launches, " << stats.modules_loaded
                    << " module loads, " << stats.function_lookups
                    << " function lookups\n";
     } else if (benchmark > 0) {

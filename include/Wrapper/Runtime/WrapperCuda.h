@@ -81,6 +81,7 @@ typedef struct wrapper_cuda_stats {
   uint64_t launches;
   uint64_t gemms;            /* wrapper_cuda_gemm calls that reached cuBLAS */
   uint64_t constant_uploads; /* device copies made by wrapperCudaConstant */
+  uint64_t graph_launches;   /* wrapper_cuda_graph_launch calls */
 } wrapper_cuda_stats;
 void wrapper_cuda_get_stats(wrapper_cuda_stats *stats);
 
@@ -108,6 +109,22 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
 
 /* The stream (a CUstream), for code that launches by itself. */
 void *wrapper_cuda_stream(void);
+
+/* CUDA graphs. The work queued on the stream between
+ * wrapper_cuda_graph_begin and wrapper_cuda_graph_end is recorded, not run,
+ * into a graph that wrapper_cuda_graph_launch replays on the stream (one
+ * driver call for the whole sequence). Blocks freed during the capture
+ * stay reserved for the graph (its replays use them) until
+ * wrapper_cuda_graph_destroy; blocks allocated and not freed (the results
+ * of a captured call) are rewritten by every replay. Waiting for the GPU
+ * (wrapper_cuda_synchronize, copies to the host) inside a capture fails;
+ * so does a call that failed during it (reported by _end). */
+typedef struct wrapper_cuda_graph wrapper_cuda_graph;
+wrapper_status wrapper_cuda_graph_begin(void);
+wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **graph);
+wrapper_status wrapper_cuda_graph_launch(wrapper_cuda_graph *graph);
+/* Waits for the stream, then frees the graph (NULL allowed). */
+wrapper_status wrapper_cuda_graph_destroy(wrapper_cuda_graph *graph);
 
 /* The device copy of the host constant at `host` (`bytes` long), for
  * compiled code (--wrapper-cuda-place-buffers): `slot` is the constant's

@@ -12,3 +12,5 @@ func.func @scalar(%x: tensor<8x16xf32>) -> tensor<f32> {
 }
 // RUN: not wrapper-run %s --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: wrapper-run: error: --target must be cpu or cuda, got 'tpu'
+// RUN: not wrapper-run %s --cuda-graph 2>&1 | FileCheck %s --check-prefix=GRAPH
+// GRAPH: wrapper-run: error: --cuda-graph needs --target=cuda
