@@ -133,6 +133,48 @@ struct FuseElementwiseKeepContractionsPass
   bool recompute;
 };
 
+/// Puts the reduction dimensions of every linalg.generic outside GPU
+/// kernels after its parallel ones (their relative order kept): the loops
+/// of a reduction over outer dimensions (a column sum, softmax over dim 0)
+/// then run inside each GPU thread, one column per thread with coalesced
+/// reads, instead of as a host loop that launches and waits for a kernel
+/// per row.
+struct InterchangeReductionsInnermostPass
+    : public PassWrapper<InterchangeReductionsInnermostPass,
+                         OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
+      InterchangeReductionsInnermostPass)
+  StringRef getArgument() const final {
+    return "wrapper-interchange-reductions-innermost";
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<gpu::LaunchOp>())
+        generics.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      SmallVector<unsigned> order;
+      for (auto [dim, iterator] : llvm::enumerate(iterators))
+        if (iterator == utils::IteratorType::parallel)
+          order.push_back(dim);
+      for (auto [dim, iterator] : llvm::enumerate(iterators))
+        if (iterator != utils::IteratorType::parallel)
+          order.push_back(dim);
+      bool identity = llvm::all_of(llvm::enumerate(order), [](auto pair) {
+        return pair.index() == pair.value();
+      });
+      if (identity)
+        continue;
+      rewriter.setInsertionPoint(op);
+      // A generic that cannot be interchanged keeps its loop order.
+      (void)linalg::interchangeGenericOp(rewriter, op, order);
+    }
+  }
+};
+
 /// Tiles each outermost scf.parallel by [1, ..., 1, block-size] (no
 /// min/max bounds: the body is guarded) and maps the tile loop to blocks and
 /// the intra-tile loop to threads (upstream's gpu-map-parallel-loops would
@@ -535,6 +577,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   rows.blockSize = options.rowBlockSize;
   rows.vectorize = options.vectorize;
   pm.addNestedPass<func::FuncOp>(createWrapperCUDARowKernelsPass(rows));
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<InterchangeReductionsInnermostPass>());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<TileParallelLoopsForGPUPass>(options.blockSize));
