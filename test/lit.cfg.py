@@ -72,6 +72,12 @@ if any(t and os.path.isfile(os.path.join(t, "nvvm", "libdevice", "libdevice.10.b
        for t in _toolkits + ["/usr/local/cuda"]):
     config.available_features.add("cuda-libdevice")
 
+# cuda-ptxas: a CUDA toolkit with ptxas where --wrapper-cuda-pipeline looks
+# by default (binary=cubin).
+if any(t and os.path.isfile(os.path.join(t, "bin", "ptxas"))
+       for t in _toolkits + ["/usr/local/cuda"]):
+    config.available_features.add("cuda-ptxas")
+
 # cuda-stub: the CUDA toolkit's stub libcuda (a driver library whose every
 # call fails), to check the runtime's refusals where the toolkit is.
 _stub = "/usr/local/cuda/lib64/stubs/libcuda.so"

@@ -511,10 +511,11 @@ static void addHostFrontend(OpPassManager &pm,
   pm.addPass(createConvertTensorProgramToLinalgPass());
 }
 
-/// libdevice.10.bc of the CUDA toolkit `toolkit`, or (when empty) of
-/// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; empty when there
-/// is none.
-static std::string findLibdevice(StringRef toolkit) {
+/// `relative` inside the CUDA toolkit `toolkit`, or (when empty) inside the
+/// first of $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH and /usr/local/cuda that has
+/// it: the toolkit root and the file's path; empty when none has it.
+static std::pair<std::string, std::string>
+findInToolkit(StringRef toolkit, ArrayRef<StringRef> relative) {
   SmallVector<std::string> roots;
   if (!toolkit.empty()) {
     roots.push_back(toolkit.str());
@@ -526,11 +527,18 @@ static std::string findLibdevice(StringRef toolkit) {
   }
   for (const std::string &root : roots) {
     SmallString<256> path(root);
-    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    for (StringRef part : relative)
+      llvm::sys::path::append(path, part);
     if (llvm::sys::fs::is_regular_file(path))
-      return std::string(path);
+      return {root, std::string(path)};
   }
   return {};
+}
+
+/// libdevice.10.bc of the CUDA toolkit (see findInToolkit).
+static std::string findLibdevice(StringRef toolkit) {
+  return findInToolkit(toolkit, {"nvvm", "libdevice", "libdevice.10.bc"})
+      .second;
 }
 
 void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
@@ -636,8 +644,31 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   if (libdevice.empty())
     pm.addNestedPass<gpu::GPUModuleOp>(
         std::make_unique<RequireNoLibdeviceCallsPass>(options.cudaToolkit));
+  // PTX (compiled by the driver when loaded), or cubin through the
+  // toolkit's ptxas (no JIT at load time).
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  if (options.binary == "cubin") {
+    std::string toolkit =
+        findInToolkit(options.cudaToolkit, {"bin", "ptxas"}).first;
+    if (toolkit.empty()) {
+      pm.addPass(std::make_unique<FailPass>(
+          "binary=cubin needs ptxas: not found in the CUDA toolkit (" +
+          (options.cudaToolkit.empty()
+               ? std::string("$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
+                             "/usr/local/cuda")
+               : options.cudaToolkit.getValue()) +
+          "); set the cuda-toolkit option or use binary=ptx"));
+      return;
+    }
+    binary.compilationTarget = "bin";
+    binary.toolkitPath = toolkit;
+  } else if (options.binary != "ptx") {
+    pm.addPass(std::make_unique<FailPass>("unknown binary '" +
+                                          options.binary.getValue() +
+                                          "'; expected ptx or cubin"));
+    return;
+  }
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

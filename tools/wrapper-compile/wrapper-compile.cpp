@@ -98,6 +98,11 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
              cl::init("sm_90"), cl::cat(category));
+static cl::opt<std::string> cudaBinary(
+    "cuda-binary",
+    cl::desc("Kernels of --target=cuda as ptx (compiled by the driver at "
+             "load) or cubin (through the CUDA toolkit's ptxas)"),
+    cl::init("ptx"), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -261,6 +266,7 @@ int main(int argc, char **argv) {
     pm.addPass(createSymbolDCEPass());
     CUDAPipelineOptions cudaOptions;
     cudaOptions.chip = cudaChip;
+    cudaOptions.binary = cudaBinary;
     cudaOptions.cInterface = true;
     cudaOptions.planMemory = planMemory;
     buildCUDAPipeline(pm, cudaOptions);

@@ -99,6 +99,11 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
              cl::init("sm_90"), cl::cat(category));
+static cl::opt<std::string> cudaBinary(
+    "cuda-binary",
+    cl::desc("Kernels of --target=cuda as ptx (compiled by the driver at "
+             "load) or cubin (through the CUDA toolkit's ptxas)"),
+    cl::init("ptx"), cl::cat(category));
 static cl::opt<bool> differential(
     "differential",
     cl::desc("Compile the function with every fusion setting (on, off) and "
@@ -698,6 +703,7 @@ int main(int argc, char **argv) {
       pm.addPass(createSymbolDCEPass());
       CUDAPipelineOptions options;
       options.chip = cudaChip;
+      options.binary = cudaBinary;
       options.cInterface = true;
       options.deviceArguments = true;
       options.wrapperHost = wrapperHost;

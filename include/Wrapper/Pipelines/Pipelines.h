@@ -180,6 +180,12 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> binary{
+      *this, "binary",
+      llvm::cl::desc("What the gpu.binary holds: ptx (compiled by the "
+                     "driver when loaded) or cubin (through the toolkit's "
+                     "ptxas)"),
+      llvm::cl::init("ptx")};
   PassOptions::Option<bool> wrapperHost{
       *this, "wrapper-host",
       llvm::cl::desc("Compile through kernels and a wrapper host graph on "

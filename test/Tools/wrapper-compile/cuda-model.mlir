@@ -18,6 +18,11 @@
 // CHECK: output1: float32, 7 elements
 // CHECK-NEXT: vs reference: max abs error {{.*}}: ok
 //
+// With --cuda-binary=cubin (where the toolkit's ptxas is) the kernels are
+// compiled ahead of time; on a GPU the outputs match as well:
+// RUN: %if cuda-ptxas %{ wrapper-compile %s --target=cuda --cuda-binary=cubin -o %t/cubin.so %}
+// RUN: %if cuda-ptxas && cuda-runtime %{ run_model %t/cubin.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy | FileCheck %s %}
+//
 // Refused: an unknown target, appended weights on CUDA.
 // RUN: not wrapper-compile %s --target=tpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: wrapper-compile: error: --target must be cpu or cuda, got 'tpu'
