@@ -9,7 +9,9 @@
 #              through wrapper-run --target=cuda --benchmark (calls back to
 #              back on device-resident inputs, one wait at the end); gbps =
 #              bytes that must move (full-size inputs read + output written)
-#              per second, ratio = gbps / copy gbps, and where PyTorch with
+#              per second, ratio = gbps / copy gbps, ratio_same_size =
+#              gbps / the bandwidth of a copy moving the same bytes, and
+#              where PyTorch with
 #              CUDA is present inductor_ms (torch.compile, timed the same
 #              way) and vs_inductor = inductor_ms / ms (> 1: faster)
 #   linear     a linear layer (matmul through cuBLAS, bias + relu) at
@@ -77,16 +79,26 @@ time_workload() {
   ms=$(sed -nE 's/^benchmark: .* mean ([0-9.]+) ms.*/\1/p' <<<"$out")
 }
 
+# Copies moving the same bytes as each workload (read + written), for the
+# same-size ratio: small tensors do not reach the largest copy's bandwidth.
+declare -A same_copy
+for spec in "${specs[@]}"; do
+  IFS=: read -r w s t <<<"$spec"
+  moved=$((tensors[$w] * s * s * bytes_of[$t]))
+  [[ -n ${same_copy[$moved]:-} ]] ||
+    same_copy[$moved]=$("$work/cuda_ref" copy $((moved / 2)) "$reps" | cut -d' ' -f2)
+done
+
 for spec in "${specs[@]}"; do
   time_workload "$spec"
   moved=$((tensors[$w] * s * s * bytes_of[$t]))
   awk -v w="$w" -v s="$s" -v t="$t" -v ms="$ms" -v b="$moved" -v ref="$copy_gbps" \
-      -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
+      -v same="${same_copy[$moved]}" -v ind="${inductor[$spec]:-n/a}" 'BEGIN {
     gbps = b / (ms * 1e6);
     vs = (ind == "n/a") ? "null" : sprintf("%.3f", ind / ms);
     ind = (ind == "n/a") ? "null" : ind;
-    printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"bytes\": %d, \"gbps\": %.1f, \"ref\": \"copy %.1f GB/s\", \"ratio\": %.3f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",
-      w, s, s, t, ms, b, gbps, ref, gbps / ref, ind, vs }'
+    printf "{\"workload\": \"%s\", \"shape\": \"%sx%sx%s\", \"ms\": %.4f, \"bytes\": %d, \"gbps\": %.1f, \"ref\": \"copy %.1f GB/s\", \"ratio\": %.3f, \"same_size_copy_gbps\": %.1f, \"ratio_same_size\": %.3f, \"inductor_ms\": %s, \"vs_inductor\": %s}\n",
+      w, s, s, t, ms, b, gbps, ref, gbps / ref, same, gbps / same, ind, vs }'
 done
 
 # Matrix products (cuBLAS) with their epilogue.
