@@ -76,7 +76,11 @@ struct AddCInterfacePass
 /// several users is fused into each of them (and disappears once all have
 /// it): recomputing a subtraction in a kernel costs less than a round trip
 /// of its result through device memory (layer_norm's x - mean feeds both
-/// the variance and the normalization).
+/// the variance and the normalization). Products (a reduction dimension
+/// that two inputs index: matmuls, also as generics with bf16 inputs) then
+/// take no producers either: fused into one, a producer would be
+/// recomputed for every output element's dot product, and the product
+/// would no longer be one that cuBLAS can take.
 struct FuseElementwiseKeepContractionsPass
     : public PassWrapper<FuseElementwiseKeepContractionsPass,
                          OperationPass<func::FuncOp>> {
@@ -104,6 +108,20 @@ struct FuseElementwiseKeepContractionsPass
       return linalgOp && !isa<linalg::GenericOp>(op) &&
              linalg::isaContractionOpInterface(linalgOp);
     };
+    auto isProduct = [](Operation *op) {
+      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        return false;
+      SmallVector<unsigned> reductions;
+      linalgOp.getReductionDims(reductions);
+      return llvm::any_of(reductions, [&](unsigned dim) {
+        return llvm::count_if(linalgOp.getDpsInputOperands(),
+                              [&](OpOperand *input) {
+                                return linalgOp.getMatchingIndexingMap(input)
+                                    .isFunctionOfDim(dim);
+                              }) >= 2;
+      });
+    };
     auto cheap = [&](Operation *op) {
       auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
       return recompute && generic &&
@@ -115,7 +133,8 @@ struct FuseElementwiseKeepContractionsPass
       Operation *producer = fused->get().getDefiningOp();
       return producer && (producer->hasOneUse() || cheap(producer)) &&
              !isNamedContraction(producer) &&
-             !isNamedContraction(fused->getOwner());
+             !isNamedContraction(fused->getOwner()) &&
+             !(recompute && isProduct(fused->getOwner()));
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
