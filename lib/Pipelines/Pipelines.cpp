@@ -175,17 +175,13 @@ struct InterchangeReductionsInnermostPass
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      // Parallel dimensions first, then the reductions.
       SmallVector<unsigned> order;
-      for (auto [dim, iterator] : llvm::enumerate(iterators))
-        if (iterator == utils::IteratorType::parallel)
-          order.push_back(dim);
-      for (auto [dim, iterator] : llvm::enumerate(iterators))
-        if (iterator != utils::IteratorType::parallel)
-          order.push_back(dim);
-      bool identity = llvm::all_of(llvm::enumerate(order), [](auto pair) {
-        return pair.index() == pair.value();
-      });
-      if (identity)
+      for (bool parallel : {true, false})
+        for (auto [dim, iterator] : llvm::enumerate(iterators))
+          if ((iterator == utils::IteratorType::parallel) == parallel)
+            order.push_back(dim);
+      if (llvm::is_sorted(order))
         continue;
       rewriter.setInsertionPoint(op);
       // A generic that cannot be interchanged keeps its loop order.

@@ -697,27 +697,23 @@ wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **out) {
   wrapper_cuda_graph *made = NULL;
   if (status == WRAPPER_OK) {
     made = calloc(1, sizeof *made);
-    CUdeviceptr *copy =
-        heldCount ? malloc(heldCount * sizeof *copy) : NULL;
-    if (!made || (heldCount && !copy)) {
-      free(made);
-      free(copy);
-      made = NULL;
+    if (!made) {
       cu.cuGraphExecDestroy(exec);
       status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                     "wrapper_cuda_graph_end: no host memory");
-    } else {
-      if (heldCount)
-        memcpy(copy, held, heldCount * sizeof *copy);
-      made->exec = exec;
-      made->held = copy;
-      made->heldCount = heldCount;
     }
   }
-  /* Without a graph the blocks freed during the capture are the cache's
-   * again. */
-  if (!made)
+  if (made) {
+    /* The graph takes the blocks freed during the capture. */
+    made->exec = exec;
+    made->held = held;
+    made->heldCount = heldCount;
+    held = NULL;
+    heldCapacity = 0;
+  } else {
+    /* Without a graph they are the cache's again. */
     releaseHeld(held, heldCount);
+  }
   heldCount = 0;
   pthread_mutex_unlock(&lock);
   *out = made;

@@ -793,8 +793,7 @@ int main(int argc, char **argv) {
     if (cudaGraph) {
       if (wrapper_cuda_graph_begin() != WRAPPER_OK)
         return fail(std::string("--cuda-graph: ") + wrapper_last_error());
-      frame.reset();
-      (*entry)(frame.packed().data());
+      run();
       if (wrapper_cuda_graph_end(&graph) != WRAPPER_OK)
         return fail("--cuda-graph: capturing a call of '" + entryName +
                     "' failed: " + wrapper_last_error());

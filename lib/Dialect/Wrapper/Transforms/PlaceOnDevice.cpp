@@ -86,14 +86,10 @@ struct WrapperPlaceOnDevicePass
     WalkResult walk = graph.walk([&](Operation *op) -> WalkResult {
       if (op == graph.getOperation())
         return WalkResult::advance();
-      if (auto call = dyn_cast<ExternOutOp>(op))
+      if (isa<ExternOutOp, ExternAllocOp>(op))
         return op->emitOpError()
-               << "calls the library kernel '" << call.getCallee()
-               << "', which has no " << target.str()
-               << " implementation yet; cannot place the graph on the device";
-      if (auto call = dyn_cast<ExternAllocOp>(op))
-        return op->emitOpError()
-               << "calls the library kernel '" << call.getCallee()
+               << "calls the library kernel '"
+               << op->getAttrOfType<StringAttr>("callee").getValue()
                << "', which has no " << target.str()
                << " implementation yet; cannot place the graph on the device";
       if (isa<DebugPrintOp, DebugSaveOp>(op))
