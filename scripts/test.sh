@@ -16,6 +16,17 @@ start=$(date +%s)
 "$root/scripts/build.sh" all mlir-doc || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0 failed=0
+
+# The Python environment (torch, NumPy, pytest in .venv; made once by
+# scripts/setup-python.sh). lit's Python-driven tests run with it too
+# (%python in test/lit.cfg.py): PATH's python3 may have no NumPy.
+if ! python=$("$root/scripts/setup-python.sh"); then
+  echo "FAIL: cannot set up the Python environment (.venv with torch)"
+  failed=$((failed + 1))
+  python=python3
+fi
+export WRAPPER_PYTHON=$python
+
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$build/test" "$build/test/Unit" | tee "$log"
 lit_status=${PIPESTATUS[0]}
@@ -51,11 +62,6 @@ fi
 # virtual environment with torch (scripts/setup-python.sh makes it once).
 echo "== python package (pytest python/tests)"
 log=$(mktemp)
-if ! python=$("$root/scripts/setup-python.sh"); then
-  echo "FAIL: cannot set up the Python environment (.venv with torch)"
-  failed=$((failed + 1))
-  python=python3
-fi
 WRAPPER_REQUIRE_TORCH=1 PYTHONPATH=$root/python WRAPPER_BUILD_DIR=$build \
   "$python" -m pytest -q -p no:cacheprovider "$root/python/tests" 2>&1 | tee "$log"
 pytest_status=${PIPESTATUS[0]}

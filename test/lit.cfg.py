@@ -43,6 +43,31 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)
 
+# %python: the interpreter of the Python-driven tests. PATH's python3 may
+# lack NumPy (a fresh machine's does), so the tests run with WRAPPER_PYTHON
+# (scripts/test.sh sets it to the .venv that scripts/setup-python.sh makes),
+# else that .venv when it exists, else lit's own interpreter. Tests that
+# need NumPy say `REQUIRES: python-numpy`.
+def _find_python():
+    import subprocess
+    import sys
+    candidates = [os.environ.get("WRAPPER_PYTHON"),
+                  os.path.join(config.wrapper_src_root, ".venv", "bin", "python"),
+                  sys.executable]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            ok = subprocess.run([candidate, "-c", "import numpy"],
+                                capture_output=True).returncode == 0
+            if ok:
+                return candidate, True
+    return sys.executable, False
+
+
+_python, _has_numpy = _find_python()
+config.substitutions.append(("%python", _python))
+if _has_numpy:
+    config.available_features.add("python-numpy")
+
 # Sanitizer builds (WRAPPER_ENABLE_SANITIZERS): programs linked outside the
 # build (g++ against the instrumented runtime) cannot run there.
 if getattr(config, "wrapper_sanitizers", False):

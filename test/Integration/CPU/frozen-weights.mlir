@@ -5,13 +5,14 @@
 // RUN: wrapper-opt %s --wrapper-cpu-pipeline | grep -c "dense<\[2.000000e-01, 4.000000e-01, 6.000000e-01\]>" | FileCheck %s --check-prefix=ONCE
 // CHECK: output #0 vs interpreter: {{.*}}: ok
 // ONCE: {{^}}1{{$}}
-// PACKED: llvm.mlir.global private constant @main_constant_{{[0-9]+}}_packed64({{.*}} : tensor<1x4x64xf32>)
+// PACKED: llvm.mlir.global private constant @main_constant_{{[0-9]+}}_packed[[NR:[0-9]+]]({{.*}} : tensor<1x4x[[NR]]xf32>)
 // A linear layer with constant (frozen) weights: the transpose of the
 // weight and the scaled bias are computed at compile time; the results
 // match the interpreter run on the unfolded program, with and without
 // folding; the folded bias and an equal constant are stored once. With the
 // GEMM template the transposed weight is stored only in its packed panel
-// layout ([N/nr][K][nr], zero padded; nr = 64 for this M = 2).
+// layout ([N/nr][K][nr], zero padded; nr = 4 vectors for this M = 2:
+// 64 with AVX-512, 32 with AVX2).
 // FROZEN-DAG: llvm.mlir.global private constant @main_constant_{{[0-9]+}}(dense<[2.000000e-01, 4.000000e-01, 6.000000e-01]> : tensor<3xf32>)
 // FROZEN-DAG: llvm.mlir.global private constant @main_constant_{{[0-9]+}}(dense<{{\[\[}}1.000000e+00, -1.000000e+00, 5.000000e-01], [2.000000e+00, 0.000000e+00, 1.000000e+00], [3.000000e+00, 1.000000e+00, -5.000000e-01], [4.000000e+00, 2.000000e+00, 2.500000e-01]]> : tensor<4x3xf32>)
 func.func @main(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {

@@ -4,8 +4,9 @@
 // implementation of each kernel. Optional arguments are exercised absent
 // (defaults, None) and given.
 //
+// REQUIRES: python-numpy
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: python3 %S/reference.py %s %t | FileCheck %s
+// RUN: %python %S/reference.py %s %t | FileCheck %s
 
 // CHECK: mm: ok
 func.func @mm(%a: tensor<5x7xf32>, %b: tensor<7x3xf32>) -> tensor<5x3xf32> {

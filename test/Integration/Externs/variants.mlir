@@ -4,8 +4,9 @@
 // graph runs through the CPU pipeline and reference.py checks its outputs.
 //
 // RUN: wrapper-opt %s --wrapper-synthesize-extern-variants | FileCheck %s --check-prefix=SYNTH
+// REQUIRES: python-numpy
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: python3 %S/reference.py %s %t variants | FileCheck %s --check-prefix=EXEC
+// RUN: %python %S/reference.py %s %t variants | FileCheck %s --check-prefix=EXEC
 
 // EXEC: variants: ok
 

@@ -3,18 +3,18 @@
 //
 // Nesting deeper than the parser's stack allows is refused up front, by
 // every tool (regions and attribute arrays alike):
-// RUN: python3 %S/gen.py deep %t.deep.mlir
+// RUN: %python %S/gen.py deep %t.deep.mlir
 // RUN: not wrapper-opt %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
 // RUN: not wrapper-run %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
 // RUN: not wrapper-compile %t.deep.mlir -o %t.so 2>&1 | FileCheck %s --check-prefix=DEEP
 // DEEP: error: {{.*}}deep.mlir: nesting deeper than 1024 levels at line 1025 (the parser would run out of stack)
-// RUN: python3 %S/gen.py deep-attr %t.attr.mlir
+// RUN: %python %S/gen.py deep-attr %t.attr.mlir
 // RUN: not wrapper-opt %t.attr.mlir 2>&1 | FileCheck %s --check-prefix=ATTR
 // ATTR: error: {{.*}}attr.mlir: nesting deeper than 1024 levels at line 1
 //
 // 2 x 10^4 ops compile (fused into one kernel) and compute the right
 // values:
-// RUN: python3 %S/gen.py many %t.many.mlir
+// RUN: %python %S/gen.py many %t.many.mlir
 // RUN: wrapper-run %t.many.mlir --verify --print=false | FileCheck %s --check-prefix=MANY
 // MANY: output #0 vs interpreter: {{.*}}: ok
 //

@@ -3,7 +3,7 @@
 // interpreter count as failures, and the reducer must shrink a generated
 // program to the few ops that show one, keeping it failing.
 //
-// RUN: python3 %wrapper_src_root/scripts/gen-program.py 11 > %t.mlir
+// RUN: %python %wrapper_src_root/scripts/gen-program.py 11 > %t.mlir
 // RUN: env WRAPPER_RUN_FLAGS="--rtol=0 --atol=0" BUILD_DIR=%wrapper_obj_root bash %wrapper_src_root/scripts/reduce-program.sh %t.mlir 11 3 %t.reduced.mlir | FileCheck %s
 // CHECK: reduce-program: 7 ops -> {{[12]}} ops in
 // RUN: not wrapper-run %t.reduced.mlir --differential --seed 11 --dynamic-size 3 --rtol=0 --atol=0 | FileCheck %s --check-prefix=STILL
