@@ -133,3 +133,26 @@ def test_unloadable_model_is_an_error(tmp_path):
     bogus.write_bytes(b"not an ELF file")
     with pytest.raises(wrapper_mlir.WrapperError, match="cannot load the compiled model"):
         CompiledModel(str(bogus), "", "", None)
+
+
+ADD_DYNAMIC = """
+func.func @main(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = tensor_program.add %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+"""
+
+
+def test_dynamic_sizes_must_agree():
+    """Inputs whose dynamic sizes break a relation the code relies on are
+    refused before anything is read (they used to read past the smaller
+    input and return garbage)."""
+    model = wrapper_mlir.compile(ADD_DYNAMIC)
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    (y,) = model(x, x)
+    np.testing.assert_array_equal(y, x + x)
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match=r"input #1 dimension 0 \(3\) must equal input #0 dimension 0 \(4\)"):
+        model(x, np.ones((3, 8), np.float32))
+    with pytest.raises(wrapper_mlir.WrapperError, match="must equal"):
+        model(np.ones((1, 8), np.float32), x)  # a dynamic 1 is not broadcast

@@ -53,6 +53,7 @@ static std::string infoOf(RankedTensorType type) {
 std::string mlir::wrapper::generateContainerSource(StringRef entry,
                                                    TypeRange inputs,
                                                    TypeRange outputs, bool cuda,
+                                                   StringRef shapeChecks,
                                                    std::string &error) {
   for (Type type : llvm::concat<const Type>(inputs, outputs)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -249,7 +250,9 @@ static wrapper_status check_input(const wrapper_array *array, int32_t i) {
           (int)d, (long long)array->shape[d], (long long)expected->shape[d]);
   return WRAPPER_OK;
 }
+
 )";
+  os << shapeChecks;
 
   // wrapper_model_run: typed descriptors per input and output.
   os << R"(
@@ -269,6 +272,16 @@ wrapper_status wrapper_model_run(wrapper_model *model,
     wrapper_status status = check_input(&inputs[i], i);
     if (status != WRAPPER_OK)
       return status;
+  }
+  {
+    /* The relations between dynamic sizes that the code relies on. */
+    const int64_t *dims[NUM_INPUTS + 1];
+    char message[1024];
+    for (int32_t i = 0; i < NUM_INPUTS; ++i)
+      dims[i] = inputs[i].shape;
+    if (check_shapes(dims, message, sizeof message))
+      return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT, "%s",
+                                  message);
   }
 )";
   for (auto [index, type] : llvm::enumerate(inputs)) {

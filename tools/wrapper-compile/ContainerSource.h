@@ -23,11 +23,13 @@ namespace wrapper {
 /// and copies the results into runtime arrays. With `cuda` (an entry
 /// compiled by --wrapper-cuda-pipeline, taking host buffers), creating a
 /// model checks that CUDA is available and each run waits for the GPU and
-/// reports its first error. Fails (empty string, message in `error`) for
+/// reports its first error. `shapeChecks` is the C source of
+/// `check_shapes` (ShapeRequirements::emitC), run on the inputs' sizes
+/// before anything reads them. Fails (empty string, message in `error`) for
 /// element types the runtime has no dtype for.
 std::string generateContainerSource(StringRef entry, TypeRange inputs,
                                     TypeRange outputs, bool cuda,
-                                    std::string &error);
+                                    StringRef shapeChecks, std::string &error);
 
 /// A weight appended to model.so: the pointer slot the compiled code reads
 /// it through, and where it lies in the appended blob.

@@ -12,6 +12,7 @@
 #include "ContainerSource.h"
 #include "ToolSupport.h"
 
+#include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Pipelines/Pipelines.h"
@@ -226,9 +227,16 @@ int main(int argc, char **argv) {
   if (!func)
     return fail(error);
   std::string entryName = func.getName().str();
-  std::string container =
-      generateContainerSource(entryName, func.getArgumentTypes(),
-                              func.getResultTypes(), target == "cuda", error);
+  // The relations between input sizes that the compiled code will rely on,
+  // derived from the tensor program before it is lowered.
+  std::string shapeChecks;
+  {
+    llvm::raw_string_ostream os(shapeChecks);
+    tensor_program::ShapeRequirements::collect(func).emitC(os);
+  }
+  std::string container = generateContainerSource(
+      entryName, func.getArgumentTypes(), func.getResultTypes(),
+      target == "cuda", shapeChecks, error);
   if (container.empty())
     return fail(error);
 

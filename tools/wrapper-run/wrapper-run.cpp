@@ -13,6 +13,7 @@
 #include "HostArrays.h"
 #include "ToolSupport.h"
 
+#include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
 #include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
@@ -326,76 +327,6 @@ FailureOr<SmallVector<HostTensor>> randomInputs(TypeRange types,
   return result;
 }
 
-/// Checks that the runtime shapes of `args` fit the program: every op's
-/// operands broadcast, contractions agree, reshapes keep the count. Returns
-/// a message naming the op otherwise. (The compiled code trusts shapes.)
-std::string checkShapes(func::FuncOp func, ArrayRef<HostTensor> args) {
-  llvm::DenseMap<Value, SmallVector<int64_t>> shapes;
-  for (auto [arg, value] : llvm::zip(func.getArguments(), args))
-    shapes[arg] = value.shape;
-  std::string message;
-  auto shapeOf = [&](Value v) -> SmallVector<int64_t> {
-    auto it = shapes.find(v);
-    if (it != shapes.end())
-      return it->second;
-    return SmallVector<int64_t>(cast<RankedTensorType>(v.getType()).getShape());
-  };
-  auto where = [](Operation *op) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "'" << op->getName() << "' at " << op->getLoc();
-    return text;
-  };
-  func.walk([&](Operation *op) -> WalkResult {
-    if (op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
-      return WalkResult::advance();
-    SmallVector<SmallVector<int64_t>> operandShapes;
-    for (Value operand : op->getOperands())
-      if (isa<RankedTensorType>(operand.getType()))
-        operandShapes.push_back(shapeOf(operand));
-    tensor_program::ShapeResult result;
-    if (tensor_program::isElementwise(op)) {
-      SmallVector<ArrayRef<int64_t>> refs(operandShapes.begin(),
-                                          operandShapes.end());
-      result = tensor_program::broadcastShapes(refs);
-    } else if (isa<tensor_program::MatmulOp, tensor_program::BatchMatmulOp>(
-                   op)) {
-      result = tensor_program::matmulShape(operandShapes[0], operandShapes[1]);
-      if (result.ok() && operandShapes[0][operandShapes[0].size() - 1] !=
-                             operandShapes[1][operandShapes[1].size() - 2])
-        result.error = "contracting dimensions differ";
-    } else {
-      // Other ops: the static result type, with dynamic dimensions taken
-      // from the first operand where they line up.
-      auto type = cast<RankedTensorType>(op->getResult(0).getType());
-      result.shape.assign(type.getShape().begin(), type.getShape().end());
-      for (auto [dim, size] : llvm::enumerate(result.shape))
-        if (ShapedType::isDynamic(size) && !operandShapes.empty() &&
-            dim < operandShapes[0].size())
-          size = operandShapes[0][dim];
-    }
-    if (!result.ok()) {
-      message = "input shapes do not fit the program: " + where(op) + ": " +
-                result.error;
-      return WalkResult::interrupt();
-    }
-    // Static dimensions of the result type must hold at run time.
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    for (auto [dim, size] : llvm::enumerate(type.getShape()))
-      if (!ShapedType::isDynamic(size) && dim < result.shape.size() &&
-          result.shape[dim] != size) {
-        message = "input shapes do not fit the program: " + where(op) +
-                  ": result dimension " + std::to_string(dim) + " would be " +
-                  std::to_string(result.shape[dim]) + ", but the program " +
-                  "says " + std::to_string(size);
-        return WalkResult::interrupt();
-      }
-    shapes[op->getResult(0)] = result.shape;
-    return WalkResult::advance();
-  });
-  return message;
-}
 } // namespace
 
 /// A JIT for `module` (already in the LLVM dialect), optimized for the host
@@ -660,9 +591,14 @@ int main(int argc, char **argv) {
                             arg, error)))
         return fail(error);
   if (func) {
-    std::string shapeError = checkShapes(func, args);
-    if (!shapeError.empty())
-      return fail(shapeError);
+    // The relations the compiled code relies on (the model container of
+    // wrapper-compile checks the same ones).
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (const HostTensor &arg : args)
+      shapes.emplace_back(arg.shape.begin(), arg.shape.end());
+    if (std::optional<std::string> shapeError =
+            tensor_program::ShapeRequirements::collect(func).check(shapes))
+      return fail(*shapeError);
   }
 
   // The oracle.

@@ -25,7 +25,7 @@
 //
 // A dynamic dimension that does not match its partner:
 // RUN: not wrapper-run %s --entry=dynamic_pair --input=%t/f32_0.npy --input=%t/big_0.npy 2>&1 | FileCheck %s --check-prefix=DYN
-// DYN: wrapper-run: error: input shapes do not fit the program: 'tensor_program.add' at {{.*}}: operand #1 dimension 0 has size 4, which does not broadcast with size 2 of operand #0 [2, 3]
+// DYN: wrapper-run: error: the input shapes do not fit the program: input #1 dimension 0 (4) must equal input #0 dimension 0 (2), as 'tensor_program.add' at {{.*}} (operand #1 dimension 0) requires
 //
 // Missing entry function and ambiguous entry:
 // RUN: not wrapper-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
