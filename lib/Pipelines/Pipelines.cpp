@@ -486,6 +486,8 @@ struct HostFrontendOptions {
 /// to linalg function by function.
 static void addHostFrontend(OpPassManager &pm,
                             const HostFrontendOptions &options) {
+  // Weights kept outside the IR text (dense_resource + a weights file).
+  pm.addPass(tensor_program::createTensorProgramLoadWeightsPass());
   // Activations (gelu, silu) stay whole: their direct lowering is one
   // payload, measured faster than the decomposed chain (bench/run.sh cpu).
   tensor_program::TensorProgramDecomposePassOptions decompose;

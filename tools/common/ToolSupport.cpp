@@ -6,9 +6,13 @@
 
 #include "ToolSupport.h"
 
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+
 #include "Wrapper/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -85,6 +89,12 @@ mlir::wrapper::ToolInput::load(StringRef path, std::string &error) {
   input->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   input->module = parseSourceFile<ModuleOp>(input->sourceMgr, &input->context);
   if (!input->module)
+    return nullptr;
+  // Weights kept outside the text (dense_resource + a safetensors file)
+  // get their values now, so that the interpreter and every stage see them.
+  PassManager pm(&input->context);
+  pm.addPass(tensor_program::createTensorProgramLoadWeightsPass());
+  if (failed(pm.run(*input->module)))
     return nullptr;
   return input;
 }

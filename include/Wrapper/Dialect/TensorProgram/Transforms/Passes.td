@@ -153,4 +153,43 @@ def TensorProgramFoldConstantsPass
   ];
 }
 
+def TensorProgramLoadWeightsPass
+    : Pass<"tensor-program-load-weights", "::mlir::ModuleOp"> {
+  let summary = "Gives dense_resource constants their values from a weights file";
+  let description = [{
+    Importers keep weights out of the IR text: a constant is written as
+    `dense_resource<name>` and its bytes live in a safetensors file (an
+    8-byte little-endian header length, a JSON header mapping each name to
+    its `dtype`, `shape` and `data_offsets`, then the raw little-endian
+    data), named by the module attribute `tensor_program.weights` or by the
+    `file` option. This pass replaces each such constant's value by a
+    `dense` attribute holding the file's bytes, so that the passes after it
+    (constant folding, GEMM packing, code generation) see ordinary
+    constants. Resources whose blob the IR itself carries (a
+    `dialect_resources` section) are converted the same way.
+
+    Before (module attribute `tensor_program.weights = "model.safetensors"`):
+    ```mlir
+    %w = tensor_program.constant dense_resource<fc_weight> : tensor<4x8xf32>
+    ```
+    After:
+    ```mlir
+    %w = tensor_program.constant dense<[[...]]> : tensor<4x8xf32>
+    ```
+
+    Fails, naming the constant, when the file cannot be read or is not
+    safetensors, when it has no tensor of that name, or when the tensor's
+    dtype, shape or byte count differs from the constant's type. A module
+    without such constants is left unchanged (no file is read).
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "The weights file (default: the module's tensor_program.weights "
+           "attribute)">
+  ];
+  let statistics = [
+    Statistic<"numLoaded", "loaded", "Constants given their values">
+  ];
+}
+
 #endif // WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_TD
