@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -224,6 +225,66 @@ LogicalResult Interpreter::evaluateElementwise(Operation *op) {
           r = std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
         })
         .Case([&](tp::PowOp) { r = std::pow(x[0], x[1]); })
+        .Case([&](tp::FloorDivOp) {
+          r = x[1] == 0 ? 0 : std::floor(x[0] / x[1]);
+        })
+        .Case([&](tp::FmodOp) {
+          r = isFloat ? std::fmod(x[0], x[1])
+                      : (x[1] == 0 ? 0 : std::fmod(x[0], x[1]));
+        })
+        .Case([&](tp::RemainderOp) {
+          if (!isFloat && x[1] == 0) {
+            r = 0;
+            return;
+          }
+          r = std::fmod(x[0], x[1]);
+          if (r != 0 && ((r < 0) != (x[1] < 0)))
+            r += x[1];
+        })
+        .Case([&](tp::AndOp) {
+          r = static_cast<double>(static_cast<int64_t>(x[0]) &
+                                  static_cast<int64_t>(x[1]));
+        })
+        .Case([&](tp::OrOp) {
+          r = static_cast<double>(static_cast<int64_t>(x[0]) |
+                                  static_cast<int64_t>(x[1]));
+        })
+        .Case([&](tp::XorOp) {
+          r = static_cast<double>(static_cast<int64_t>(x[0]) ^
+                                  static_cast<int64_t>(x[1]));
+        })
+        .Case([&](tp::NotOp) {
+          // i1 is 0 or 1: logical not; other widths: ~x.
+          r = cast<RankedTensorType>(op->getResult(0).getType())
+                      .getElementType()
+                      .isInteger(1)
+                  ? (x[0] != 0 ? 0 : 1)
+                  : static_cast<double>(~static_cast<int64_t>(x[0]));
+        })
+        .Case([&](tp::Atan2Op) { r = std::atan2(x[0], x[1]); })
+        .Case([&](tp::SignOp) {
+          r = std::isnan(x[0]) ? NAN : (x[0] > 0 ? 1 : (x[0] < 0 ? -1 : x[0]));
+        })
+        .Case([&](tp::SinOp) { r = std::sin(x[0]); })
+        .Case([&](tp::CosOp) { r = std::cos(x[0]); })
+        .Case([&](tp::TanOp) { r = std::tan(x[0]); })
+        .Case([&](tp::AsinOp) { r = std::asin(x[0]); })
+        .Case([&](tp::AcosOp) { r = std::acos(x[0]); })
+        .Case([&](tp::AtanOp) { r = std::atan(x[0]); })
+        .Case([&](tp::SinhOp) { r = std::sinh(x[0]); })
+        .Case([&](tp::CoshOp) { r = std::cosh(x[0]); })
+        .Case([&](tp::AsinhOp) { r = std::asinh(x[0]); })
+        .Case([&](tp::AcoshOp) { r = std::acosh(x[0]); })
+        .Case([&](tp::AtanhOp) { r = std::atanh(x[0]); })
+        .Case([&](tp::Log1pOp) { r = std::log1p(x[0]); })
+        .Case([&](tp::Expm1Op) { r = std::expm1(x[0]); })
+        .Case([&](tp::Log2Op) { r = std::log2(x[0]); })
+        .Case([&](tp::Log10Op) { r = std::log10(x[0]); })
+        .Case([&](tp::Exp2Op) { r = std::exp2(x[0]); })
+        .Case([&](tp::FloorOp) { r = std::floor(x[0]); })
+        .Case([&](tp::CeilOp) { r = std::ceil(x[0]); })
+        .Case([&](tp::RoundOp) { r = std::nearbyint(x[0]); })
+        .Case([&](tp::TruncOp) { r = std::trunc(x[0]); })
         .Case([&](tp::NegOp) { r = -x[0]; })
         .Case([&](tp::AbsOp) { r = std::fabs(x[0]); })
         .Case([&](tp::ExpOp) { r = std::exp(x[0]); })
@@ -542,6 +603,240 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         set(a.getResult(), std::move(out));
         return success();
       })
+      .Case([&](tp::IotaOp i) -> LogicalResult {
+        Shape shape = resolveShape(i.getType(), i.getDynamicSizes());
+        HostTensor out = make(op, shape);
+        int64_t dim = static_cast<int64_t>(i.getDim());
+        for (int64_t flat = 0; flat < out.numel(); ++flat)
+          out.values[flat] =
+              static_cast<double>(unflatten(flat, shape)[dim]);
+        set(i.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::CumsumOp c) -> LogicalResult {
+        HostTensor out = get(c.getInput());
+        int64_t dim = static_cast<int64_t>(c.getDim());
+        Shape strides = stridesOf(out.shape);
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape index = unflatten(flat, out.shape);
+          if (index[dim] > 0)
+            out.values[flat] = roundToElementType(
+                out.values[flat] + out.values[flat - strides[dim]],
+                out.elementType);
+        }
+        set(c.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::DynamicSliceOp s) -> LogicalResult {
+        const HostTensor &input = get(s.getInput());
+        int64_t dim = static_cast<int64_t>(s.getDim());
+        int64_t n = input.shape[dim];
+        int64_t start = std::clamp<int64_t>(getIndex(s.getStart()), 0, n);
+        int64_t end = std::clamp<int64_t>(getIndex(s.getEnd()), 0, n);
+        int64_t step = static_cast<int64_t>(s.getStep());
+        Shape shape = input.shape;
+        shape[dim] = end <= start ? 0 : (end - start + step - 1) / step;
+        HostTensor out = make(op, shape);
+        Shape inStrides = stridesOf(input.shape);
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape index = unflatten(flat, shape);
+          index[dim] = start + index[dim] * step;
+          int64_t src = 0;
+          for (size_t d = 0; d < index.size(); ++d)
+            src += index[d] * inStrides[d];
+          out.values[flat] = input.values[src];
+        }
+        set(s.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::SliceScatterOp s) -> LogicalResult {
+        HostTensor out = get(s.getInput());
+        const HostTensor &src = get(s.getSrc());
+        int64_t dim = static_cast<int64_t>(s.getDim());
+        Shape strides = stridesOf(out.shape);
+        for (int64_t flat = 0; flat < src.numel(); ++flat) {
+          Shape index = unflatten(flat, src.shape);
+          index[dim] = s.getStart() + index[dim] * s.getStep();
+          int64_t dst = 0;
+          for (size_t d = 0; d < index.size(); ++d)
+            dst += index[d] * strides[d];
+          out.values[dst] = src.values[flat];
+        }
+        set(s.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::TakeOp t) -> LogicalResult {
+        const HostTensor &input = get(t.getInput());
+        const HostTensor &index = get(t.getIndex());
+        int64_t dim = static_cast<int64_t>(t.getDim());
+        Shape shape(input.shape.begin(), input.shape.begin() + dim);
+        shape.append(index.shape.begin(), index.shape.end());
+        shape.append(input.shape.begin() + dim + 1, input.shape.end());
+        HostTensor out = make(op, shape);
+        Shape inStrides = stridesOf(input.shape);
+        int64_t k = index.shape.size();
+        int64_t n = input.shape[dim];
+        if (n == 0 && out.numel() > 0)
+          return fail(op, "takes from an empty dimension");
+        Shape indexStrides = stridesOf(index.shape);
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape o = unflatten(flat, shape);
+          int64_t at = 0;
+          for (int64_t d = 0; d < k; ++d)
+            at += o[dim + d] * indexStrides[d];
+          int64_t i = std::clamp<int64_t>(
+              static_cast<int64_t>(index.values[at]), 0, n - 1);
+          int64_t src = 0;
+          for (int64_t d = 0; d < dim; ++d)
+            src += o[d] * inStrides[d];
+          src += i * inStrides[dim];
+          for (size_t d = dim + 1; d < input.shape.size(); ++d)
+            src += o[d - 1 + k] * inStrides[d];
+          out.values[flat] = input.values[src];
+        }
+        set(t.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::GatherOp g) -> LogicalResult {
+        const HostTensor &input = get(g.getInput());
+        const HostTensor &index = get(g.getIndex());
+        int64_t dim = static_cast<int64_t>(g.getDim());
+        HostTensor out = make(op, index.shape);
+        Shape inStrides = stridesOf(input.shape);
+        int64_t n = input.shape[dim];
+        if (n == 0 && out.numel() > 0)
+          return fail(op, "gathers from an empty dimension");
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape o = unflatten(flat, index.shape);
+          o[dim] = std::clamp<int64_t>(
+              static_cast<int64_t>(index.values[flat]), 0, n - 1);
+          int64_t src = 0;
+          for (size_t d = 0; d < o.size(); ++d) {
+            if (o[d] >= input.shape[d])
+              return fail(op, "index is larger than the input at run time");
+            src += o[d] * inStrides[d];
+          }
+          out.values[flat] = input.values[src];
+        }
+        set(g.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::ConvolutionOp c) -> LogicalResult {
+        const HostTensor &input = get(c.getInput());
+        const HostTensor &weight = get(c.getWeight());
+        int64_t k = input.shape.size() - 2;
+        int64_t groups = static_cast<int64_t>(c.getGroups());
+        int64_t channels = input.shape[1], filters = weight.shape[0];
+        if (channels != weight.shape[1] * groups || filters % groups)
+          return fail(op, "channel counts do not fit the groups at run time");
+        int64_t cg = channels / groups, fg = filters / groups;
+        Shape shape = {input.shape[0], filters};
+        for (int64_t i = 0; i < k; ++i) {
+          int64_t span = c.getDilation()[i] * (weight.shape[2 + i] - 1) + 1;
+          int64_t size = input.shape[2 + i];
+          shape.push_back(size < span ? 0
+                                      : (size - span) / c.getStride()[i] + 1);
+        }
+        HostTensor out = make(op, shape);
+        Shape inStrides = stridesOf(input.shape);
+        Shape wStrides = stridesOf(weight.shape);
+        Shape window(weight.shape.begin() + 2, weight.shape.end());
+        int64_t windowCount = 1;
+        for (int64_t w : window)
+          windowCount *= w;
+        const HostTensor *bias = c.getBias() ? &get(c.getBias()) : nullptr;
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape o = unflatten(flat, shape);
+          int64_t n = o[0], f = o[1], g = f / fg;
+          double sum = bias ? bias->values[f] : 0;
+          for (int64_t ci = 0; ci < cg; ++ci)
+            for (int64_t wflat = 0; wflat < windowCount; ++wflat) {
+              Shape w = unflatten(wflat, window);
+              int64_t src = n * inStrides[0] + (g * cg + ci) * inStrides[1];
+              int64_t wsrc = f * wStrides[0] + ci * wStrides[1];
+              for (int64_t i = 0; i < k; ++i) {
+                src += (o[2 + i] * c.getStride()[i] +
+                        w[i] * c.getDilation()[i]) *
+                       inStrides[2 + i];
+                wsrc += w[i] * wStrides[2 + i];
+              }
+              sum += input.values[src] * weight.values[wsrc];
+            }
+          out.values[flat] = sum;
+        }
+        set(c.getResult(), std::move(out));
+        return success();
+      })
+      .Case<tp::MaxPoolOp, tp::AvgPoolOp>([&](auto pool) -> LogicalResult {
+        const HostTensor &input = get(pool.getInput());
+        bool isMax = isa<tp::MaxPoolOp>(op);
+        ArrayRef<int64_t> window = pool.getWindow();
+        ArrayRef<int64_t> stride = pool.getStride();
+        ArrayRef<int64_t> low = pool.getPaddingLow();
+        ArrayRef<int64_t> high = pool.getPaddingHigh();
+        int64_t k = window.size();
+        int64_t lead = input.shape.size() - k;
+        SmallVector<int64_t> dilation(k, 1);
+        if (auto max = dyn_cast<tp::MaxPoolOp>(op))
+          dilation.assign(max.getDilation().begin(), max.getDilation().end());
+        Shape shape(input.shape.begin(), input.shape.begin() + lead);
+        for (int64_t i = 0; i < k; ++i) {
+          int64_t span = dilation[i] * (window[i] - 1) + 1;
+          int64_t size = input.shape[lead + i] + low[i] + high[i];
+          shape.push_back(size < span ? 0 : (size - span) / stride[i] + 1);
+        }
+        HostTensor out = make(op, shape);
+        Shape inStrides = stridesOf(input.shape);
+        Shape windowShape(window.begin(), window.end());
+        int64_t windowCount = 1;
+        for (int64_t w : window)
+          windowCount *= w;
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape o = unflatten(flat, shape);
+          int64_t base = 0;
+          for (int64_t d = 0; d < lead; ++d)
+            base += o[d] * inStrides[d];
+          double acc = isMax ? -INFINITY : 0;
+          bool nan = false;
+          for (int64_t wflat = 0; wflat < windowCount; ++wflat) {
+            Shape w = unflatten(wflat, windowShape);
+            int64_t src = base;
+            bool inside = true;
+            for (int64_t i = 0; i < k; ++i) {
+              int64_t at = o[lead + i] * stride[i] + w[i] * dilation[i] - low[i];
+              inside &= at >= 0 && at < input.shape[lead + i];
+              src += at * inStrides[lead + i];
+            }
+            if (!inside)
+              continue; // padding: -inf for max, 0 for the sum
+            double v = input.values[src];
+            nan |= std::isnan(v);
+            acc = isMax ? std::max(acc, v) : acc + v;
+          }
+          if (isMax) {
+            out.values[flat] = nan ? NAN : acc;
+            continue;
+          }
+          auto avg = cast<tp::AvgPoolOp>(op);
+          double divisor = 1;
+          if (std::optional<uint64_t> d = avg.getDivisor()) {
+            divisor = static_cast<double>(*d);
+          } else {
+            std::optional<ArrayRef<int64_t>> count = avg.getCountPadding();
+            for (int64_t i = 0; i < k; ++i) {
+              int64_t start = o[lead + i] * stride[i] - low[i];
+              int64_t end = start + window[i];
+              int64_t pad = count ? (*count)[i] : 0;
+              int64_t first = std::max<int64_t>(start, -pad);
+              int64_t last = std::min<int64_t>(end, input.shape[lead + i] + pad);
+              divisor *= static_cast<double>(std::max<int64_t>(last - first, 0));
+            }
+          }
+          out.values[flat] = acc / divisor;
+        }
+        set(pool.getResult(), std::move(out));
+        return success();
+      })
       .Case<tp::MatmulOp, tp::BatchMatmulOp>([&](auto m) -> LogicalResult {
         const HostTensor &lhs = get(m.getLhs());
         const HostTensor &rhs = get(m.getRhs());
@@ -708,6 +1003,39 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         return success();
       })
       .Default([&](Operation *) {
+        if (tp::isSizeComputation(op)) {
+          // Binary index arithmetic (sizes of views).
+          int64_t a = getIndex(op->getOperand(0));
+          int64_t b = getIndex(op->getOperand(1));
+          bool division = isa<arith::DivSIOp, arith::DivUIOp,
+                              arith::FloorDivSIOp, arith::CeilDivSIOp,
+                              arith::RemSIOp, arith::RemUIOp>(op);
+          if (division && b == 0)
+            return fail(op, "divides a size by zero");
+          int64_t r =
+              TypeSwitch<Operation *, int64_t>(op)
+                  .Case([&](arith::AddIOp) { return a + b; })
+                  .Case([&](arith::SubIOp) { return a - b; })
+                  .Case([&](arith::MulIOp) { return a * b; })
+                  .Case<arith::DivSIOp, arith::DivUIOp>(
+                      [&](auto) { return a / b; })
+                  .Case([&](arith::FloorDivSIOp) {
+                    return llvm::divideFloorSigned(a, b);
+                  })
+                  .Case([&](arith::CeilDivSIOp) {
+                    return llvm::divideCeilSigned(a, b);
+                  })
+                  .Case<arith::RemSIOp, arith::RemUIOp>(
+                      [&](auto) { return a % b; })
+                  .Case([&](arith::MinSIOp) { return std::min(a, b); })
+                  .Case([&](arith::MaxSIOp) { return std::max(a, b); })
+                  .Default([&](Operation *) { return int64_t(0); });
+          HostTensor t;
+          t.elementType = op->getResult(0).getType();
+          t.values = {static_cast<double>(r)};
+          values[op->getResult(0)] = std::move(t);
+          return success();
+        }
         return fail(op, "the reference interpreter does not support this op");
       });
 }

@@ -105,8 +105,9 @@ class CompiledModel:
     """A compiled tensor_program function. Call it with one array per
     argument; it returns a tuple of arrays, one per result."""
 
-    def __init__(self, library, source, options, workdir, target="cpu"):
+    def __init__(self, library, source, options, workdir, target="cpu", source_path=None):
         self._source = source
+        self._source_path = source_path
         self._options = options
         self._workdir = workdir
         self.target = target
@@ -260,6 +261,10 @@ class CompiledModel:
                 f"unknown stage '{stage}'; expected one of source, "
                 + ", ".join(pipelines)
             )
+        if self._source_path is not None:
+            # The module as compiled (with its weights file attribute).
+            return _run([find_tool("wrapper-opt"), str(self._source_path), pipelines[stage]],
+                        f"wrapper-opt {pipelines[stage]}")
         return _run(
             [find_tool("wrapper-opt"), "-", pipelines[stage]],
             f"wrapper-opt {pipelines[stage]}",
@@ -267,18 +272,25 @@ class CompiledModel:
         )
 
 
-def compile(graph, example_inputs=None, target="cpu", *, entry=None,
-            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse"):
+def compile(graph, example_inputs=None, target="cpu", *, entry=None, example_kwargs=None,
+            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True):
     """Compiles `graph` for `target` and returns a callable model.
 
-    `graph` is tensor_program text (the types come from the program; returns
-    a CompiledModel), or a `torch.fx.GraphModule` or `torch.nn.Module` with
-    its `example_inputs` (imported by wrapper_mlir.fx_importer; returns a
-    TorchModel taking the graph's inputs and returning its output
-    structure). `dynamic_batch` makes dimension 0 of the inputs dynamic.
-    `target` is "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs
-    to the device and its outputs back on each call; `parallel`, `gemm` and
-    `plan_memory` are CPU options).
+    `graph` is one of:
+
+    * tensor_program text (the types come from the program; returns a
+      CompiledModel taking and returning NumPy arrays);
+    * a `torch.nn.Module` with `example_inputs` (and `example_kwargs`):
+      exported with torch.export, decomposed to core ATen, imported; with
+      `dynamic_batch`, dimension 0 of every tensor input is dynamic;
+    * a `torch.export.ExportedProgram` (its dynamic dimensions stay
+      dynamic);
+
+    the last two return a TorchModel called like the module. `target` is
+    "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs to the
+    device and its outputs back on each call; `parallel`, `gemm` and
+    `plan_memory` are CPU options). With `fallback`, torch ops the compiler
+    lacks run in PyTorch, each with a warning; without, they are an error.
     """
     if target not in ("cpu", "cuda"):
         raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
@@ -289,24 +301,42 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None,
             raise WrapperError(
                 f"graph must be tensor_program text (got {type(graph).__name__}; "
                 "compiling torch modules needs torch installed)") from None
-        if not isinstance(graph, torch.nn.Module):
+        if not isinstance(graph, (torch.nn.Module, torch.export.ExportedProgram)):
             raise WrapperError(
                 "graph must be tensor_program text, a torch.nn.Module or a "
-                f"torch.fx.GraphModule, got {type(graph).__name__}")
+                f"torch.export.ExportedProgram, got {type(graph).__name__}")
+        if entry is not None:
+            raise WrapperError("entry= names a function of tensor_program text; a torch "
+                               "model has one entry")
         from ._torch import compile_torch
 
-        return compile_torch(graph, example_inputs, dynamic_batch=dynamic_batch,
-                             parallel=parallel, gemm=gemm, plan_memory=plan_memory,
-                             target=target)
+        return compile_torch(graph, example_inputs, example_kwargs=example_kwargs,
+                             dynamic_batch=dynamic_batch, parallel=parallel, gemm=gemm,
+                             plan_memory=plan_memory, target=target, fallback=fallback)
+    if example_inputs is not None or example_kwargs is not None or dynamic_batch:
+        raise WrapperError("example_inputs, example_kwargs and dynamic_batch are for torch "
+                           "models; tensor_program text carries its own types (write ? for "
+                           "a dynamic dimension)")
     return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
                          plan_memory=plan_memory, target=target)
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
-                  target="cpu"):
+                  target="cpu", weights=None):
+    """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
+    bytes of its dense_resource constants, written to a safetensors file
+    next to it."""
     workdir = tempfile.TemporaryDirectory(prefix="wrapper_mlir_")
     source = Path(workdir.name) / "model.mlir"
-    source.write_text(graph)
+    text = graph
+    if weights:
+        from .importer.weights import write_safetensors
+
+        weights_path = Path(workdir.name) / "weights.safetensors"
+        write_safetensors(weights_path, weights)
+        text = (f'module attributes {{tensor_program.weights = "{weights_path}"}} {{\n'
+                f"{graph}}}\n")
+    source.write_text(text)
     library = Path(workdir.name) / "model.so"
     command = [
         find_tool("wrapper-compile"),
@@ -326,5 +356,5 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
         [f"parallel={_bool_option(parallel)}", f"gemm={_bool_option(gemm)}",
          f"plan-memory={plan_memory}"]
     )
-    model = CompiledModel(str(library), graph, options, workdir, target)
+    model = CompiledModel(str(library), graph, options, workdir, target, source_path=source)
     return model

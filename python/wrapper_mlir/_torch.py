@@ -1,24 +1,88 @@
-"""torch front end: compile() of torch.fx graphs and the torch.compile backend."""
+"""The torch front end: compile() of nn.Modules, ExportedPrograms and
+GraphModules through the core ATen importer, and the torch.compile backend
+(through AOTAutograd)."""
 
 import time
 import warnings
 
 import torch
+import torch.utils._pytree as pytree
 
 from ._compile import WrapperError, _compile_text, _to_numpy, _torch_device
-from .fx_importer import UnsupportedError, import_fx
+from .importer import UnsupportedError, decomposition_table, export_module, import_exported
+from .importer.core import Importer, InputBinding
+from .importer.registry import TABLE
+
+# Options of compile() and of torch.compile(backend="wrapper",
+# options={...}), with their defaults.
+OPTIONS = {
+    "parallel": True,       # kernels on OpenMP threads
+    "gemm": True,           # f32 products through the packed GEMM template
+    "plan_memory": "reuse", # none, reuse or pool
+    "target": "cpu",        # cpu or cuda
+    "fallback": True,       # ops outside the table run in PyTorch (else an error)
+}
+
+
+def check_options(options, where):
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise WrapperError(
+            f"{where}: unknown option{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(u) for u in unknown)}; known options: "
+            + ", ".join(f"{k} (default {OPTIONS[k]!r})" for k in OPTIONS))
+    merged = dict(OPTIONS)
+    merged.update(options)
+    if merged["plan_memory"] not in ("none", "reuse", "pool"):
+        raise WrapperError(f"{where}: plan_memory must be 'none', 'reuse' or 'pool', "
+                           f"got {merged['plan_memory']!r}")
+    if merged["target"] not in ("cpu", "cuda"):
+        raise WrapperError(f"{where}: target must be 'cpu' or 'cuda', got {merged['target']!r}")
+    return merged
+
+
+def _compile_imported(imported, options):
+    compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target")}
+    return _compile_text(imported.text, weights=imported.weights, **compile_options)
+
+
+def _run(imported, compiled, flat_args):
+    """Runs a compiled program on the flat argument list (torch tensors or
+    NumPy arrays); returns the graph's flat outputs as torch tensors when
+    any argument is one."""
+    reason = imported.stale(flat_args)
+    if reason:
+        raise WrapperError(f"{reason}; compile the model again")
+    as_torch = False
+    target = compiled.target
+    arrays = []
+    passed = [flat_args[p] for p in imported.arguments]
+    device = _torch_device(passed)
+    for value in passed:
+        if isinstance(value, torch.Tensor):
+            as_torch = True
+            value = _to_numpy(value, target)
+        arrays.append(value)
+    results = compiled._run(arrays)
+    if as_torch:
+        results = [torch.from_numpy(r) for r in results]
+        if device is not None:
+            results = [r.to(device) for r in results]
+    return imported.unflatten(list(results))
 
 
 class TorchModel:
-    """A compiled torch.fx graph: call it with the graph's inputs (torch
-    tensors or NumPy arrays; parameters frozen into the program are still
-    accepted and ignored); it returns the graph's output structure."""
+    """A compiled torch model: call it as the module (args and kwargs) or
+    the graph; torch tensors in and out (NumPy arrays in give NumPy out)."""
 
-    def __init__(self, graph_module, imported, compiled, compile_seconds):
-        self.graph_module = graph_module
+    def __init__(self, imported, compiled, compile_seconds, in_spec=None, out_spec=None,
+                 program=None):
         self.imported = imported
         self.compiled = compiled
         self.compile_seconds = compile_seconds
+        self.in_spec = in_spec
+        self.out_spec = out_spec
+        self.program = program
 
     @property
     def inputs(self):
@@ -28,162 +92,194 @@ class TorchModel:
     def outputs(self):
         return self.compiled.outputs
 
+    @property
+    def fallbacks(self):
+        return self.imported.fallbacks
+
     def stale(self, args):
         return self.imported.stale(args)
 
-    def __call__(self, *args):
-        reason = self.imported.stale(args)
-        if reason:
-            raise WrapperError(f"{reason}; compile the model again")
-        arrays, as_torch = [], False
-        target = self.compiled.target
-        device = _torch_device([args[i] for i in self.imported.inputs])
-        for i in self.imported.inputs:
-            value = args[i]
-            if isinstance(value, torch.Tensor):
-                value, as_torch = _to_numpy(value, target), True
-            arrays.append(value)
-        results = self.compiled._run(arrays)
-        if as_torch:
-            results = [torch.from_numpy(r) for r in results]
-            if device is not None:
-                results = [r.to(device) for r in results]
-        return self.imported.unflatten(results)
+    def __call__(self, *args, **kwargs):
+        if self.in_spec is not None:
+            flat, spec = pytree.tree_flatten((args, kwargs))
+            if spec != self.in_spec:
+                raise WrapperError(
+                    "the arguments do not have the structure the model was exported with "
+                    f"({len(flat)} values given)")
+        else:
+            flat = list(args)
+        outputs = _run(self.imported, self.compiled, flat)
+        if self.out_spec is not None:
+            return pytree.tree_unflatten(list(outputs), self.out_spec)
+        return outputs
 
     def ir(self, stage="frontend"):
-        """'fx' (the graph's Python code), 'source' (the imported
-        tensor_program), 'frontend', 'llvm'."""
-        if stage == "fx":
-            return self.graph_module.code
+        """'aten' (the graph imported), 'source' (the tensor_program, its
+        weights in a file), 'frontend', 'llvm'."""
+        if stage == "aten":
+            if self.program is None:
+                raise WrapperError("no ATen graph is kept for this model")
+            return str(self.program.graph)
         return self.compiled.ir(stage)
 
 
-def compile_torch(graph, example_inputs, *, dynamic_batch=False, freeze_parameters=True, **options):
-    if example_inputs is None:
-        raise WrapperError("compiling a torch graph needs example_inputs")
+def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_batch=False,
+                  **options):
+    """compile() of an nn.Module (exported with the example inputs), an
+    ExportedProgram or a GraphModule."""
+    options = check_options(options, "wrapper_mlir.compile")
     start = time.perf_counter()
+    if isinstance(graph, torch.export.ExportedProgram):
+        program = graph.run_decompositions(decomposition_table())
+    else:
+        if example_inputs is None:
+            raise WrapperError("compiling a torch module needs example_inputs (the "
+                               "arguments of one call)")
+        if isinstance(graph, torch.nn.Module) and graph.training:
+            warnings.warn("wrapper_mlir.compile: the module is in training mode; it is "
+                          "compiled for inference (eval mode)", stacklevel=3)
+        try:
+            program = export_module(graph, tuple(example_inputs), example_kwargs,
+                                    dynamic_batch=dynamic_batch)
+        except UnsupportedError as error:
+            raise WrapperError(f"cannot export the model: {error}") from None
+    fallback = _fallback_handler() if options["fallback"] else None
     try:
-        if isinstance(graph, torch.nn.Module) and not isinstance(graph, torch.fx.GraphModule) \
-                and graph.training:
-            warnings.warn("wrapper_mlir.compile: the module is in training mode; "
-                          "it is compiled for inference (dropout off)", stacklevel=3)
-        imported = import_fx(graph, list(example_inputs), dynamic_batch=dynamic_batch,
-                             freeze_parameters=freeze_parameters)
+        imported = import_exported(program, fallback=fallback)
     except UnsupportedError as error:
         raise WrapperError(f"cannot import the graph: {error}") from None
-    compiled = _compile_text(imported.text, **options)
-    module = imported.graph_module
-    return TorchModel(module, imported, compiled, time.perf_counter() - start)
+    _warn_fallbacks(imported, "wrapper_mlir.compile")
+    compiled = _compile_imported(imported, options)
+    in_spec = program.call_spec.in_spec if program.call_spec else None
+    out_spec = program.call_spec.out_spec if program.call_spec else None
+    return TorchModel(imported, compiled, time.perf_counter() - start, in_spec, out_spec,
+                      program)
 
 
-def _resized(tensor, shape):
-    """`tensor` tiled or cut to `shape` (its own values, so that indices stay
-    in range and masks stay masks)."""
-    out = tensor
-    for d, size in enumerate(shape):
-        if out.shape[d] != size:
-            reps = [1] * out.dim()
-            reps[d] = -(-size // out.shape[d])
-            out = out.repeat(*reps).narrow(d, 0, size)
-    return out.clone()
+def _fallback_handler():
+    from .importer.fallback import fallback_node
+
+    return fallback_node
 
 
-def _symbolic_variation(graph_module, args, delta=3):
-    """Inputs for a second run of a Dynamo graph: every size symbol of its
-    placeholders (their FakeTensor metadata) grown by `delta`; None when the
-    graph has no plain size symbols."""
+def _warn_fallbacks(imported, where):
+    for node, reason in imported.fallbacks:
+        warnings.warn(f"{where}: '{node.target}' at node '{node.name}' runs in PyTorch "
+                      f"({reason})", stacklevel=3)
+
+
+# -- the torch.compile backend ----------------------------------------------
+
+
+def _is_weight(graph_module, position, value):
+    """Whether Dynamo's input `position` is a module parameter or buffer
+    (frozen into the program: its identity and version are checked at
+    every call)."""
+    if isinstance(value, torch.nn.Parameter):
+        return True
     placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
-    values = {}
-    for node, arg in zip(placeholders, args):
-        example = node.meta.get("example_value")
-        if isinstance(example, torch.Tensor) and isinstance(arg, torch.Tensor):
-            for d, size in enumerate(example.shape):
-                if isinstance(size, torch.SymInt) and size.node.expr.is_symbol:
-                    values[size.node.expr] = arg.shape[d]
-        elif isinstance(example, torch.SymInt) and example.node.expr.is_symbol:
-            values[example.node.expr] = int(arg)
-    if not values:
-        return None
-    varied = []
-    for node, arg in zip(placeholders, args):
-        example = node.meta.get("example_value")
-        if isinstance(example, torch.Tensor) and isinstance(arg, torch.Tensor):
-            shape = [values[s.node.expr] + delta
-                     if isinstance(s, torch.SymInt) and s.node.expr in values else arg.shape[d]
-                     for d, s in enumerate(example.shape)]
-            varied.append(arg if list(shape) == list(arg.shape) else _resized(arg, shape))
-        elif isinstance(example, torch.SymInt) and example.node.expr in values:
-            varied.append(values[example.node.expr] + delta)
+    if position >= len(placeholders):
+        return False
+    grapharg = placeholders[position].meta.get("grapharg")
+    source = getattr(grapharg, "source", None)
+    if source is None:
+        return False
+    name = source.name if isinstance(getattr(source, "name", None), str) else str(source.name())
+    return "._buffers[" in name or "._parameters[" in name
+
+
+def _forward_bindings(fw_graph, example_inputs, weights):
+    placeholders = [n for n in fw_graph.graph.nodes if n.op == "placeholder"]
+    freeze = len(placeholders) == len(example_inputs)
+    bindings = []
+    for i, node in enumerate(placeholders):
+        value = node.meta.get("val")
+        name = node.name
+        if isinstance(value, torch.Tensor):
+            if freeze and i in weights:
+                bindings.append(InputBinding("weight", name, value=example_inputs[i], position=i))
+            else:
+                bindings.append(InputBinding("tensor", name, position=i))
         else:
-            varied.append(arg)
-    return varied
+            bindings.append(InputBinding("value", name, value=value, position=i))
+    return bindings
 
 
-class _BackendModel:
-    """What the backend gives torch.compile: runs the compiled graph, or the
-    graph eagerly when it could not be compiled (warned once per reason)."""
+class _Forward:
+    """The compiled forward graph that AOTAutograd calls (boxed: one list
+    of arguments)."""
 
-    def __init__(self, graph_module, example_inputs, options):
-        self.graph_module = graph_module
-        self.options = options
-        self.models = {}
-        self.symbolic = any(isinstance(v, torch.SymInt) for v in example_inputs)
-        self.parameters = {i for i, v in enumerate(example_inputs) if isinstance(v, torch.nn.Parameter)}
-        self.dynamic = None
-        if not self.symbolic:
-            self.models[self._key(example_inputs)] = self._compile(example_inputs)
+    _boxed_call = True
 
-    def _key(self, args):
-        """Shapes and dtypes of the inputs, parameters left out (the
-        compiled models check those by identity and version)."""
-        return tuple((a.shape, a.dtype) if isinstance(a, torch.Tensor) else int(a)
-                     for i, a in enumerate(args) if i not in self.parameters)
+    def __init__(self, imported, compiled, eager):
+        self.imported = imported
+        self.compiled = compiled
+        self.eager = eager
 
-    def _compile(self, args):
+    def __call__(self, args):
+        if self.compiled is not None:
+            reason = self.imported.stale(args)
+            if reason:
+                # A frozen weight changed: the eager graph is always right.
+                warnings.warn(f"wrapper backend: {reason}; running the graph eagerly from now on",
+                              stacklevel=2)
+                self.compiled = None
+        if self.compiled is None:
+            return self.eager(*args)
+        result = _run(self.imported, self.compiled, args)
+        args.clear()
+        return result
+
+
+def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
+    """The `torch.compile(model, backend="wrapper")` backend: Dynamo's graph
+    through AOTAutograd (with decomposition_table()) to core ATen, imported,
+    compiled and run. Options (`torch.compile(..., options={...})`): see
+    OPTIONS; unknown ones are refused."""
+    from functorch.compile import make_boxed_func
+    from torch._dynamo.backends.common import aot_autograd
+
+    merged = dict(options or {})
+    merged.update(kwargs)
+    options = check_options(merged, "torch.compile(backend='wrapper')")
+    example_inputs = list(example_inputs)
+    weights = {i for i, v in enumerate(example_inputs)
+               if isinstance(v, torch.Tensor) and _is_weight(graph_module, i, v)}
+
+    def forward_compiler(fw_graph, fw_inputs):
+        bindings = _forward_bindings(fw_graph, example_inputs, weights)
+        fallback = _fallback_handler() if options["fallback"] else None
         try:
-            return compile_torch(self.graph_module, args, **self.options)
-        except WrapperError as error:
+            importer = Importer(fw_graph.graph, bindings, table=TABLE, fallback=fallback,
+                                symbol_ranges=_shape_env_ranges(fw_inputs))
+            imported = importer.run()
+            _warn_fallbacks(imported, "wrapper backend")
+            compiled = _compile_imported(imported, options)
+        except (UnsupportedError, WrapperError) as error:
             warnings.warn(f"wrapper backend: running the graph eagerly: {error}", stacklevel=2)
-            return None
+            return make_boxed_func(fw_graph.forward)
+        return _Forward(imported, compiled, fw_graph.forward)
 
-    def _compile_dynamic(self, args):
-        """One program for every value of the graph's size symbols, or None
-        (then each shape gets its own)."""
-        varied = _symbolic_variation(self.graph_module, args)
-        try:
-            return compile_torch(self.graph_module, args, dynamic_batch=varied or True,
-                                 **self.options)
-        except WrapperError:
-            return None
+    def backward_compiler(bw_graph, bw_inputs):
+        # Training is not compiled yet: the backward graph runs in PyTorch.
+        return make_boxed_func(bw_graph.forward)
 
-    def __call__(self, *args):
-        if torch.is_grad_enabled() and any(
-                isinstance(a, torch.Tensor) and a.requires_grad and not isinstance(a, torch.nn.Parameter)
-                for a in args):
-            return self.graph_module(*args)  # inference only: autograd runs eagerly
-        key = self._key(args)
-        model = self.models.get(key, False)
-        if model and model.stale(args):
-            model = False
-        if model is False and self.symbolic:
-            if self.dynamic is None or (self.dynamic and self.dynamic.stale(args)):
-                self.dynamic = self._compile_dynamic(args) or False
-            if self.dynamic:
-                try:
-                    return self.dynamic(*args)
-                except WrapperError:
-                    pass  # shapes the dynamic program does not take: specialize
-        if model is False:
-            model = self.models[key] = self._compile(args)
-        if model is None:
-            return self.graph_module(*args)
-        return model(*args)
+    return aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler,
+                        decompositions=decomposition_table(),
+                        keep_inference_input_mutations=True)(graph_module, example_inputs)
 
 
-def wrapper_backend(graph_module, example_inputs, **options):
-    """The `torch.compile(model, backend="wrapper")` backend. Options (via
-    `torch.compile(..., options={...})`): parallel, gemm, plan_memory."""
-    return _BackendModel(graph_module, list(example_inputs), options)
+def _shape_env_ranges(fake_inputs):
+    """The value ranges Dynamo's shape environment knows for the size
+    symbols of `fake_inputs`."""
+    from .importer.frontend import symbol_ranges
+
+    for value in fake_inputs:
+        mode = getattr(value, "fake_mode", None)
+        env = getattr(mode, "shape_env", None)
+        if env is not None:
+            return symbol_ranges(env.var_to_range)
+    return {}
 
 
 def register_backend():

@@ -72,6 +72,98 @@ static arith::CmpIPredicate intPredicate(tp::ComparePredicate p) {
   llvm_unreachable("unknown predicate");
 }
 
+/// `lhs / rhs` on signed integers with the cases that trap on x86 made
+/// defined: a zero divisor gives 0 (PyTorch raises an error there), and
+/// INT_MIN / -1 wraps to INT_MIN.
+template <typename DivOpTy>
+static Value safeIntDivide(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Type t = lhs.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+  Value one = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 1));
+  Value minusOne =
+      arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, -1));
+  Value min = arith::ConstantOp::create(
+      b, loc, t, b.getIntegerAttr(t, APInt::getSignedMinValue(width)));
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value overflow = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, min),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
+  Value bad = arith::OrIOp::create(b, loc, isZero, overflow);
+  Value divisor = arith::SelectOp::create(b, loc, bad, one, rhs);
+  Value quotient = DivOpTy::create(b, loc, lhs, divisor);
+  return arith::SelectOp::create(b, loc, isZero, zero, quotient);
+}
+
+/// The remainder with the sign of the dividend (C fmod) or, with
+/// `floorSign`, of the divisor (Python's %, torch.remainder).
+static Value remainder(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       bool floorSign) {
+  Type t = lhs.getType();
+  bool isFloat = isa<FloatType>(t);
+  Value zero = scalarConstant(b, loc, t, 0);
+  Value r;
+  if (isFloat) {
+    r = arith::RemFOp::create(b, loc, lhs, rhs);
+  } else {
+    // x % 0 is 0 here (PyTorch raises), INT_MIN % -1 is 0.
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+    Value minusOne = scalarConstant(b, loc, t, -1);
+    Value isMinusOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
+    Value bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+    Value divisor = arith::SelectOp::create(
+        b, loc, bad, scalarConstant(b, loc, t, 1), rhs);
+    r = arith::RemSIOp::create(b, loc, lhs, divisor);
+  }
+  if (!floorSign)
+    return r;
+  // r != 0 and sign(r) != sign(rhs): r + rhs.
+  Value nonzero, rNegative, rhsNegative;
+  if (isFloat) {
+    nonzero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
+    rNegative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
+    rhsNegative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
+  } else {
+    nonzero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+    rNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+    rhsNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero);
+  }
+  Value differ = arith::XOrIOp::create(b, loc, rNegative, rhsNegative);
+  Value adjust = arith::AndIOp::create(b, loc, nonzero, differ);
+  Value shifted = isFloat ? arith::AddFOp::create(b, loc, r, rhs).getResult()
+                          : arith::AddIOp::create(b, loc, r, rhs).getResult();
+  return arith::SelectOp::create(b, loc, adjust, shifted, r);
+}
+
+/// -1, 0 or 1 (and NaN for NaN, -0/+0 kept).
+static Value sign(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0);
+  Value one = scalarConstant(b, loc, t, 1);
+  Value minusOne = scalarConstant(b, loc, t, -1);
+  Value positive, negative;
+  if (isa<FloatType>(t)) {
+    positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  } else {
+    positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+    if (t.isInteger(1))
+      return x;
+  }
+  Value inner = arith::SelectOp::create(b, loc, negative, minusOne,
+                                        isa<FloatType>(t) ? x : zero);
+  return arith::SelectOp::create(b, loc, positive, one, inner);
+}
+
 /// Builds the scalar computation of elementwise `op` on `args` (already in
 /// the compute type, except the i1 condition of where). Returns the result
 /// in the compute type (or i1 for compare).
@@ -94,8 +186,83 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
                        : arith::MulIOp::create(b, loc, x, args[1]).getResult();
       })
       .Case([&](tp::DivOp) -> Value {
-        return isFloat ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
-                       : arith::DivSIOp::create(b, loc, x, args[1]).getResult();
+        return isFloat
+                   ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
+                   : safeIntDivide<arith::DivSIOp>(b, loc, x, args[1]);
+      })
+      .Case([&](tp::FloorDivOp) -> Value {
+        return safeIntDivide<arith::FloorDivSIOp>(b, loc, x, args[1]);
+      })
+      .Case([&](tp::FmodOp) -> Value {
+        return remainder(b, loc, x, args[1], /*floorSign=*/false);
+      })
+      .Case([&](tp::RemainderOp) -> Value {
+        return remainder(b, loc, x, args[1], /*floorSign=*/true);
+      })
+      .Case([&](tp::AndOp) -> Value {
+        return arith::AndIOp::create(b, loc, x, args[1]);
+      })
+      .Case([&](tp::OrOp) -> Value {
+        return arith::OrIOp::create(b, loc, x, args[1]);
+      })
+      .Case([&](tp::XorOp) -> Value {
+        return arith::XOrIOp::create(b, loc, x, args[1]);
+      })
+      .Case([&](tp::NotOp) -> Value {
+        Value ones = arith::ConstantOp::create(
+            b, loc, t,
+            b.getIntegerAttr(t, APInt::getAllOnes(t.getIntOrFloatBitWidth())));
+        return arith::XOrIOp::create(b, loc, x, ones);
+      })
+      .Case([&](tp::Atan2Op) -> Value {
+        return math::Atan2Op::create(b, loc, x, args[1]);
+      })
+      .Case([&](tp::SignOp) -> Value { return sign(b, loc, x); })
+      .Case([&](tp::SinOp) -> Value { return math::SinOp::create(b, loc, x); })
+      .Case([&](tp::CosOp) -> Value { return math::CosOp::create(b, loc, x); })
+      .Case([&](tp::TanOp) -> Value { return math::TanOp::create(b, loc, x); })
+      .Case(
+          [&](tp::AsinOp) -> Value { return math::AsinOp::create(b, loc, x); })
+      .Case(
+          [&](tp::AcosOp) -> Value { return math::AcosOp::create(b, loc, x); })
+      .Case(
+          [&](tp::AtanOp) -> Value { return math::AtanOp::create(b, loc, x); })
+      .Case(
+          [&](tp::SinhOp) -> Value { return math::SinhOp::create(b, loc, x); })
+      .Case(
+          [&](tp::CoshOp) -> Value { return math::CoshOp::create(b, loc, x); })
+      .Case([&](tp::AsinhOp) -> Value {
+        return math::AsinhOp::create(b, loc, x);
+      })
+      .Case([&](tp::AcoshOp) -> Value {
+        return math::AcoshOp::create(b, loc, x);
+      })
+      .Case([&](tp::AtanhOp) -> Value {
+        return math::AtanhOp::create(b, loc, x);
+      })
+      .Case([&](tp::Log1pOp) -> Value {
+        return math::Log1pOp::create(b, loc, x);
+      })
+      .Case([&](tp::Expm1Op) -> Value {
+        return math::ExpM1Op::create(b, loc, x);
+      })
+      .Case(
+          [&](tp::Log2Op) -> Value { return math::Log2Op::create(b, loc, x); })
+      .Case([&](tp::Log10Op) -> Value {
+        return math::Log10Op::create(b, loc, x);
+      })
+      .Case(
+          [&](tp::Exp2Op) -> Value { return math::Exp2Op::create(b, loc, x); })
+      .Case([&](tp::FloorOp) -> Value {
+        return math::FloorOp::create(b, loc, x);
+      })
+      .Case(
+          [&](tp::CeilOp) -> Value { return math::CeilOp::create(b, loc, x); })
+      .Case([&](tp::RoundOp) -> Value {
+        return math::RoundEvenOp::create(b, loc, x);
+      })
+      .Case([&](tp::TruncOp) -> Value {
+        return math::TruncOp::create(b, loc, x);
       })
       .Case([&](tp::MaxOp) -> Value {
         return isFloat

@@ -23,6 +23,8 @@ void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateReductionPatterns(RewritePatternSet &patterns);
 void populateLayoutPatterns(RewritePatternSet &patterns);
 void populateContractionPatterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns);
+void populateConvolutionPatterns(RewritePatternSet &patterns);
 
 /// The type arithmetic on `element` is done in: f32 for f16 and bf16 (and
 /// other floats narrower than 32 bits), `element` otherwise.

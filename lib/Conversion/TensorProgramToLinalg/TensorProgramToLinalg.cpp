@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -83,4 +84,6 @@ void mlir::wrapper::populateTensorProgramToLinalgPatterns(
   tp_to_linalg::populateReductionPatterns(patterns);
   tp_to_linalg::populateLayoutPatterns(patterns);
   tp_to_linalg::populateContractionPatterns(patterns);
+  tp_to_linalg::populateIndexingPatterns(patterns);
+  tp_to_linalg::populateConvolutionPatterns(patterns);
 }

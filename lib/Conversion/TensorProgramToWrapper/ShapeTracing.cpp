@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -55,7 +56,44 @@ SizeFn traceIndex(Value value) {
   }
   if (auto constant = value.getDefiningOp<arith::ConstantIndexOp>())
     return constantSize(constant.value());
+  // Index arithmetic on sizes (an importer's view sizes).
+  Operation *op = value.getDefiningOp();
+  if (op && op->getNumOperands() == 2 && op->getNumResults() == 1 &&
+      isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+          arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+          arith::RemSIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp>(op)) {
+    SizeFn lhs = traceIndex(op->getOperand(0));
+    SizeFn rhs = traceIndex(op->getOperand(1));
+    if (!lhs || !rhs)
+      return nullptr;
+    return [=](OpBuilder &b, Location loc, ValueRange buffers) -> Value {
+      Value a = lhs(b, loc, buffers), c = rhs(b, loc, buffers);
+      IRMapping mapping;
+      mapping.map(op->getOperand(0), a);
+      mapping.map(op->getOperand(1), c);
+      return b.clone(*op, mapping)->getResult(0);
+    };
+  }
   return nullptr;
+}
+
+/// The number of windows of `span` elements every `stride` in a dimension
+/// of `size` (clamped at 0).
+static SizeFn windowCount(SizeFn size, int64_t span, int64_t stride) {
+  if (!size)
+    return nullptr;
+  return [=](OpBuilder &b, Location loc, ValueRange buffers) -> Value {
+    Value n = size(b, loc, buffers);
+    Value rest =
+        arith::SubIOp::create(b, loc, n, arith::ConstantIndexOp::create(b, loc, span));
+    Value count = arith::AddIOp::create(
+        b, loc,
+        arith::FloorDivSIOp::create(
+            b, loc, rest, arith::ConstantIndexOp::create(b, loc, stride)),
+        arith::ConstantIndexOp::create(b, loc, 1));
+    return arith::MaxSIOp::create(b, loc, count,
+                                  arith::ConstantIndexOp::create(b, loc, 0));
+  };
 }
 
 SizeFn trace(Value value, int64_t dim) {
@@ -175,6 +213,81 @@ SizeFn trace(Value value, int64_t dim) {
             return trace(operand, d);
         }
         return nullptr;
+      })
+      .Case([&](tp::IotaOp i) -> SizeFn {
+        return fromDynamicSizes(i.getDynamicSizes());
+      })
+      .Case([&](tp::CumsumOp c) -> SizeFn { return trace(c.getInput(), dim); })
+      .Case([&](tp::SliceScatterOp s) -> SizeFn {
+        return trace(s.getInput(), dim);
+      })
+      .Case([&](tp::GatherOp g) -> SizeFn { return trace(g.getIndex(), dim); })
+      .Case([&](tp::TakeOp t) -> SizeFn {
+        int64_t at = static_cast<int64_t>(t.getDim());
+        int64_t k = t.getIndex().getType().getRank();
+        if (dim < at)
+          return trace(t.getInput(), dim);
+        if (dim < at + k)
+          return trace(t.getIndex(), dim - at);
+        return trace(t.getInput(), dim - k + 1);
+      })
+      .Case([&](tp::DynamicSliceOp s) -> SizeFn {
+        SizeFn inner = trace(s.getInput(), dim);
+        if (!inner || dim != static_cast<int64_t>(s.getDim()))
+          return inner;
+        SizeFn start = traceIndex(s.getStart()), end = traceIndex(s.getEnd());
+        if (!start || !end)
+          return nullptr;
+        int64_t step = s.getStep();
+        return [=](OpBuilder &b, Location loc, ValueRange buffers) -> Value {
+          Value n = inner(b, loc, buffers);
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          auto clamp = [&](Value v) -> Value {
+            return arith::MinSIOp::create(
+                b, loc, arith::MaxSIOp::create(b, loc, v, zero), n);
+          };
+          Value first = clamp(start(b, loc, buffers));
+          Value last = clamp(end(b, loc, buffers));
+          Value span = arith::MaxSIOp::create(
+              b, loc, arith::SubIOp::create(b, loc, last, first), zero);
+          return arith::CeilDivSIOp::create(
+              b, loc, span, arith::ConstantIndexOp::create(b, loc, step));
+        };
+      })
+      .Case([&](tp::ConvolutionOp c) -> SizeFn {
+        if (dim == 0)
+          return trace(c.getInput(), 0);
+        if (dim == 1)
+          return trace(c.getWeight(), 0);
+        int64_t i = dim - 2;
+        int64_t kernel = c.getWeight().getType().getDimSize(dim);
+        if (ShapedType::isDynamic(kernel))
+          return nullptr;
+        return windowCount(trace(c.getInput(), dim),
+                           c.getDilation()[i] * (kernel - 1) + 1,
+                           c.getStride()[i]);
+      })
+      .Case<tp::MaxPoolOp, tp::AvgPoolOp>([&](auto p) -> SizeFn {
+        int64_t k = p.getWindow().size();
+        int64_t lead = rank - k;
+        if (dim < lead)
+          return trace(p.getInput(), dim);
+        int64_t i = dim - lead;
+        int64_t dilation = 1;
+        if constexpr (std::is_same_v<decltype(p), tp::MaxPoolOp>)
+          dilation = p.getDilation()[i];
+        SizeFn size = trace(p.getInput(), dim);
+        if (!size)
+          return nullptr;
+        int64_t pad = p.getPaddingLow()[i] + p.getPaddingHigh()[i];
+        SizeFn padded = [=](OpBuilder &b, Location loc,
+                            ValueRange buffers) -> Value {
+          return arith::AddIOp::create(
+              b, loc, size(b, loc, buffers),
+              arith::ConstantIndexOp::create(b, loc, pad));
+        };
+        return windowCount(padded, dilation * (p.getWindow()[i] - 1) + 1,
+                           p.getStride()[i]);
       })
       .Default([](Operation *) -> SizeFn { return nullptr; });
 }

@@ -22,10 +22,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #define DEBUG_TYPE "convert-tensor-program-to-wrapper"
@@ -58,7 +60,7 @@ static bool isGraphCandidate(func::FuncOp func) {
       hasProgram = true;
       continue;
     }
-    if (!isa<tensor::DimOp, arith::ConstantIndexOp, func::ReturnOp>(op))
+    if (!tp::isSizeComputation(&op) && !isa<func::ReturnOp>(op))
       return false;
   }
   return hasProgram;
@@ -79,20 +81,37 @@ static LogicalResult wrapUnfusedOps(func::FuncOp func) {
       return op.emitOpError()
              << "is a composite; run --tensor-program-decompose first";
     SmallVector<Value> inputs;
+    // Index operands are recomputed in the kernel from the sizes of its
+    // inputs: the chain of size computations behind each, in order.
+    SetVector<Operation *> chain;
+    std::function<LogicalResult(Value)> addIndex = [&](Value value) -> LogicalResult {
+      Operation *def = value.getDefiningOp();
+      if (!def || !tp::isSizeComputation(def))
+        return op.emitOpError()
+               << "takes an index operand that is not computed from sizes "
+                  "(constants, tensor.dim and index arithmetic), which a "
+                  "kernel cannot receive";
+      if (auto dim = dyn_cast<tensor::DimOp>(def)) {
+        if (!llvm::is_contained(inputs, dim.getSource()))
+          inputs.push_back(dim.getSource());
+        if (failed(addIndex(dim.getIndex())))
+          return failure();
+      } else {
+        for (Value operand : def->getOperands())
+          if (failed(addIndex(operand)))
+            return failure();
+      }
+      chain.insert(def);
+      return success();
+    };
     for (Value operand : op.getOperands()) {
       if (isa<RankedTensorType>(operand.getType())) {
         if (!llvm::is_contained(inputs, operand))
           inputs.push_back(operand);
         continue;
       }
-      Operation *def = operand.getDefiningOp();
-      if (!def || !isa<tensor::DimOp, arith::ConstantIndexOp>(def))
-        return op.emitOpError()
-               << "takes an index operand that is not a constant or a "
-                  "tensor.dim, which a kernel cannot receive";
-      if (auto dim = dyn_cast<tensor::DimOp>(def))
-        if (!llvm::is_contained(inputs, dim.getSource()))
-          inputs.push_back(dim.getSource());
+      if (failed(addIndex(operand)))
+        return failure();
     }
     tp::FusionKind kind = tp::isContraction(&op) ? tp::FusionKind::matmul
                           : tp::isReduction(&op) ? tp::FusionKind::reduction
@@ -105,10 +124,8 @@ static LogicalResult wrapUnfusedOps(func::FuncOp func) {
     for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
       mapping.map(input, arg);
     OpBuilder inner = OpBuilder::atBlockEnd(&body);
-    for (Value operand : op.getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          def && !isa<RankedTensorType>(operand.getType()) &&
-          !mapping.contains(operand))
+    for (Operation *def : chain)
+      if (!mapping.contains(def->getResult(0)))
         inner.clone(*def, mapping);
     Operation *clone = inner.clone(op, mapping);
     tp::YieldOp::create(inner, op.getLoc(), clone->getResults());
@@ -203,7 +220,7 @@ static tp::ReshapeOp getLoneReshape(tp::FusedOp fused) {
   Block &region = fused.getBody().front();
   tp::ReshapeOp reshape;
   for (Operation &op : region.without_terminator()) {
-    if (isa<tensor::DimOp, arith::ConstantIndexOp>(op))
+    if (tp::isSizeComputation(&op))
       continue;
     if (reshape || !isa<tp::ReshapeOp>(op))
       return {};
@@ -394,6 +411,16 @@ LogicalResult GraphBuilder::build() {
             .Case([&](arith::ConstantOp constant) -> LogicalResult {
               buffers.map(constant.getResult(),
                           b.clone(*constant)->getResult(0));
+              return success();
+            })
+            .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+                  arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+                  arith::RemSIOp, arith::RemUIOp, arith::MinSIOp,
+                  arith::MaxSIOp>([&](Operation *size) -> LogicalResult {
+              // Size arithmetic on the host (what views and later kernels'
+              // sizes use).
+              buffers.map(size->getResult(0),
+                          b.clone(*size, buffers)->getResult(0));
               return success();
             })
             .Case([&](tp::CopyBackOp copy) -> LogicalResult {

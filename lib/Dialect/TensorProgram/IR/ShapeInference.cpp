@@ -255,6 +255,129 @@ ShapeResult mlir::tensor_program::matmulShape(ArrayRef<int64_t> lhs,
   return batch;
 }
 
+/// The number of windows along one dimension, or kDynamic.
+static int64_t windowCount(int64_t size, int64_t window, int64_t stride,
+                           int64_t dilation, int64_t padding) {
+  if (isDynamic(size))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (window - 1) + 1;
+  int64_t available = size + padding;
+  if (available < span)
+    return 0;
+  return (available - span) / stride + 1;
+}
+
+static std::string checkWindowAttrs(size_t k, ArrayRef<int64_t> window,
+                                    ArrayRef<int64_t> stride,
+                                    ArrayRef<int64_t> dilation,
+                                    ArrayRef<int64_t> low,
+                                    ArrayRef<int64_t> high) {
+  auto count = [&](ArrayRef<int64_t> values, StringRef name) -> std::string {
+    if (values.size() != k)
+      return (name + " has " + Twine(values.size()) + " entries, expected " +
+              Twine(k) + " (one per window dimension)")
+          .str();
+    return {};
+  };
+  for (auto [values, name] :
+       {std::pair{window, "window"}, std::pair{stride, "stride"},
+        std::pair{dilation, "dilation"}, std::pair{low, "padding_low"},
+        std::pair{high, "padding_high"}}) {
+    std::string error = count(values, name);
+    if (!error.empty())
+      return error;
+  }
+  for (size_t i = 0; i < k; ++i) {
+    if (window[i] < 1 || stride[i] < 1 || dilation[i] < 1)
+      return "window, stride and dilation must be positive";
+    if (low[i] < 0 || high[i] < 0)
+      return "padding must be non-negative";
+  }
+  return {};
+}
+
+ShapeResult mlir::tensor_program::convolutionShape(ArrayRef<int64_t> input,
+                                                   ArrayRef<int64_t> weight,
+                                                   ArrayRef<int64_t> stride,
+                                                   ArrayRef<int64_t> dilation,
+                                                   int64_t groups) {
+  if (input.size() < 3)
+    return ShapeResult::failure("input must have rank 3 or more ([N, C, "
+                                "spatial...]), got rank " +
+                                std::to_string(input.size()));
+  if (weight.size() != input.size())
+    return ShapeResult::failure(
+        "weight has rank " + std::to_string(weight.size()) +
+        ", but the input has rank " + std::to_string(input.size()));
+  size_t k = input.size() - 2;
+  if (stride.size() != k || dilation.size() != k)
+    return ShapeResult::failure("stride and dilation need " +
+                                std::to_string(k) +
+                                " entries (one per spatial dimension)");
+  for (size_t i = 0; i < k; ++i)
+    if (stride[i] < 1 || dilation[i] < 1)
+      return ShapeResult::failure("stride and dilation must be positive");
+  if (groups < 1)
+    return ShapeResult::failure("groups must be positive");
+  int64_t channels = input[1], filters = weight[0];
+  if (!isDynamic(channels) && !isDynamic(weight[1]) &&
+      channels != weight[1] * groups)
+    return ShapeResult::failure(
+        "input has " + std::to_string(channels) +
+        " channels, but the weight expects " + std::to_string(weight[1]) +
+        " x " + std::to_string(groups) + " groups");
+  if (!isDynamic(filters) && filters % groups != 0)
+    return ShapeResult::failure("weight has " + std::to_string(filters) +
+                                " filters, not a multiple of " +
+                                std::to_string(groups) + " groups");
+  ShapeResult result;
+  result.shape = {input[0], filters};
+  for (size_t i = 0; i < k; ++i) {
+    int64_t window = weight[2 + i];
+    result.shape.push_back(
+        isDynamic(window)
+            ? ShapedType::kDynamic
+            : windowCount(input[2 + i], window, stride[i], dilation[i], 0));
+  }
+  return result;
+}
+
+ShapeResult mlir::tensor_program::poolShape(
+    ArrayRef<int64_t> input, ArrayRef<int64_t> window, ArrayRef<int64_t> stride,
+    ArrayRef<int64_t> dilation, ArrayRef<int64_t> low, ArrayRef<int64_t> high) {
+  size_t k = window.size();
+  if (k == 0 || input.size() < k)
+    return ShapeResult::failure("a window of " + std::to_string(k) +
+                                " dimensions needs an input of rank " +
+                                std::to_string(std::max<size_t>(k, 1)) +
+                                " or more, got rank " +
+                                std::to_string(input.size()));
+  std::string error = checkWindowAttrs(k, window, stride, dilation, low, high);
+  if (!error.empty())
+    return ShapeResult::failure(error);
+  ShapeResult result;
+  size_t lead = input.size() - k;
+  result.shape.assign(input.begin(), input.begin() + lead);
+  for (size_t i = 0; i < k; ++i)
+    result.shape.push_back(windowCount(input[lead + i], window[i], stride[i],
+                                       dilation[i], low[i] + high[i]));
+  return result;
+}
+
+ShapeResult mlir::tensor_program::takeShape(ArrayRef<int64_t> input,
+                                            ArrayRef<int64_t> index,
+                                            int64_t dim) {
+  if (dim < 0 || dim >= static_cast<int64_t>(input.size()))
+    return ShapeResult::failure("dimension " + std::to_string(dim) +
+                                " is out of range [0, " +
+                                std::to_string(input.size()) + ")");
+  ShapeResult result;
+  result.shape.assign(input.begin(), input.begin() + dim);
+  result.shape.append(index.begin(), index.end());
+  result.shape.append(input.begin() + dim + 1, input.end());
+  return result;
+}
+
 std::optional<int64_t>
 mlir::tensor_program::getNumElements(ArrayRef<int64_t> shape) {
   int64_t count = 1;

@@ -51,7 +51,7 @@ bool isClonable(Operation *op) {
     auto type = constant.getType();
     return type.getRank() == 0 || isa<SplatElementsAttr>(constant.getValue());
   }
-  return isa<tensor::DimOp, arith::ConstantIndexOp>(op);
+  return isSizeComputation(op);
 }
 
 /// The reduction space of a reduction op: its input shape and the dims it
@@ -103,7 +103,7 @@ bool Fuser::isFusible(Operation *op) {
   if (isComposite(op))
     return false; // decompose first
   if (!isElementwise(op) && !isLayout(op) && !isReduction(op) &&
-      !isContraction(op) && !isa<FullOp>(op))
+      !isContraction(op) && !isa<FullOp, IotaOp>(op))
     return false;
   // Index operands must come from clonable producers.
   for (Value operand : op->getOperands()) {
@@ -141,7 +141,8 @@ bool Fuser::dependsOn(Operation *op, Group &group) {
 bool Fuser::accepts(Group &group, Operation *op) {
   if (group.ops.size() >= options.maxGroupSize)
     return false;
-  bool elementwise = isElementwise(op) || isLayout(op) || isa<FullOp>(op);
+  bool elementwise =
+      isElementwise(op) || isLayout(op) || isa<FullOp, IotaOp>(op);
   if (elementwise) {
     if (group.kind == FusionKind::pointwise && !options.fuseElementwise)
       return false;

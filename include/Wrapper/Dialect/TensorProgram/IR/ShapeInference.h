@@ -64,6 +64,24 @@ ShapeResult padShape(ArrayRef<int64_t> input, ArrayRef<int64_t> low,
 /// The shape of torch.matmul for operands of rank >= 2.
 ShapeResult matmulShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs);
 
+/// The shape of a convolution without padding: input [N, C, D...], weight
+/// [F, C / groups, K...] -> [N, F, O...].
+ShapeResult convolutionShape(ArrayRef<int64_t> input, ArrayRef<int64_t> weight,
+                             ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> dilation, int64_t groups);
+
+/// The shape of pooling the trailing `window.size()` dimensions of `input`
+/// (padded by `low`/`high`) with windows of `window` elements spaced
+/// `dilation` apart every `stride` elements.
+ShapeResult poolShape(ArrayRef<int64_t> input, ArrayRef<int64_t> window,
+                      ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+                      ArrayRef<int64_t> low, ArrayRef<int64_t> high);
+
+/// The shape of take: dimension `dim` of `input` replaced by `index`'s
+/// dimensions.
+ShapeResult takeShape(ArrayRef<int64_t> input, ArrayRef<int64_t> index,
+                      int64_t dim);
+
 /// The number of elements of a static shape, or nullopt when a dimension is
 /// dynamic or the count overflows 63 bits.
 std::optional<int64_t> getNumElements(ArrayRef<int64_t> shape);

@@ -56,6 +56,7 @@ def TP_CompositeTrait : NativeOpTrait<"CompositeOp"> {
 def TP_Tensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
 def TP_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def TP_BoolTensor : RankedTensorOf<[I1]>;
+def TP_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
 
 //===----------------------------------------------------------------------===//
 // Enums

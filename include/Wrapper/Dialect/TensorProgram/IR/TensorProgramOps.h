@@ -75,6 +75,12 @@ inline bool isContraction(Operation *op) {
 inline bool isComposite(Operation *op) {
   return op->hasTrait<OpTrait::CompositeOp>();
 }
+
+/// Size arithmetic that programs compute shapes with and that kernels and
+/// host graphs may both recompute: index constants, tensor.dim, and the
+/// binary arith ops on index (add, sub, mul, divisions, remainders, min,
+/// max).
+bool isSizeComputation(Operation *op);
 } // namespace tensor_program
 } // namespace mlir
 

@@ -97,6 +97,67 @@ def TP_ReluOp : TP_UnaryOp<"relu", "Elementwise rectified linear unit",
 def TP_SiluOp : TP_UnaryOp<"silu", "Elementwise SiLU (swish)",
                            "`x * sigmoid(x)`">;
 
+// Transcendental and rounding functions of the math dialect.
+def TP_SinOp : TP_UnaryOp<"sin", "Elementwise sine", "`sin(x)`">;
+def TP_CosOp : TP_UnaryOp<"cos", "Elementwise cosine", "`cos(x)`">;
+def TP_TanOp : TP_UnaryOp<"tan", "Elementwise tangent", "`tan(x)`">;
+def TP_AsinOp : TP_UnaryOp<"asin", "Elementwise arcsine", "`asin(x)`">;
+def TP_AcosOp : TP_UnaryOp<"acos", "Elementwise arccosine", "`acos(x)`">;
+def TP_AtanOp : TP_UnaryOp<"atan", "Elementwise arctangent", "`atan(x)`">;
+def TP_SinhOp : TP_UnaryOp<"sinh", "Elementwise hyperbolic sine", "`sinh(x)`">;
+def TP_CoshOp : TP_UnaryOp<"cosh", "Elementwise hyperbolic cosine",
+                           "`cosh(x)`">;
+def TP_AsinhOp : TP_UnaryOp<"asinh", "Elementwise inverse hyperbolic sine",
+                            "`asinh(x)`">;
+def TP_AcoshOp : TP_UnaryOp<"acosh", "Elementwise inverse hyperbolic cosine",
+                            "`acosh(x)`">;
+def TP_AtanhOp : TP_UnaryOp<"atanh", "Elementwise inverse hyperbolic tangent",
+                            "`atanh(x)`">;
+def TP_Log1pOp : TP_UnaryOp<"log1p", "Elementwise log(1 + x)",
+                            "`ln(1 + x)`, accurate near 0">;
+def TP_Expm1Op : TP_UnaryOp<"expm1", "Elementwise exp(x) - 1",
+                            "`e^x - 1`, accurate near 0">;
+def TP_Log2Op : TP_UnaryOp<"log2", "Elementwise base-2 logarithm", "`log2(x)`">;
+def TP_Log10Op : TP_UnaryOp<"log10", "Elementwise base-10 logarithm",
+                            "`log10(x)`">;
+def TP_Exp2Op : TP_UnaryOp<"exp2", "Elementwise power of two", "`2^x`">;
+def TP_FloorOp : TP_UnaryOp<"floor", "Elementwise rounding down",
+                            "the largest integer not above `x`">;
+def TP_CeilOp : TP_UnaryOp<"ceil", "Elementwise rounding up",
+                           "the smallest integer not below `x`">;
+def TP_RoundOp : TP_UnaryOp<"round", "Elementwise rounding to nearest, ties to even",
+                            "`x` rounded to the nearest integer, halves to the even one (torch.round)">;
+def TP_TruncOp : TP_UnaryOp<"trunc", "Elementwise rounding toward zero",
+                            "`x` without its fractional part">;
+def TP_SignOp : TP_UnaryOp<"sign", "Elementwise sign",
+                           "-1, 0 or 1 (NaN stays NaN)", TP_Tensor>;
+def TP_NotOp : TP_UnaryOp<"not", "Elementwise logical or bitwise not",
+                          "`!x` on i1 (logical_not), `~x` on integers (bitwise_not)",
+                          TP_IntTensor>;
+
+def TP_AndOp : TP_BinaryOp<"and", "Elementwise logical or bitwise and",
+    "%0 = tensor_program.and %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>",
+    TP_IntTensor, [Commutative]>;
+def TP_OrOp : TP_BinaryOp<"or", "Elementwise logical or bitwise or",
+    "%0 = tensor_program.or %a, %b : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>",
+    TP_IntTensor, [Commutative]>;
+def TP_XorOp : TP_BinaryOp<"xor", "Elementwise logical or bitwise exclusive or",
+    "%0 = tensor_program.xor %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>",
+    TP_IntTensor, [Commutative]>;
+def TP_FloorDivOp : TP_BinaryOp<"floor_div",
+    "Elementwise division rounded down (integers)",
+    "%0 = tensor_program.floor_div %a, %b : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>",
+    TP_IntTensor>;
+def TP_FmodOp : TP_BinaryOp<"fmod",
+    "Elementwise remainder with the sign of the dividend (torch.fmod)",
+    "%0 = tensor_program.fmod %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>">;
+def TP_RemainderOp : TP_BinaryOp<"remainder",
+    "Elementwise remainder with the sign of the divisor (torch.remainder)",
+    "%0 = tensor_program.remainder %a, %b : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>">;
+def TP_Atan2Op : TP_BinaryOp<"atan2", "Elementwise atan2(lhs, rhs)",
+    "%0 = tensor_program.atan2 %y, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    TP_FloatTensor>;
+
 def TP_GeluOp : TensorProgram_Op<"gelu", [
     Pure, SameOperandsAndResultType, TP_ElementwiseTrait
   ]> {
@@ -222,6 +283,45 @@ def TP_FullOp : TensorProgram_Op<"full", [Pure]> {
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+}
+
+def TP_IotaOp : TensorProgram_Op<"iota", [Pure]> {
+  let summary = "The index along one dimension (arange)";
+  let description = [{
+    Every element holds its index along `dim`, converted to the element
+    type: `iota dim 0 : tensor<5xi64>` is `torch.arange(5)`; an importer
+    scales and offsets it for `arange(start, end, step)`. One `index`
+    operand gives each dynamic dimension.
+
+    ```mlir
+    %0 = tensor_program.iota dim 0 : tensor<5xi64>
+    %1 = tensor_program.iota dim 1 [%n] : tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim, Variadic<Index>:$dynamic_sizes);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    `dim` $dim (` ` `[` $dynamic_sizes^ `]`)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TP_CumsumOp : TensorProgram_Op<"cumsum", [
+    Pure, SameOperandsAndResultType
+  ]> {
+  let summary = "Inclusive prefix sum along a dimension (cumsum)";
+  let description = [{
+    `result[..., i, ...] = sum(input[..., 0..i, ...])` along `dim`, as
+    `torch.cumsum`, accumulated in the element type (f32 for f16/bf16).
+
+    ```mlir
+    %0 = tensor_program.cumsum %x dim 1 : tensor<4x8xi64>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, I64Attr:$dim);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -442,6 +542,102 @@ def TP_AsStridedOp : TensorProgram_Op<"as_strided", [
   }];
 }
 
+def TP_DynamicSliceOp : TensorProgram_Op<"dynamic_slice", [
+    Pure, TP_LayoutTrait
+  ]> {
+  let summary = "Slices one dimension with bounds known at run time";
+  let description = [{
+    `input[..., start:end:step, ...]` along `dim` with `start` and `end`
+    given as `index` values (sizes computed from the inputs' dimensions:
+    `x[:, n - 1]` for a dynamic `n`). Both are clamped to `[0, size]` at run
+    time, as `aten.slice.Tensor` clamps; `step` is positive.
+
+    ```mlir
+    %0 = tensor_program.dynamic_slice %x dim 1 [%start, %end] step 1
+        : tensor<4x?xf32> -> tensor<4x?xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, I64Attr:$dim, Index:$start,
+                       Index:$end, DefaultValuedAttr<I64Attr, "1">:$step);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `[` $start `,` $end `]` `step` $step attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TP_SliceScatterOp : TensorProgram_Op<"slice_scatter", [
+    Pure, TP_LayoutTrait
+  ]> {
+  let summary = "Writes a tensor into a slice of another (slice_scatter)";
+  let description = [{
+    `input` with `input[..., start:end:step, ...] = src` along `dim`, as
+    `aten.slice_scatter`: `start` and `end` are within the (static) size of
+    `dim`, and `src` has the slice's shape.
+
+    ```mlir
+    %0 = tensor_program.slice_scatter %x, %s dim 1 start 2 end 6 step 2
+        : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, TP_Tensor:$src, I64Attr:$dim,
+                       I64Attr:$start, I64Attr:$end,
+                       DefaultValuedAttr<I64Attr, "1">:$step);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $src `dim` $dim `start` $start `end` $end `step` $step
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TP_TakeOp : TensorProgram_Op<"take", [Pure, TP_LayoutTrait]> {
+  let summary = "Selects slices by index tensor (index_select, embedding)";
+  let description = [{
+    Replaces dimension `dim` of `input` by the dimensions of `index`:
+    `result[a..., i..., b...] = input[a..., index[i...], b...]`. This is
+    `index_select` for a 1-d index and `embedding` (dim 0) for any index;
+    PyTorch's advanced indexing `x[i, j]` is one take over flattened
+    dimensions. Negative indices are not counted from the end (an importer
+    wraps them first); an index outside `[0, size)` is clamped into it, so
+    that the program never reads outside `input` (PyTorch raises an error
+    there instead).
+
+    ```mlir
+    %0 = tensor_program.take %w, %ids dim 0
+        : (tensor<100x64xf32>, tensor<2x16xi64>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, TP_IntTensor:$index, I64Attr:$dim);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $index `dim` $dim attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TP_GatherOp : TensorProgram_Op<"gather", [Pure, TP_LayoutTrait]> {
+  let summary = "Gathers along a dimension (torch.gather)";
+  let description = [{
+    `result[i][j][k] = input[i][index[i][j][k]][k]` for `dim` 1, and so on:
+    the result has the index's shape; `index` has the input's rank and no
+    larger sizes outside `dim`. Indices outside `[0, size)` are clamped
+    into it (see `take`).
+
+    ```mlir
+    %0 = tensor_program.gather %x, %i dim 1
+        : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, TP_IntTensor:$index, I64Attr:$dim);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $index `dim` $dim attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
@@ -583,6 +779,106 @@ def TP_RmsNormOp : TensorProgram_Op<"rms_norm", [
 //===----------------------------------------------------------------------===//
 // Extern kernels and input mutation
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+def TP_ConvolutionOp : TensorProgram_Op<"convolution", [
+    Pure, InferTypeOpAdaptor
+  ]> {
+  let summary = "N-d convolution with groups, stride and dilation";
+  let description = [{
+    `aten.convolution` without padding (an importer pads the input with
+    `tensor_program.pad` first; a transposed convolution becomes a direct
+    one on a zero-interleaved input with a flipped kernel): `input`
+    `[N, C, D1..Dk]`, `weight` `[F, C / groups, K1..Kk]`, optional `bias`
+    `[F]`, result `[N, F, O1..Ok]` with
+    `Oi = (Di - dilation_i * (Ki - 1) - 1) / stride_i + 1`.
+    `result[n, f, o...] = bias[f] + sum over c, k... of
+    input[n, g * C/groups + c, o * stride + k * dilation] * weight[f, c, k...]`
+    where `g = f / (F / groups)`.
+
+    ```mlir
+    %0 = tensor_program.convolution %x, %w bias %b stride [2, 2] dilation [1, 1] groups 1
+        : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x7x7xf32>
+    ```
+  }];
+  let arguments = (ins TP_FloatTensor:$input, TP_FloatTensor:$weight,
+                       Optional<TP_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$dilation,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$groups);
+  let results = (outs TP_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` $bias^)? `stride` $stride `dilation` $dilation
+    `groups` $groups attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TP_MaxPoolOp : TensorProgram_Op<"max_pool", [
+    Pure, InferTypeOpAdaptor
+  ]> {
+  let summary = "Max pooling over the trailing dimensions";
+  let description = [{
+    The maximum of each window over the last `k = size(window)` dimensions
+    (the leading ones are batch and channels), as `max_pool{1,2,3}d`:
+    the input is padded by `padding_low`/`padding_high` with the smallest
+    value (so padding never wins), then windows of `window` elements spaced
+    `dilation` apart start every `stride` elements:
+    `O = (D + low + high - dilation * (K - 1) - 1) / stride + 1`. PyTorch's
+    `ceil_mode` is extra high padding. NaN propagates.
+
+    ```mlir
+    %0 = tensor_program.max_pool %x window [3, 3] stride [2, 2] dilation [1, 1]
+        padding_low [1, 1] padding_high [1, 1] : tensor<1x8x16x16xf32> -> tensor<1x8x8x8xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, DenseI64ArrayAttr:$window,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$dilation,
+                       DenseI64ArrayAttr:$padding_low,
+                       DenseI64ArrayAttr:$padding_high);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `window` $window `stride` $stride `dilation` $dilation
+    `padding_low` $padding_low `padding_high` $padding_high attr-dict `:`
+    type($input) `->` type($result)
+  }];
+}
+
+def TP_AvgPoolOp : TensorProgram_Op<"avg_pool", [
+    Pure, InferTypeOpAdaptor
+  ]> {
+  let summary = "Average pooling over the trailing dimensions";
+  let description = [{
+    The mean of each window over the last `k = size(window)` dimensions, as
+    `avg_pool{1,2,3}d` (windows and output size as `max_pool`, without
+    dilation; padding adds zeros). The divisor of each window is `divisor`
+    when given (`divisor_override`); else, with `count_padding [p...]`
+    (`count_include_pad`), the number of the window's positions inside the
+    input padded by `p` on each side (padding counts, the `ceil_mode`
+    overhang does not); else the number of positions inside the input.
+
+    ```mlir
+    %0 = tensor_program.avg_pool %x window [2, 2] stride [2, 2]
+        padding_low [0, 0] padding_high [0, 0] : tensor<1x8x16x16xf32> -> tensor<1x8x8x8xf32>
+    %1 = tensor_program.avg_pool %x window [3, 3] stride [1, 1]
+        padding_low [1, 1] padding_high [1, 1] count_padding [1, 1]
+        : tensor<1x8x16x16xf32> -> tensor<1x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins TP_FloatTensor:$input, DenseI64ArrayAttr:$window,
+                       DenseI64ArrayAttr:$stride,
+                       DenseI64ArrayAttr:$padding_low,
+                       DenseI64ArrayAttr:$padding_high,
+                       OptionalAttr<DenseI64ArrayAttr>:$count_padding,
+                       OptionalAttr<I64Attr>:$divisor);
+  let results = (outs TP_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `window` $window `stride` $stride `padding_low` $padding_low
+    `padding_high` $padding_high (`count_padding` $count_padding^)?
+    (`divisor` $divisor^)? attr-dict `:` type($input) `->` type($result)
+  }];
+}
 
 def TP_ExternOp : TensorProgram_Op<"extern"> {
   let summary = "Calls a library kernel by name";

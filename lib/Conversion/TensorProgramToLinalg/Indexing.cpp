@@ -1,0 +1,303 @@
+//===- Indexing.cpp - generators, indexing and scans to linalg ------------===//
+//
+// Part of the Wrapper project.
+//
+// iota is a linalg.generic over its result reading linalg.index; take and
+// gather are generics over their result that read the index operand
+// through an indexing map and the input through tensor.extract (a gather
+// the vectorizer knows), with indices clamped into range so that no read
+// leaves the input; dynamic_slice and slice_scatter are extract_slice and
+// insert_slice; cumsum is an scf.for over the scanned dimension adding one
+// slice at a time (linalg has no scan).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+using namespace mlir::wrapper::tp_to_linalg;
+namespace tp = mlir::tensor_program;
+
+/// The sizes of `value` (static ones as attributes).
+static SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc,
+                                         Value value) {
+  return tensor::getMixedSizes(b, loc, value);
+}
+
+/// The dynamic sizes of `type` taken from `sizes`.
+static SmallVector<Value> dynamicOf(RankedTensorType type,
+                                    ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(d))
+      dynamic.push_back(cast<Value>(size));
+  return dynamic;
+}
+
+/// An index value read from an integer element, clamped into [0, n - 1].
+static Value clampedIndex(OpBuilder &b, Location loc, Value element, Value n) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value last = arith::SubIOp::create(b, loc, n, one);
+  Value low = arith::MaxSIOp::create(b, loc, index, zero);
+  return arith::MinSIOp::create(b, loc, low, last);
+}
+
+namespace {
+struct LowerIota : public OpRewritePattern<tp::IotaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::IotaOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value init = createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, init,
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(type.getRank())},
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          Value index = linalg::IndexOp::create(b, l, dim);
+          Value asInt =
+              arith::IndexCastOp::create(b, l, b.getI64Type(), index);
+          linalg::YieldOp::create(
+              b, l, convertScalar(b, l, asInt, type.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct LowerTake : public OpRewritePattern<tp::TakeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::TakeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value input = op.getInput(), index = op.getIndex();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto indexType = cast<RankedTensorType>(index.getType());
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t k = indexType.getRank();
+    // Result sizes: the input's around `dim`, the index's in its place.
+    SmallVector<OpFoldResult> inSizes = sizesOf(rewriter, loc, input);
+    SmallVector<OpFoldResult> idxSizes = sizesOf(rewriter, loc, index);
+    SmallVector<OpFoldResult> sizes(inSizes.begin(), inSizes.begin() + dim);
+    sizes.append(idxSizes.begin(), idxSizes.end());
+    sizes.append(inSizes.begin() + dim + 1, inSizes.end());
+    Value init = createEmpty(rewriter, loc, type, dynamicOf(type, sizes));
+    Value n = tensor::DimOp::create(rewriter, loc, input, dim);
+
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < k; ++d)
+      indexExprs.push_back(rewriter.getAffineDimExpr(dim + d));
+    AffineMap indexMap =
+        AffineMap::get(type.getRank(), 0, indexExprs, getContext());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, index, init,
+        ArrayRef<AffineMap>{indexMap,
+                            rewriter.getMultiDimIdentityMap(type.getRank())},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < dim; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          coords.push_back(clampedIndex(b, l, args[0], n));
+          for (int64_t d = dim + 1; d < inputType.getRank(); ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d - 1 + k));
+          Value element = tensor::ExtractOp::create(b, l, input, coords);
+          linalg::YieldOp::create(b, l, element);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct LowerGather : public OpRewritePattern<tp::GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value input = op.getInput(), index = op.getIndex();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, index);
+    Value init = createEmpty(rewriter, loc, type, dynamicOf(type, sizes));
+    Value n = tensor::DimOp::create(rewriter, loc, input, dim);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, index, init,
+        ArrayRef<AffineMap>{identity, identity}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < type.getRank(); ++d)
+            coords.push_back(d == dim ? clampedIndex(b, l, args[0], n)
+                                      : linalg::IndexOp::create(b, l, d)
+                                            .getResult());
+          linalg::YieldOp::create(b, l,
+                                  tensor::ExtractOp::create(b, l, input, coords)
+                                      .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct LowerDynamicSlice : public OpRewritePattern<tp::DynamicSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::DynamicSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t rank = op.getType().getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    Value n = tensor::DimOp::create(rewriter, loc, input, dim);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    auto clamp = [&](Value v) -> Value {
+      Value low = arith::MaxSIOp::create(rewriter, loc, v, zero);
+      return arith::MinSIOp::create(rewriter, loc, low, n);
+    };
+    Value first = clamp(op.getStart());
+    Value last = clamp(op.getEnd());
+    Value span = arith::MaxSIOp::create(
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, last, first), zero);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, op.getStep());
+    offsets[dim] = first;
+    sizes[dim] =
+        arith::CeilDivSIOp::create(rewriter, loc, span, step).getResult();
+    strides[dim] = rewriter.getIndexAttr(op.getStep());
+    auto slice = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets,
+                                                sizes, strides);
+    Value result = slice.getResult();
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerSliceScatter : public OpRewritePattern<tp::SliceScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::SliceScatterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src = op.getSrc();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t rank = op.getType().getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, src);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    offsets[dim] = rewriter.getIndexAttr(op.getStart());
+    strides[dim] = rewriter.getIndexAttr(op.getStep());
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, src, op.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// cumsum: out[0] = x[0]; out[i] = out[i - 1] + x[i], one slice (all other
+/// dimensions) per step, accumulated in the compute type.
+struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::CumsumOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type compute = getComputeType(element);
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
+    auto accType = RankedTensorType::get(type.getShape(), compute);
+    Value acc = createEmpty(rewriter, loc, accType, dynamicOf(type, sizes));
+    // The slice at one position of `dim`, keeping the rank (size 1 there).
+    SmallVector<int64_t> sliceShape(type.getShape());
+    sliceShape[dim] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, compute);
+    auto inSliceType = RankedTensorType::get(sliceShape, element);
+    SmallVector<OpFoldResult> sliceSizes = sizes;
+    sliceSizes[dim] = rewriter.getIndexAttr(1);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    auto offsetsAt = [&](Value position) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[dim] = position;
+      return offsets;
+    };
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value n = tensor::DimOp::create(rewriter, loc, input, dim);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    SmallVector<Value> sliceDynamic = dynamicOf(sliceType, sliceSizes);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, n, one, ValueRange{acc},
+        [&](OpBuilder &b, Location l, Value i, ValueRange iterArgs) {
+          Value current = iterArgs[0];
+          Value x = tensor::ExtractSliceOp::create(b, l, inSliceType, input,
+                                                   offsetsAt(i), sliceSizes,
+                                                   strides);
+          // The previous running sum, or zeros at position 0.
+          Value previousIndex = arith::MaxSIOp::create(
+              b, l, arith::SubIOp::create(b, l, i, one), zero);
+          Value previous = tensor::ExtractSliceOp::create(
+              b, l, sliceType, current, offsetsAt(previousIndex), sliceSizes,
+              strides);
+          Value isFirst =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, zero);
+          Value empty = tensor::EmptyOp::create(b, l, sliceShape, compute,
+                                                sliceDynamic);
+          auto sum = linalg::GenericOp::create(
+              b, l, sliceType, ValueRange{x, previous}, empty,
+              ArrayRef<AffineMap>{identity, identity, identity}, iterators,
+              [&](OpBuilder &ib, Location il, ValueRange args) {
+                Value value = convertScalar(ib, il, args[0], compute);
+                Value prior = arith::SelectOp::create(
+                    ib, il, isFirst, scalarConstant(ib, il, compute, 0),
+                    args[1]);
+                Value added =
+                    isa<FloatType>(compute)
+                        ? arith::AddFOp::create(ib, il, value, prior)
+                              .getResult()
+                        : arith::AddIOp::create(ib, il, value, prior)
+                              .getResult();
+                linalg::YieldOp::create(ib, il, added);
+              });
+          Value updated = tensor::InsertSliceOp::create(
+              b, l, sum.getResult(0), current, offsetsAt(i), sliceSizes,
+              strides);
+          scf::YieldOp::create(b, l, updated);
+        });
+    Value result = loop.getResult(0);
+    if (compute != element)
+      result = mapElements(rewriter, loc, result, type,
+                           [&](OpBuilder &b, Location l, Value v) {
+                             return convertScalar(b, l, v, element);
+                           });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerIota, LowerTake, LowerGather, LowerDynamicSlice,
+               LowerSliceScatter, LowerCumsum>(patterns.getContext());
+}

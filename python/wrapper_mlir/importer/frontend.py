@@ -1,0 +1,144 @@
+"""Where graphs come from: torch.export's ExportedProgram and the forward
+graphs AOTAutograd hands a torch.compile backend, both after the same
+decomposition table."""
+
+import torch
+
+from . import ops_elementwise, ops_indexing, ops_layout, ops_nn, ops_reduction  # noqa: F401
+from .core import Importer, InputBinding
+from .registry import TABLE, aten
+from .values import UnsupportedError
+
+# Composite ops that tensor_program expresses better whole than PyTorch's
+# decompositions do (one op the compiler lowers directly, instead of index
+# arithmetic or chains that fusion must rediscover).
+_KEPT_COMPOSITES = (
+    aten.silu.default,
+    aten.adaptive_avg_pool1d.default,
+    aten.adaptive_avg_pool2d.default,
+    aten.adaptive_max_pool1d.default,
+    aten.max_pool2d.default,
+    aten.max_pool1d.default,
+    aten.max_pool3d.default,
+)
+
+
+def decomposition_table():
+    """PyTorch's core ATen decompositions (about 180 functional ops
+    remain), minus the composites above. softmax, log_softmax, layer_norm,
+    gelu, convolution, batch_norm and pooling are core ATen ops already and
+    stay whole."""
+    from torch._decomp import core_aten_decompositions
+
+    table = dict(core_aten_decompositions())
+    for op in _KEPT_COMPOSITES:
+        table.pop(op, None)
+    return table
+
+
+def finite_int(value):
+    """An int for a finite bound of a value range, None for infinities."""
+    try:
+        if value is None or not bool(getattr(value, "is_finite", True)):
+            return None
+        result = int(value)
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        return None
+    return None if abs(result) > 2**62 else result
+
+
+def symbol_ranges(var_to_range):
+    """{symbol: (low, high)} of a {symbol: ValueRanges} map."""
+    return {symbol: (finite_int(r.lower), finite_int(r.upper))
+            for symbol, r in (var_to_range or {}).items()}
+
+
+def import_exported(program, *, fallback=None):
+    """Imports an ExportedProgram (decomposed with decomposition_table()).
+    Parameters, buffers and constant tensors are frozen into the program;
+    user inputs are the arguments, in order."""
+    from torch.export.graph_signature import InputKind, OutputKind
+
+    signature = program.graph_signature
+    state = program.state_dict
+    constants = getattr(program, "constants", {})
+    bindings = []
+    user_index = 0
+    for spec in signature.input_specs:
+        name = spec.arg.name
+        if spec.kind == InputKind.USER_INPUT:
+            node_value = None
+            for node in program.graph.nodes:
+                if node.op == "placeholder" and node.name == name:
+                    node_value = node.meta.get("val")
+                    break
+            if isinstance(node_value, torch.Tensor):
+                bindings.append(InputBinding("tensor", name, position=user_index))
+            else:
+                bindings.append(InputBinding("value", name,
+                                             value=getattr(spec.arg, "value", node_value),
+                                             position=user_index))
+            user_index += 1
+        elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER):
+            value = state[spec.target] if spec.target in state else constants[spec.target]
+            bindings.append(InputBinding("weight", spec.target, value=value))
+        elif spec.kind == InputKind.CONSTANT_TENSOR:
+            bindings.append(InputBinding("weight", spec.target, value=constants[spec.target]))
+        else:
+            raise UnsupportedError(f"input '{name}' of kind {spec.kind.name} is not supported")
+    for spec in signature.output_specs:
+        if spec.kind not in (OutputKind.USER_OUTPUT,):
+            raise UnsupportedError(
+                f"output '{spec.arg.name}' of kind {spec.kind.name} (the program mutates "
+                "an input or a buffer) is not supported")
+    importer = Importer(program.graph, bindings, table=TABLE,
+                        symbol_ranges=symbol_ranges(program.range_constraints), fallback=fallback)
+    return importer.run()
+
+
+def export_module(module, args, kwargs=None, dynamic_batch=False):
+    """torch.export of `module` with the example `args`/`kwargs` (eval
+    mode), dimension 0 of every tensor input dynamic with `dynamic_batch`,
+    decomposed with decomposition_table()."""
+    from torch.export import Dim
+
+    kwargs = kwargs or {}
+    dynamic_shapes = None
+    if dynamic_batch:
+        def spec(value):
+            if isinstance(value, torch.Tensor) and value.dim() > 0:
+                return {0: Dim.AUTO}
+            if isinstance(value, (list, tuple)):
+                return type(value)(spec(v) for v in value)
+            if isinstance(value, dict):
+                return {k: spec(v) for k, v in value.items()}
+            return None
+
+        dynamic_shapes = (tuple(spec(a) for a in args), {k: spec(v) for k, v in kwargs.items()}) \
+            if kwargs else tuple(spec(a) for a in args)
+    try:
+        with torch.no_grad():
+            if kwargs and dynamic_shapes is not None:
+                program = torch.export.export(module, tuple(args), kwargs,
+                                              dynamic_shapes=_named(module, args, kwargs,
+                                                                    dynamic_shapes))
+            else:
+                program = torch.export.export(module, tuple(args), kwargs or None,
+                                              dynamic_shapes=dynamic_shapes)
+            return program.run_decompositions(decomposition_table())
+    except UnsupportedError:
+        raise
+    except Exception as error:  # torch.export reports failures of every kind
+        raise UnsupportedError(f"torch.export failed: {type(error).__name__}: "
+                               f"{str(error).splitlines()[0] if str(error) else ''}") from None
+
+
+def _named(module, args, kwargs, dynamic_shapes):
+    """dynamic_shapes for args and kwargs as one dict by parameter name."""
+    import inspect
+
+    positional, keyword = dynamic_shapes
+    parameters = list(inspect.signature(module.forward).parameters)
+    named = dict(zip(parameters, positional))
+    named.update(keyword)
+    return named

@@ -1,0 +1,220 @@
+"""Indexing and creation: iota/arange, take (index_select, embedding,
+advanced indexing), gather, slice_scatter, full and its variants."""
+
+import math
+
+import torch
+
+from .registry import aten, register
+from .values import Size, Tensor, UnsupportedError, as_size, is_static, normalize_dim, \
+    tensor_type
+
+
+def iota(imp, shape, dim, dtype):
+    """The index along `dim` at every position of `shape`, as `dtype`."""
+    return imp.op(shape, dtype,
+                  f"tensor_program.iota dim {dim}{imp.sized(shape)} : {tensor_type(shape, dtype)}")
+
+
+def _number(value):
+    if isinstance(value, Size):
+        raise UnsupportedError("a symbolic arange bound used as a value")
+    return value
+
+
+@register(aten.arange.start_step, aten.arange.default, aten.arange.start)
+def _arange(imp, node, *args, dtype=None, layout=None, device=None, pin_memory=None):
+    shape, result_dtype = imp.meta(node)
+    if node.target == aten.arange.default:
+        start, step = 0, 1
+    elif node.target == aten.arange.start:
+        start, step = args[0], 1
+    else:
+        start = args[0]
+        step = args[2] if len(args) > 2 else 1
+    start, step = _number(start), _number(step)
+    compute = result_dtype if result_dtype.is_floating_point else torch.int64
+    value = iota(imp, shape, 0, compute)
+    if step != 1:
+        value = imp.nary("mul", [value, imp.scalar(step, compute)], shape, compute)
+    if start != 0:
+        value = imp.nary("add", [value, imp.scalar(start, compute)], shape, compute)
+    return imp.cast(value, result_dtype)
+
+
+def wrap_index(imp, index, size):
+    """PyTorch's negative indices counted from the end: i < 0 ? i + size : i
+    (skipped for constant indices that are all non-negative)."""
+    index = imp.cast(index, torch.int64)
+    if is_static(size) and size == 0:
+        return index
+    zero = imp.scalar(0, torch.int64)
+    negative = imp.nary("compare", [index, zero], index.shape, torch.bool, prefix="lt, ")
+    bound = imp.as_tensor(size if is_static(size) else Size(size), torch.int64)
+    shifted = imp.nary("add", [index, bound], index.shape, torch.int64)
+    return imp.nary("where", [negative, shifted, index], index.shape, torch.int64)
+
+
+def take(imp, x, index, dim, shape):
+    """x.index_select(dim, index) for an index of any shape: the result
+    replaces dimension `dim` of x by the index's dimensions. Indices out of
+    range are clamped (see tensor_program.take)."""
+    return imp.op(shape, x.dtype,
+                  f"tensor_program.take {x.name}, {index.name} dim {dim} : "
+                  f"({x.type()}, {index.type()}) -> {tensor_type(shape, x.dtype)}")
+
+
+@register(aten.embedding.default)
+def _embedding(imp, node, weight, indices, padding_idx=-1, scale_grad_by_freq=False,
+               sparse=False):
+    shape, _ = imp.meta(node)
+    return take(imp, weight, wrap_index(imp, indices, weight.shape[0]), 0, shape)
+
+
+@register(aten.index_select.default)
+def _index_select(imp, node, x, dim, index):
+    shape, _ = imp.meta(node)
+    dim = normalize_dim(dim, x.rank)
+    index = wrap_index(imp, index, x.shape[dim])
+    if index.rank == 0:
+        index = imp.reshape(index, (1,))
+    return take(imp, x, index, dim, shape)
+
+
+@register(aten.index.Tensor, aten._unsafe_index.Tensor)
+def _index(imp, node, x, indices):
+    """Advanced indexing: x[i0, :, i2] with index tensors broadcast
+    together. The indexed dimensions are moved to the front (when not
+    adjacent, as PyTorch places the result there), flattened into one, and
+    the index tensors combined into one flat index: one take."""
+    shape, _ = imp.meta(node)
+    positions = [d for d, i in enumerate(indices) if i is not None]
+    if not positions:
+        return x
+    for d in positions:
+        if indices[d].dtype == torch.bool:
+            raise UnsupportedError("indexing with a boolean mask (its size depends on values)")
+    tensors = [indices[d] for d in positions]
+    adjacent = positions == list(range(positions[0], positions[-1] + 1))
+    first = positions[0] if adjacent else 0
+    if not adjacent:
+        rest = [d for d in range(x.rank) if d not in positions]
+        x = imp.permute(x, positions + rest)
+        positions = list(range(len(positions)))
+    index_tensors = [wrap_index(imp, t, x.shape[p]) for t, p in zip(tensors, positions)]
+    # Broadcast shape of the index tensors.
+    rank = max(t.rank for t in index_tensors)
+    index_shape = list(shape[first:first + rank])
+    # Flatten the indexed dimensions: flat = ((i0 * s1) + i1) * s2 + i2 ...
+    flat = None
+    for t, p in zip(index_tensors, positions):
+        if flat is None:
+            flat = t
+            continue
+        size = x.shape[p]
+        bound = imp.as_tensor(size if is_static(size) else Size(size), torch.int64)
+        grown = imp.nary("mul", [flat, bound], _broadcast(flat.shape, ()), torch.int64)
+        flat = imp.nary("add", [grown, t], _broadcast(grown.shape, t.shape), torch.int64)
+    if flat.shape != tuple(index_shape):
+        flat = imp.broadcast_to(flat, tuple(index_shape))
+    if len(positions) > 1:
+        merged = 1
+        for p in positions:
+            merged = merged * x.shape[p]
+        merged_shape = x.shape[:positions[0]] + (merged,) + x.shape[positions[-1] + 1:]
+        x = imp.reshape(x, merged_shape)
+    return take(imp, x, flat, positions[0], shape)
+
+
+def _broadcast(a, b):
+    rank = max(len(a), len(b))
+    a = (1,) * (rank - len(a)) + tuple(a)
+    b = (1,) * (rank - len(b)) + tuple(b)
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
+
+
+@register(aten.gather.default)
+def _gather(imp, node, x, dim, index, sparse_grad=False):
+    shape, _ = imp.meta(node)
+    dim = normalize_dim(dim, x.rank)
+    index = wrap_index(imp, index, x.shape[dim])
+    return imp.op(shape, x.dtype,
+                  f"tensor_program.gather {x.name}, {index.name} dim {dim} : "
+                  f"({x.type()}, {index.type()}) -> {tensor_type(shape, x.dtype)}")
+
+
+@register(aten.slice_scatter.default)
+def _slice_scatter(imp, node, x, src, dim=0, start=None, end=None, step=1):
+    shape, dtype = imp.meta(node)
+    dim = normalize_dim(dim, x.rank)
+    size = x.shape[dim]
+    if not is_static(size):
+        raise UnsupportedError("slice_scatter on a dynamic dimension")
+    first, last, step = slice(start, end if end is not None and not isinstance(end, Size)
+                              else None, step or 1).indices(size)
+    src = imp.as_tensor(src, dtype)
+    return imp.op(shape, dtype,
+                  f"tensor_program.slice_scatter {x.name}, {src.name} dim {dim} start {first} "
+                  f"end {last} step {step} : ({x.type()}, {src.type()}) -> "
+                  f"{tensor_type(shape, dtype)}")
+
+
+@register(aten.select_scatter.default)
+def _select_scatter(imp, node, x, src, dim, index):
+    shape, dtype = imp.meta(node)
+    dim = normalize_dim(dim, x.rank)
+    size = x.shape[dim]
+    if not is_static(size):
+        raise UnsupportedError("select_scatter on a dynamic dimension")
+    index = int(index) + (size if int(index) < 0 else 0)
+    expanded = list(src.shape)
+    expanded.insert(dim, 1)
+    src = imp.reshape(imp.as_tensor(src, dtype), tuple(expanded))
+    return imp.op(shape, dtype,
+                  f"tensor_program.slice_scatter {x.name}, {src.name} dim {dim} start {index} "
+                  f"end {index + 1} step 1 : ({x.type()}, {src.type()}) -> "
+                  f"{tensor_type(shape, dtype)}")
+
+
+def _fill_value(value):
+    if isinstance(value, Size):
+        raise UnsupportedError("a symbolic size as a fill value")
+    return value
+
+
+@register(aten.full.default, aten.new_full.default, aten.full_like.default)
+def _full(imp, node, *args, **kwargs):
+    shape, dtype = imp.meta(node)
+    if node.target == aten.full.default:
+        value = args[1]
+    elif node.target == aten.new_full.default:
+        value = args[2]
+    else:
+        value = args[1]
+    return imp.full(shape, dtype, _fill_value(value))
+
+
+@register(aten.zeros.default, aten.new_zeros.default, aten.zeros_like.default,
+          aten.empty.memory_format, aten.new_empty.default, aten.empty_like.default,
+          aten.empty_strided.default, aten.new_empty_strided.default)
+def _zeros(imp, node, *args, **kwargs):
+    shape, dtype = imp.meta(node)
+    return imp.full(shape, dtype, 0)
+
+
+@register(aten.ones.default, aten.new_ones.default, aten.ones_like.default)
+def _ones(imp, node, *args, **kwargs):
+    shape, dtype = imp.meta(node)
+    return imp.full(shape, dtype, 1)
+
+
+@register(aten.scalar_tensor.default)
+def _scalar_tensor(imp, node, value, **kwargs):
+    shape, dtype = imp.meta(node)
+    return imp.as_tensor(value, dtype)
+
+
+@register(aten.fill.Scalar)
+def _fill(imp, node, x, value):
+    shape, dtype = imp.meta(node)
+    return imp.full(shape, dtype, _fill_value(value))

@@ -1,0 +1,286 @@
+"""Layout core ATen ops: views, permutations, slices, splits,
+concatenation, padding. Result shapes always come from the node's
+metadata, so a view's size arguments (with their -1) need no
+interpretation."""
+
+import torch
+
+from .registry import aten, register
+from .values import Size, Tensor, UnsupportedError, as_size, float_literal, is_static, \
+    normalize_dim, tensor_type
+
+
+@register(aten.view.default, aten._unsafe_view.default, aten.reshape.default,
+          aten.view_copy.default, aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.dims,
+          aten.squeeze.default, aten.flatten.using_ints, aten.unflatten.int)
+def _view(imp, node, x, *args, **kwargs):
+    shape, _ = imp.meta(node)
+    return imp.reshape(x, shape)
+
+
+@register(aten.expand.default, aten.expand_copy.default)
+def _expand(imp, node, x, *args, **kwargs):
+    shape, _ = imp.meta(node)
+    return imp.broadcast_to(x, shape)
+
+
+@register(aten.permute.default, aten.permute_copy.default)
+def _permute(imp, node, x, dims):
+    return imp.permute(x, [normalize_dim(d, x.rank) for d in dims])
+
+
+@register(aten.t.default, aten.numpy_T.default)
+def _t(imp, node, x):
+    return imp.permute(x, list(reversed(range(x.rank))))
+
+
+@register(aten.transpose.int)
+def _transpose(imp, node, x, d0, d1):
+    permutation = list(range(x.rank))
+    d0, d1 = normalize_dim(d0, x.rank), normalize_dim(d1, x.rank)
+    permutation[d0], permutation[d1] = permutation[d1], permutation[d0]
+    return imp.permute(x, permutation)
+
+
+def _bound(value, size, default):
+    """A slice bound as PyTorch reads it, clamped to [0, size] when the size
+    is static; None when it cannot be known at compile time."""
+    if value is None:
+        value = default
+    if isinstance(value, Size):
+        value = as_size(value)
+        if not isinstance(value, int):
+            return None
+    value = int(value)
+    if is_static(size):
+        if value < 0:
+            value += size
+        return min(max(value, 0), size)
+    return value if value >= 0 else None
+
+
+def slice_value(imp, x, dim, start, end, step, shape):
+    """x[start:end:step] along `dim`, result `shape`."""
+    dim = normalize_dim(dim, x.rank)
+    size = x.shape[dim]
+    step = int(step or 1)
+    if step <= 0:
+        raise UnsupportedError(f"slice step {step}")
+    first = _bound(start, size, 0)
+    last = _bound(end, size, 2**63 - 1)
+    if first is None or last is None:
+        # Bounds relative to a dynamic size: the number of elements left
+        # at the end is known (x[..., -k:]) or the bound is a size
+        # expression; express through the dynamic slice form.
+        return _dynamic_slice(imp, x, dim, start, end, step, shape)
+    return imp.slice(x, dim, first, max(first, last) if is_static(size) else last, step, shape)
+
+
+def _dynamic_slice(imp, x, dim, start, end, step, shape):
+    size = x.shape[dim]
+
+    def resolve(value, default):
+        if value is None:
+            return default
+        value = as_size(value) if isinstance(value, Size) else int(value)
+        if isinstance(value, int) and value < 0:
+            return size + value
+        if isinstance(value, int) and value > 2**62:
+            return size
+        return value
+
+    first = resolve(start, 0)
+    last = resolve(end, size)
+    starts = imp.index(first)
+    ends = imp.index(last)
+    text = (f"tensor_program.slice {x.name} dim {dim} [{starts}, {ends}] step {step} : "
+            f"{x.type()} -> {tensor_type(shape, x.dtype)}")
+    return imp.op(shape, x.dtype, text)
+
+
+@register(aten.slice.Tensor, aten.slice_copy.Tensor)
+def _slice(imp, node, x, dim=0, start=None, end=None, step=1):
+    shape, _ = imp.meta(node)
+    return slice_value(imp, x, dim, start, end, step, shape)
+
+
+@register(aten.select.int, aten.select_copy.int)
+def _select(imp, node, x, dim, index):
+    shape, _ = imp.meta(node)
+    dim = normalize_dim(dim, x.rank)
+    index = as_size(index) if isinstance(index, Size) else int(index)
+    size = x.shape[dim]
+    if isinstance(index, int) and index < 0:
+        if is_static(size):
+            index += size
+        else:
+            index = size + index
+    sliced_shape = list(x.shape)
+    sliced_shape[dim] = 1
+    sliced = slice_value(imp, x, dim, index, index + 1 if isinstance(index, int) else index + 1,
+                         1, tuple(sliced_shape))
+    return imp.reshape(sliced, shape)
+
+
+@register(aten.split_with_sizes.default, aten.split.Tensor, aten.split.sizes,
+          aten.unbind.int, aten.chunk.default, aten.tensor_split.sections,
+          aten.split_with_sizes_copy.default)
+def _split(imp, node, x, *args, **kwargs):
+    results = imp.meta_value(node)
+    target = node.target
+    if target in (aten.unbind.int,):
+        dim = args[0] if args else kwargs.get("dim", 0)
+    elif target in (aten.split_with_sizes.default, aten.split.Tensor, aten.split.sizes,
+                    aten.chunk.default, aten.split_with_sizes_copy.default,
+                    aten.tensor_split.sections):
+        dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+    dim = normalize_dim(dim, x.rank)
+    used = imp.used_outputs(node)
+    outputs = []
+    offset = 0
+    for i, piece in enumerate(results):
+        shape = tuple(as_size(s) for s in piece.shape)
+        length = shape[dim]
+        if target == aten.unbind.int:
+            length = 1
+        if used is not None and i not in used:
+            outputs.append(None)
+        else:
+            sliced_shape = list(shape)
+            if target == aten.unbind.int:
+                sliced_shape.insert(dim, 1)
+            piece_value = slice_value(imp, x, dim, offset, offset + length, 1,
+                                      tuple(sliced_shape))
+            if target == aten.unbind.int:
+                piece_value = imp.reshape(piece_value, shape)
+            outputs.append(piece_value)
+        offset = offset + length
+    return tuple(outputs)
+
+
+@register(aten.cat.default, aten.concat.default)
+def _cat(imp, node, tensors, dim=0):
+    shape, dtype = imp.meta(node)
+    values = [imp.as_tensor(t, dtype) for t in tensors
+              if not (isinstance(t, Tensor) and t.rank == 1 and t.shape[0] == 0
+                      and len(shape) != 1)]
+    values = [v for v in values if not (is_static(v.shape[normalize_dim(dim, len(shape))])
+                                        and v.shape[normalize_dim(dim, len(shape))] == 0)] or values
+    if len(values) == 1:
+        return imp.reshape(values[0], shape)
+    dim = normalize_dim(dim, len(shape))
+    return concat(imp, values, dim, shape, dtype)
+
+
+def concat(imp, values, dim, shape, dtype):
+    return imp.op(shape, dtype,
+                  f"tensor_program.concat {', '.join(v.name for v in values)} dim {dim} : "
+                  f"({', '.join(v.type() for v in values)}) -> {tensor_type(shape, dtype)}")
+
+
+@register(aten.stack.default)
+def _stack(imp, node, tensors, dim=0):
+    shape, dtype = imp.meta(node)
+    dim = normalize_dim(dim, len(shape))
+    pieces = []
+    for t in tensors:
+        piece_shape = list(t.shape)
+        piece_shape.insert(dim, 1)
+        pieces.append(imp.reshape(imp.as_tensor(t, dtype), tuple(piece_shape)))
+    if len(pieces) == 1:
+        return pieces[0]
+    return concat(imp, pieces, dim, shape, dtype)
+
+
+def pad(imp, x, low, high, value, shape):
+    """x padded by `low`/`high` per dimension (negative amounts cut)."""
+    if any(l < 0 for l in low) or any(h < 0 for h in high):
+        # Cut first, then pad by the positive amounts.
+        for dim in range(x.rank):
+            if low[dim] < 0 or high[dim] < 0:
+                start = max(-low[dim], 0)
+                size = x.shape[dim]
+                if not is_static(size):
+                    raise UnsupportedError("negative padding of a dynamic dimension")
+                end = size - max(-high[dim], 0)
+                cut = list(x.shape)
+                cut[dim] = max(end - start, 0)
+                x = imp.slice(x, dim, start, end, 1, tuple(cut))
+        low = [max(l, 0) for l in low]
+        high = [max(h, 0) for h in high]
+    if not any(low) and not any(high):
+        return x
+    if isinstance(value, bool):
+        value = float(value)
+    return imp.op(shape, x.dtype,
+                  f"tensor_program.pad {x.name} low [{', '.join(map(str, low))}] high "
+                  f"[{', '.join(map(str, high))}] value {float_literal(value)} : {x.type()} -> "
+                  f"{tensor_type(shape, x.dtype)}")
+
+
+@register(aten.constant_pad_nd.default)
+def _constant_pad_nd(imp, node, x, padding, value=0):
+    shape, _ = imp.meta(node)
+    low = [0] * x.rank
+    high = [0] * x.rank
+    for i in range(len(padding) // 2):
+        dim = x.rank - 1 - i
+        low[dim] = int(padding[2 * i])
+        high[dim] = int(padding[2 * i + 1])
+    return pad(imp, x, low, high, value, shape)
+
+
+@register(aten.as_strided.default, aten.as_strided_copy.default)
+def _as_strided(imp, node, x, size, stride, storage_offset=None):
+    shape, _ = imp.meta(node)
+    if not all(is_static(s) for s in shape) or not all(isinstance(s, int) for s in stride):
+        raise UnsupportedError("as_strided with symbolic sizes or strides")
+    offset = int(storage_offset or 0)
+    if list(shape) == list(x.shape) and offset == 0 and _contiguous(shape, stride):
+        return x
+    return imp.op(shape, x.dtype,
+                  f"tensor_program.as_strided {x.name} sizes [{', '.join(map(str, shape))}] "
+                  f"strides [{', '.join(str(int(s)) for s in stride)}] offset {offset} : "
+                  f"{x.type()} -> {tensor_type(shape, x.dtype)}")
+
+
+def _contiguous(shape, stride):
+    expected = 1
+    for size, s in reversed(list(zip(shape, stride))):
+        if size != 1 and s != expected:
+            return False
+        expected *= size
+    return True
+
+
+@register(aten.repeat.default)
+def _repeat(imp, node, x, repeats):
+    shape, _ = imp.meta(node)
+    repeats = [as_size(r) for r in repeats]
+    lead = len(repeats) - x.rank
+    source = list(x.shape)
+    # [r0, r1*s1...]: broadcast each dimension to [r, s] then merge.
+    expanded_input = []
+    expanded = []
+    for i, r in enumerate(repeats):
+        size = source[i - lead] if i >= lead else 1
+        expanded_input += [1, size]
+        expanded += [r, size]
+    value = imp.reshape(x, tuple(expanded_input))
+    value = imp.broadcast_to(value, tuple(expanded))
+    return imp.reshape(value, shape)
+
+
+@register(aten.flip.default)
+def _flip(imp, node, x, dims):
+    from .ops_indexing import take, iota
+
+    shape, _ = imp.meta(node)
+    for dim in dims:
+        dim = normalize_dim(dim, x.rank)
+        size = x.shape[dim]
+        index = iota(imp, (size,), 0, torch.int64)
+        last = imp.as_tensor(size - 1 if is_static(size) else Size(size - 1), torch.int64)
+        reversed_index = imp.nary("sub", [last, index], (size,), torch.int64)
+        x = take(imp, x, reversed_index, dim, x.shape)
+    return x
