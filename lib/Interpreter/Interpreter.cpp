@@ -613,6 +613,12 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         set(i.getResult(), std::move(out));
         return success();
       })
+      .Case([&](tp::FromIndexOp f) -> LogicalResult {
+        HostTensor out = make(op, {});
+        out.values[0] = static_cast<double>(getIndex(f.getIndex()));
+        set(f.getResult(), std::move(out));
+        return success();
+      })
       .Case([&](tp::CumsumOp c) -> LogicalResult {
         HostTensor out = get(c.getInput());
         int64_t dim = static_cast<int64_t>(c.getDim());
@@ -684,8 +690,8 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           int64_t at = 0;
           for (int64_t d = 0; d < k; ++d)
             at += o[dim + d] * indexStrides[d];
-          int64_t i = std::clamp<int64_t>(
-              static_cast<int64_t>(index.values[at]), 0, n - 1);
+          int64_t raw = static_cast<int64_t>(index.values[at]);
+          int64_t i = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
           int64_t src = 0;
           for (int64_t d = 0; d < dim; ++d)
             src += o[d] * inStrides[d];
@@ -708,8 +714,8 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           return fail(op, "gathers from an empty dimension");
         for (int64_t flat = 0; flat < out.numel(); ++flat) {
           Shape o = unflatten(flat, index.shape);
-          o[dim] = std::clamp<int64_t>(
-              static_cast<int64_t>(index.values[flat]), 0, n - 1);
+          int64_t raw = static_cast<int64_t>(index.values[flat]);
+          o[dim] = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
           int64_t src = 0;
           for (size_t d = 0; d < o.size(); ++d) {
             if (o[d] >= input.shape[d])

@@ -64,6 +64,8 @@ const char *wrapper_status_name(wrapper_status status) {
     return "WRAPPER_ERROR_FORMAT";
   case WRAPPER_ERROR_UNSUPPORTED:
     return "WRAPPER_ERROR_UNSUPPORTED";
+  case WRAPPER_ERROR_EXTERNAL:
+    return "WRAPPER_ERROR_EXTERNAL";
   }
   return "WRAPPER_ERROR_UNKNOWN";
 }

@@ -351,6 +351,10 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
         command.append(f"--entry={entry}")
     if target != "cpu":
         command.append(f"--target={target}")
+    elif weights:
+        # Weights appended to model.so and mapped at load: LLVM never sees
+        # them (embedding them costs seconds per 10 MB of weights).
+        command.append("--weights=appended")
     _run(command, "wrapper-compile")
     options = " ".join(
         [f"parallel={_bool_option(parallel)}", f"gemm={_bool_option(gemm)}",

@@ -43,7 +43,12 @@ def check_options(options, where):
 
 def _compile_imported(imported, options):
     compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target")}
-    return _compile_text(imported.text, weights=imported.weights, **compile_options)
+    compiled = _compile_text(imported.text, weights=imported.weights, **compile_options)
+    if imported.fallbacks:
+        from .importer.fallback import install
+
+        install(compiled._lib)
+    return compiled
 
 
 def _run(imported, compiled, flat_args):
@@ -130,7 +135,7 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
     options = check_options(options, "wrapper_mlir.compile")
     start = time.perf_counter()
     if isinstance(graph, torch.export.ExportedProgram):
-        program = graph.run_decompositions(decomposition_table())
+        program = graph.run_decompositions(decomposition_table(copy_views=True))
     else:
         if example_inputs is None:
             raise WrapperError("compiling a torch module needs example_inputs (the "
@@ -247,6 +252,14 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
                if isinstance(v, torch.Tensor) and _is_weight(graph_module, i, v)}
 
     def forward_compiler(fw_graph, fw_inputs):
+        # AOTAutograd calls this under its FakeTensorMode; the weights are
+        # real tensors, read outside of it.
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+        with unset_fake_temporarily():
+            return compile_forward(fw_graph, fw_inputs)
+
+    def compile_forward(fw_graph, fw_inputs):
         bindings = _forward_bindings(fw_graph, example_inputs, weights)
         fallback = _fallback_handler() if options["fallback"] else None
         try:

@@ -361,6 +361,77 @@ def _slice(x, dim, start, end, step):
     return x[tuple(index)]
 
 
+def _windows(x, lead, windows, strides, dilations, out_sizes):
+    """Yields (window index tuple, the input elements each output position
+    reads at that window offset) over the trailing dimensions."""
+    import itertools
+
+    k = len(windows)
+    for offsets in itertools.product(*[range(w) for w in windows]):
+        index = [slice(None)] * lead
+        for i in range(k):
+            start = offsets[i] * dilations[i]
+            index.append(slice(start, start + strides[i] * (out_sizes[i] - 1) + 1, strides[i]))
+        yield offsets, x[tuple(index)]
+
+
+def _convolution(x, w, b, strides, dilations, groups):
+    k = x.ndim - 2
+    filters, per_group = w.shape[0], w.shape[1]
+    outs = [(x.shape[2 + i] - dilations[i] * (w.shape[2 + i] - 1) - 1) // strides[i] + 1
+            for i in range(k)]
+    out = np.zeros((x.shape[0], filters) + tuple(max(o, 0) for o in outs))
+    if min(outs) <= 0:
+        return out
+    per_out = filters // groups
+    letters = "abcdefgh"[:k]
+    for g in range(groups):
+        xs = x[:, g * per_group:(g + 1) * per_group]
+        ws = w[g * per_out:(g + 1) * per_out]
+        for offsets, window in _windows(xs, 2, w.shape[2:], strides, dilations, outs):
+            kernel = ws[(slice(None), slice(None)) + tuple(offsets)]
+            out[:, g * per_out:(g + 1) * per_out] += np.einsum(
+                f"nc{letters},fc->nf{letters}", window, kernel)
+    if b is not None:
+        out += b.reshape((1, -1) + (1,) * k)
+    return out
+
+
+def _pool(x, attrs, is_max):
+    windows, strides = attrs["window"], attrs["stride"]
+    k = len(windows)
+    lead = x.ndim - k
+    dilations = attrs.get("dilation", [1] * k) if is_max else [1] * k
+    low, high = attrs["padding_low"], attrs["padding_high"]
+    fill = -np.inf if is_max else 0.0
+    padded = np.pad(x, [(0, 0)] * lead + list(zip(low, high)), constant_values=fill)
+    outs = [(padded.shape[lead + i] - dilations[i] * (windows[i] - 1) - 1) // strides[i] + 1
+            for i in range(k)]
+    out = np.full(x.shape[:lead] + tuple(outs), fill)
+    for _, window in _windows(padded, lead, windows, strides, dilations, outs):
+        out = np.maximum(out, window) if is_max else out + window
+    if is_max:
+        return out
+    if "divisor" in attrs:
+        return out / attrs["divisor"]
+    count_padding = attrs.get("count_padding", [0] * k)
+    divisor = np.ones(outs)
+    grids = np.meshgrid(*[np.arange(o) for o in outs], indexing="ij")
+    for i in range(k):
+        start = grids[i] * strides[i] - low[i]
+        first = np.maximum(start, -count_padding[i])
+        last = np.minimum(start + windows[i], x.shape[lead + i] + count_padding[i])
+        divisor = divisor * np.maximum(last - first, 0)
+    return out / divisor
+
+
+def _integer_safe(function, a, b):
+    """An integer division-like op with a zero divisor giving 0."""
+    a, b = np.broadcast_arrays(np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64))
+    safe = np.where(b == 0, 1, b)
+    return np.where(b == 0, 0, function(a, safe))
+
+
 def _evaluate(op, values, env):
     name = op.name
     attrs = op.attributes
@@ -384,6 +455,76 @@ def _evaluate(op, values, env):
             return [np.where(b == 0, 0, quotient)]
         if kind in unary:
             return [unary[kind](f[0])]
+        more_unary = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+                      "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
+                      "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+                      "log1p": np.log1p, "expm1": np.expm1, "log2": np.log2, "log10": np.log10,
+                      "exp2": np.exp2, "floor": np.floor, "ceil": np.ceil, "round": np.rint,
+                      "trunc": np.trunc, "sign": np.sign}
+        if kind in more_unary:
+            return [more_unary[kind](f[0])]
+        element = (op.result_types[0].element
+                   if op.result_types and isinstance(op.result_types[0], TensorType) else "")
+        is_bool = element == "i1"
+        if kind == "not":
+            if is_bool:
+                return [np.logical_not(values[0])]
+            return [np.invert(values[0].astype(np.int64))]
+        if kind in ("and", "or", "xor"):
+            if is_bool:
+                return [{"and": np.logical_and, "or": np.logical_or,
+                         "xor": np.logical_xor}[kind](values[0], values[1])]
+            return [{"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[kind](
+                values[0].astype(np.int64), values[1].astype(np.int64))]
+        is_float = element.startswith("f") or element == "bf16"
+        if kind == "floor_div":
+            return [_integer_safe(np.floor_divide, values[0], values[1])]
+        if kind == "fmod":
+            return [np.fmod(f[0], f[1]) if is_float else _integer_safe(np.fmod, values[0], values[1])]
+        if kind == "remainder":
+            return [np.remainder(f[0], f[1]) if is_float
+                    else _integer_safe(np.remainder, values[0], values[1])]
+        if kind == "atan2":
+            return [np.arctan2(f[0], f[1])]
+        if kind == "iota":
+            shape = _result_shape(op.result_types[0], values)
+            dim = attrs["dim"]
+            line = np.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
+            return [np.broadcast_to(line, shape).astype(np.float64)]
+        if kind == "cumsum":
+            return [np.cumsum(f[0], axis=attrs["dim"])]
+        if kind == "dynamic_slice":
+            n = values[0].shape[attrs["dim"]]
+            start = min(max(int(values[1]), 0), n)
+            end = min(max(int(values[2]), 0), n)
+            return [_slice(values[0], attrs["dim"], start, end, attrs.get("step", 1))]
+        if kind == "slice_scatter":
+            out = np.array(values[0], copy=True)
+            index = [slice(None)] * out.ndim
+            index[attrs["dim"]] = slice(attrs["start"], attrs["end"], attrs.get("step", 1))
+            out[tuple(index)] = values[1]
+            return [out]
+        if kind == "from_index":
+            return [np.asarray(float(values[0]))]
+        if kind == "take":
+            n = values[0].shape[attrs["dim"]]
+            index = values[1].astype(np.int64)
+            index = np.clip(np.where(index < 0, index + n, index), 0, n - 1)
+            return [np.take(values[0], index, axis=attrs["dim"])]
+        if kind == "gather":
+            dim = attrs["dim"]
+            n = values[0].shape[dim]
+            index = values[1].astype(np.int64)
+            index = np.clip(np.where(index < 0, index + n, index), 0, n - 1)
+            box = tuple(slice(None) if d == dim else slice(0, index.shape[d])
+                        for d in range(index.ndim))
+            return [np.take_along_axis(values[0][box], index, axis=dim)]
+        if kind == "convolution":
+            bias = f[2] if len(f) > 2 else None
+            return [_convolution(f[0], f[1], bias, attrs["stride"], attrs["dilation"],
+                                 attrs["groups"])]
+        if kind in ("max_pool", "avg_pool"):
+            return [_pool(f[0], attrs, kind == "max_pool")]
         if kind == "gelu":
             return [_gelu(f[0], attrs.get("approximate", 0))]
         if kind == "compare":
@@ -468,7 +609,10 @@ def _evaluate(op, values, env):
         return [values[0].shape[values[1]]]
     index_ops = {"arith.muli": lambda a, b: a * b, "arith.addi": lambda a, b: a + b,
                  "arith.subi": lambda a, b: a - b, "arith.divui": lambda a, b: a // b,
-                 "arith.divsi": lambda a, b: int(a / b), "arith.ceildivui": lambda a, b: -(-a // b)}
+                 "arith.divsi": lambda a, b: int(a / b), "arith.ceildivui": lambda a, b: -(-a // b),
+                 "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -(-a // b),
+                 "arith.remsi": lambda a, b: int(math.fmod(a, b)), "arith.remui": lambda a, b: a % b,
+                 "arith.minsi": min, "arith.maxsi": max}
     if name in index_ops:
         return [index_ops[name](int(values[0]), int(values[1]))]
     raise InterpreterError(f"the NumPy interpreter does not evaluate '{name}'")
@@ -502,21 +646,35 @@ def _run_block(operations, env):
     raise InterpreterError("block without a terminator")
 
 
-def to_generic(text):
-    """The program in generic form, verified by wrapper-opt."""
-    result = subprocess.run(
-        [find_tool("wrapper-opt"), "-", "--mlir-print-op-generic",
-         "--mlir-print-elementsattrs-with-hex-if-larger=16"],
-        input=text, capture_output=True, text=True)
+def to_generic(text, weights_file=None):
+    """The program in generic form, verified by wrapper-opt (constants kept
+    in a safetensors weights file get their values first)."""
+    command = [find_tool("wrapper-opt"), "-", "--mlir-print-op-generic",
+               "--mlir-print-elementsattrs-with-hex-if-larger=16"]
+    if weights_file:
+        command.insert(2, f"--tensor-program-load-weights=file={weights_file}")
+    result = subprocess.run(command, input=text, capture_output=True, text=True)
     if result.returncode != 0:
         raise WrapperError(f"wrapper-opt rejected the program:\n{result.stderr.strip()}")
     return result.stdout
 
 
-def interpret(text, inputs, entry=None):
+def interpret(text, inputs, entry=None, weights=None):
     """Runs a tensor_program function (text in any form) on NumPy arrays;
-    returns a list of arrays (bf16 results as float32)."""
-    functions = parse_generic(to_generic(text))
+    returns a list of arrays (bf16 results as float32). `weights` are the
+    program's dense_resource constants ([(name, torch tensor)], as
+    ImportedProgram.weights holds them)."""
+    if weights:
+        import tempfile
+
+        from .importer.weights import write_safetensors
+
+        with tempfile.TemporaryDirectory(prefix="wrapper_interp_") as folder:
+            path = f"{folder}/weights.safetensors"
+            write_safetensors(path, weights)
+            functions = parse_generic(to_generic(text, path))
+    else:
+        functions = parse_generic(to_generic(text))
     if not functions:
         raise InterpreterError("the module has no function")
     if entry is None:

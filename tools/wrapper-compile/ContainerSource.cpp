@@ -74,6 +74,9 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
   if (cuda)
     os << "#include \"Wrapper/Runtime/WrapperCuda.h\"\n";
   os << R"(
+#include "Wrapper/Runtime/WrapperShim.h"
+
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +303,14 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   }
   if (!outputs.empty())
     os << "  results_t results;\n  memset(&results, 0, sizeof(results));\n";
+  // A failing extern kernel or proxy call (wrapper_shim_check) returns here
+  // with its status instead of ending the process.
+  os << "  jmp_buf failure;\n  void *volatile previous_jump = NULL;\n"
+        "  int failed_status = setjmp(failure);\n"
+        "  if (failed_status) {\n"
+        "    wrapper_set_error_jump(previous_jump);\n"
+        "    return (wrapper_status)failed_status;\n  }\n"
+        "  previous_jump = wrapper_set_error_jump(&failure);\n";
   os << "  _mlir_ciface_" << entry << "(";
   SmallVector<std::string> args;
   if (!outputs.empty())
@@ -308,6 +319,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
     args.push_back("&in" + std::to_string(i));
   llvm::interleaveComma(args, os);
   os << ");\n";
+  os << "  wrapper_set_error_jump(previous_jump);\n";
   // On CUDA: the first error of the asynchronous calls, if any.
   os << "  wrapper_status status = "
      << (cuda ? "wrapper_cuda_synchronize()" : "WRAPPER_OK") << ";\n";

@@ -40,6 +40,9 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include "llvm/Support/Format.h"
+
+#include <chrono>
 #include <random>
 
 using namespace mlir;
@@ -104,11 +107,34 @@ static cl::opt<std::string> cudaBinary(
     cl::desc("Kernels of --target=cuda as ptx (compiled by the driver at "
              "load) or cubin (through the CUDA toolkit's ptxas)"),
     cl::init("ptx"), cl::cat(category));
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Print how long each phase takes (parsing, the MLIR "
+                    "pipeline, LLVM optimization, code generation, linking) "
+                    "to stderr"),
+           cl::init(false), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
              "output (<output>.o, <output>.container.c)"),
     cl::cat(category));
+
+/// Phase timing for --timing: each call prints the time since the last.
+class PhaseTimer {
+public:
+  void done(StringRef phase) {
+    auto now = std::chrono::steady_clock::now();
+    if (timing)
+      llvm::errs() << llvm::format("wrapper-compile: %-22s %7.3f s\n",
+                                   (phase + ":").str().c_str(),
+                                   std::chrono::duration<double>(now - last)
+                                       .count());
+    last = now;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "wrapper-compile: error: " << message << "\n";
@@ -218,9 +244,11 @@ int main(int argc, char **argv) {
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");
   std::string error;
+  PhaseTimer timer;
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
   if (!input)
     return error.empty() ? 1 : fail(error);
+  timer.done("parse and load weights");
   MLIRContext &context = input->getContext();
   ModuleOp module = input->getModule();
   func::FuncOp func = findEntryFunction(module, entry, error);
@@ -304,6 +332,7 @@ int main(int argc, char **argv) {
       return fail("compilation failed");
   }
 
+  timer.done("MLIR pipeline");
   // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -312,9 +341,11 @@ int main(int argc, char **argv) {
     return fail("translation to LLVM IR failed");
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  timer.done("translation to LLVM IR");
   if (llvm::Error err =
           makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
     return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
+  timer.done("LLVM optimization");
 
   // Object file and container source.
   std::string objectPath = outputFile + ".o";
@@ -330,6 +361,7 @@ int main(int argc, char **argv) {
                                      llvm::CodeGenFileType::ObjectFile))
       return fail("the target cannot emit object files");
     codegen.run(*llvmModule);
+    timer.done("code generation");
     llvm::raw_fd_ostream source(sourcePath, ec, llvm::sys::fs::OF_Text);
     if (ec)
       return fail("cannot write '" + sourcePath + "': " + ec.message());
@@ -385,6 +417,7 @@ int main(int argc, char **argv) {
     llvm::sys::fs::remove(sourcePath);
     llvm::sys::fs::remove(loaderPath);
   }
+  timer.done("linking");
   if (status != 0)
     return fail("linking '" + outputFile + "' failed" +
                 (linkError.empty() ? "" : ": " + linkError));

@@ -26,7 +26,9 @@ typedef enum wrapper_status {
   WRAPPER_ERROR_LIMIT = 3,
   WRAPPER_ERROR_IO = 4,
   WRAPPER_ERROR_FORMAT = 5,
-  WRAPPER_ERROR_UNSUPPORTED = 6
+  WRAPPER_ERROR_UNSUPPORTED = 6,
+  /* An op run outside the compiled code failed (a proxy call's handler). */
+  WRAPPER_ERROR_EXTERNAL = 7
 } wrapper_status;
 
 /* The message of the last error on the calling thread ("" if none). */

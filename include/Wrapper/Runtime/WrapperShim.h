@@ -202,9 +202,53 @@ wrapper_status wrapper_shim_mul_inplace(wrapper_tensor *self,
                                         const wrapper_tensor *other);
 
 /* What compiled programs call after each shim: on a status other than
- * WRAPPER_OK, prints "error: extern kernel <callee> failed: <message>" on
- * stderr and exits with status 1 (host graphs have no error channel). */
+ * WRAPPER_OK, jumps back to the caller that set an error jump on this
+ * thread (wrapper_set_error_jump: model.so's wrapper_model_run, which then
+ * returns the error); without one, prints "error: extern kernel <callee>
+ * failed: <message>" on stderr and exits with status 1. */
 void wrapper_shim_check(int32_t status, const char *callee);
+
+/* Sets the jmp_buf (a `jmp_buf *`, or NULL to clear) that
+ * wrapper_shim_check longjmps to on this thread, with the failed status as
+ * the value (the message is in wrapper_last_error()); returns the previous
+ * one, for the caller to restore. What the call allocated before the
+ * failure is not freed. */
+void *wrapper_set_error_jump(void *jump);
+
+/*===------------------------------------------------------------------===*
+ * Ops run by the embedding program (proxy calls)
+ *
+ * An op the compiler has no kernel for can be compiled as a proxy call:
+ * the compiled code calls wrapper_proxy_call with a key the compiler chose,
+ * the op's description, its tensor inputs and one empty descriptor per
+ * result (rank and sizes as the program expects them, -1 for dynamic
+ * sizes), and the handler registered for the process runs the op (the
+ * Python package runs it in PyTorch, as AOTInductor's ProxyExecutor
+ * does). The handler fills each result with wrapper_proxy_output, which
+ * allocates as functional shims do (the program frees with
+ * wrapper_shim_free).
+ *===------------------------------------------------------------------===*/
+
+typedef wrapper_status (*wrapper_proxy_handler)(
+    int64_t key, int32_t num_inputs, const wrapper_tensor *const *inputs,
+    int32_t num_outputs, wrapper_tensor *outputs);
+
+/* Sets the process's handler (NULL removes it). */
+void wrapper_set_proxy_handler(wrapper_proxy_handler handler);
+
+/* Runs proxy `key` (`name` describes the op for messages): the handler's
+ * status, or WRAPPER_ERROR_UNSUPPORTED when none is registered. */
+wrapper_status wrapper_proxy_call(int64_t key, const char *name,
+                                  int32_t num_inputs,
+                                  const wrapper_tensor *const *inputs,
+                                  int32_t num_outputs,
+                                  wrapper_tensor *outputs);
+
+/* Allocates result `t` of a proxy call with `dtype` and `sizes` (checked
+ * against the sizes the program expects) and fills its sizes and
+ * row-major strides; the caller copies the data in. */
+wrapper_status wrapper_proxy_output(wrapper_tensor *t, int32_t dtype,
+                                    int32_t rank, const int64_t *sizes);
 
 #ifdef __cplusplus
 }

@@ -42,13 +42,18 @@ static SmallVector<Value> dynamicOf(RankedTensorType type,
   return dynamic;
 }
 
-/// An index value read from an integer element, clamped into [0, n - 1].
+/// An index value read from an integer element: counted from the end when
+/// negative (PyTorch's rule), then clamped into [0, n - 1].
 static Value clampedIndex(OpBuilder &b, Location loc, Value element, Value n) {
   Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, index, n), index);
   Value last = arith::SubIOp::create(b, loc, n, one);
-  Value low = arith::MaxSIOp::create(b, loc, index, zero);
+  Value low = arith::MaxSIOp::create(b, loc, wrapped, zero);
   return arith::MinSIOp::create(b, loc, low, last);
 }
 
@@ -74,6 +79,22 @@ struct LowerIota : public OpRewritePattern<tp::IotaOp> {
               b, l, convertScalar(b, l, asInt, type.getElementType()));
         });
     rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct LowerFromIndex : public OpRewritePattern<tp::FromIndexOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::FromIndexOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = op.getType().getElementType();
+    Value asInt = arith::IndexCastOp::create(rewriter, loc,
+                                             rewriter.getI64Type(),
+                                             op.getIndex());
+    Value scalar = convertScalar(rewriter, loc, asInt, element);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
+                                                        scalar);
     return success();
   }
 };
@@ -298,6 +319,6 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
 } // namespace
 
 void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerIota, LowerTake, LowerGather, LowerDynamicSlice,
+  patterns.add<LowerIota, LowerFromIndex, LowerTake, LowerGather, LowerDynamicSlice,
                LowerSliceScatter, LowerCumsum>(patterns.getContext());
 }

@@ -523,7 +523,9 @@ class Importer:
 
     def from_index(self, index_name, dtype):
         """A rank-0 tensor of `dtype` holding an index value."""
-        raise UnsupportedError("a symbolic size used as a tensor value is not supported yet")
+        element_type(dtype, "size")
+        return self.op((), dtype, f"tensor_program.from_index {index_name} : "
+                                  f"{tensor_type((), dtype)}")
 
     def unary(self, opname, value, shape=None, dtype=None, attrs=""):
         dtype = dtype or value.dtype

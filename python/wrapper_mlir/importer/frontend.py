@@ -23,16 +23,31 @@ _KEPT_COMPOSITES = (
 )
 
 
-def decomposition_table():
+def _view_of_copy(x, size):
+    """aten.view as a view of a contiguous copy. Exported graphs are
+    re-traced by run_decompositions with symbolic sizes, where a view of a
+    tensor whose symbolic strides cannot be proven viewable fails (GPT-2's
+    Conv1D views the output of a transpose + reshape). The importer gives
+    values no strides, so the copy costs nothing."""
+    aten = torch.ops.aten
+    return aten._unsafe_view.default(aten.clone.default(x, memory_format=torch.contiguous_format),
+                                     size)
+
+
+def decomposition_table(copy_views=False):
     """PyTorch's core ATen decompositions (about 180 functional ops
     remain), minus the composites above. softmax, log_softmax, layer_norm,
     gelu, convolution, batch_norm and pooling are core ATen ops already and
-    stay whole."""
+    stay whole. With `copy_views` (re-tracing an exported program), views
+    are views of contiguous copies (see _view_of_copy)."""
     from torch._decomp import core_aten_decompositions
 
     table = dict(core_aten_decompositions())
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
+    if copy_views:
+        table.pop(aten._unsafe_view.default, None)
+        table[aten.view.default] = _view_of_copy
     return table
 
 
@@ -125,7 +140,7 @@ def export_module(module, args, kwargs=None, dynamic_batch=False):
             else:
                 program = torch.export.export(module, tuple(args), kwargs or None,
                                               dynamic_shapes=dynamic_shapes)
-            return program.run_decompositions(decomposition_table())
+            return program.run_decompositions(decomposition_table(copy_views=True))
     except UnsupportedError:
         raise
     except Exception as error:  # torch.export reports failures of every kind

@@ -57,8 +57,9 @@ def wrap_index(imp, index, size):
 
 def take(imp, x, index, dim, shape):
     """x.index_select(dim, index) for an index of any shape: the result
-    replaces dimension `dim` of x by the index's dimensions. Indices out of
-    range are clamped (see tensor_program.take)."""
+    replaces dimension `dim` of x by the index's dimensions. Negative
+    indices count from the end; indices out of range are clamped (see
+    tensor_program.take)."""
     return imp.op(shape, x.dtype,
                   f"tensor_program.take {x.name}, {index.name} dim {dim} : "
                   f"({x.type()}, {index.type()}) -> {tensor_type(shape, x.dtype)}")
@@ -68,14 +69,13 @@ def take(imp, x, index, dim, shape):
 def _embedding(imp, node, weight, indices, padding_idx=-1, scale_grad_by_freq=False,
                sparse=False):
     shape, _ = imp.meta(node)
-    return take(imp, weight, wrap_index(imp, indices, weight.shape[0]), 0, shape)
+    return take(imp, weight, indices, 0, shape)
 
 
 @register(aten.index_select.default)
 def _index_select(imp, node, x, dim, index):
     shape, _ = imp.meta(node)
     dim = normalize_dim(dim, x.rank)
-    index = wrap_index(imp, index, x.shape[dim])
     if index.rank == 0:
         index = imp.reshape(index, (1,))
     return take(imp, x, index, dim, shape)
@@ -101,7 +101,11 @@ def _index(imp, node, x, indices):
         rest = [d for d in range(x.rank) if d not in positions]
         x = imp.permute(x, positions + rest)
         positions = list(range(len(positions)))
-    index_tensors = [wrap_index(imp, t, x.shape[p]) for t, p in zip(tensors, positions)]
+    if len(tensors) == 1:
+        # One index tensor: take counts negative indices from the end.
+        index_tensors = [tensors[0]]
+    else:
+        index_tensors = [wrap_index(imp, t, x.shape[p]) for t, p in zip(tensors, positions)]
     # Broadcast shape of the index tensors.
     rank = max(t.rank for t in index_tensors)
     index_shape = list(shape[first:first + rank])
@@ -137,7 +141,6 @@ def _broadcast(a, b):
 def _gather(imp, node, x, dim, index, sparse_grad=False):
     shape, _ = imp.meta(node)
     dim = normalize_dim(dim, x.rank)
-    index = wrap_index(imp, index, x.shape[dim])
     return imp.op(shape, x.dtype,
                   f"tensor_program.gather {x.name}, {index.name} dim {dim} : "
                   f"({x.type()}, {index.type()}) -> {tensor_type(shape, x.dtype)}")

@@ -93,7 +93,7 @@ def _dynamic_slice(imp, x, dim, start, end, step, shape):
     last = resolve(end, size)
     starts = imp.index(first)
     ends = imp.index(last)
-    text = (f"tensor_program.slice {x.name} dim {dim} [{starts}, {ends}] step {step} : "
+    text = (f"tensor_program.dynamic_slice {x.name} dim {dim} [{starts}, {ends}] step {step} : "
             f"{x.type()} -> {tensor_type(shape, x.dtype)}")
     return imp.op(shape, x.dtype, text)
 

@@ -254,6 +254,15 @@ private:
     return sizes.unknown();
   }
 
+  /// max((size - span) floordiv stride + 1, 0): windows in a dimension.
+  Id windowCount(Id size, int64_t span, int64_t stride) {
+    Id rest = sizes.binary(Kind::Sub, size, sizes.constant(span));
+    Id count = sizes.binary(
+        Kind::Add, sizes.binary(Kind::FloorDiv, rest, sizes.constant(stride)),
+        sizes.constant(1));
+    return sizes.binary(Kind::Max, count, sizes.constant(0));
+  }
+
   Id product(ArrayRef<Id> ids) {
     Id total = sizes.constant(1);
     for (Id id : ids)
@@ -280,6 +289,18 @@ private:
     os << "'" << op->getName() << "' at " << op->getLoc();
     if (!what.isTriviallyEmpty())
       os << " (" << what << ")";
+    result.requirements.push_back({kind, lhs, rhs, reason});
+  }
+
+  /// A requirement the program states itself (not an op's).
+  void requireNamed(ShapeRequirement::Kind kind, Id lhs, Id rhs,
+                    const std::string &reason) {
+    if (sizes.isUnknown(lhs) || sizes.isUnknown(rhs) || lhs == rhs)
+      return;
+    if (sizes.getConstant(lhs) && sizes.getConstant(rhs))
+      return;
+    if (!seen.insert({static_cast<int>(kind), lhs, rhs}).second)
+      return;
     result.requirements.push_back({kind, lhs, rhs, reason});
   }
 
@@ -366,6 +387,45 @@ void ShapeRequirementBuilder::run(func::FuncOp func) {
                             ? sizes.inputDim(index, d)
                             : sizes.constant(size));
     dims[arg] = argDims;
+  }
+  using RK = ShapeRequirement::Kind;
+  // Sizes that the importer named (tensor_program.symbols: torch.export's
+  // Dim, Dynamo's size symbols): equal wherever they appear, and within
+  // the function's tensor_program.symbol_ranges.
+  llvm::StringMap<Id> symbols;
+  auto ranges =
+      func->getAttrOfType<DictionaryAttr>("tensor_program.symbol_ranges");
+  for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
+    auto names =
+        func.getArgAttrOfType<ArrayAttr>(index, "tensor_program.symbols");
+    if (!names)
+      continue;
+    for (auto [d, attr] : llvm::enumerate(names)) {
+      auto name = dyn_cast<StringAttr>(attr);
+      if (!name || name.getValue().empty() || d >= dims[arg].size())
+        continue;
+      Id size = dims[arg][d];
+      auto [it, inserted] = symbols.try_emplace(name.getValue(), size);
+      if (!inserted) {
+        requireNamed(RK::Equal, size, it->second,
+                     "the inputs share the size '" + name.str() + "'");
+        continue;
+      }
+      auto range = ranges ? dyn_cast_or_null<DenseI64ArrayAttr>(
+                                ranges.get(name.getValue()))
+                          : DenseI64ArrayAttr();
+      if (!range || range.size() != 2)
+        continue;
+      std::string what = "the size '" + name.str() + "' ranges over [" +
+                         std::to_string(range[0]) + ", " +
+                         (range[1] < 0 ? std::string("inf")
+                                       : std::to_string(range[1])) +
+                         "]";
+      if (range[0] > 0)
+        requireNamed(RK::LessEqual, sizes.constant(range[0]), size, what);
+      if (range[1] >= 0)
+        requireNamed(RK::LessEqual, size, sizes.constant(range[1]), what);
+    }
   }
   if (func.isExternal())
     return;
@@ -584,6 +644,104 @@ void ShapeRequirementBuilder::visit(Operation *op) {
                     "parameters must be equal");
         }
         setResult(op, norm.getResult(), in);
+      })
+      .Case<IotaOp>([&](IotaOp iota) {
+        setResult(op, iota.getResult(),
+                  fromSizeOperands(resultShape(), iota.getDynamicSizes()));
+      })
+      .Case<CumsumOp>([&](CumsumOp cumsum) {
+        setResult(op, cumsum.getResult(), dimsOf(cumsum.getInput()));
+      })
+      .Case<DynamicSliceOp>([&](DynamicSliceOp slice) {
+        SmallVector<Id> out = dimsOf(slice.getInput());
+        int64_t d = static_cast<int64_t>(slice.getDim());
+        Id n = out[d], zero = sizes.constant(0);
+        auto clamp = [&](Id v) {
+          return sizes.binary(Kind::Min, sizes.binary(Kind::Max, v, zero), n);
+        };
+        Id first = clamp(indexOf(slice.getStart()));
+        Id last = clamp(indexOf(slice.getEnd()));
+        Id span =
+            sizes.binary(Kind::Max, sizes.binary(Kind::Sub, last, first), zero);
+        out[d] = sizes.binary(Kind::CeilDiv, span,
+                              sizes.constant(static_cast<int64_t>(slice.getStep())));
+        setResult(op, slice.getResult(), out);
+      })
+      .Case<SliceScatterOp>([&](SliceScatterOp scatter) {
+        SmallVector<Id> in = dimsOf(scatter.getInput());
+        SmallVector<Id> src = dimsOf(scatter.getSrc());
+        for (size_t d = 0; d < in.size(); ++d)
+          if (static_cast<int64_t>(d) != static_cast<int64_t>(scatter.getDim()))
+            require(RK::Equal, src[d], in[d], op,
+                    "source dimension " + Twine(d));
+        setResult(op, scatter.getResult(), in);
+      })
+      .Case<TakeOp>([&](TakeOp take) {
+        SmallVector<Id> in = dimsOf(take.getInput());
+        SmallVector<Id> index = dimsOf(take.getIndex());
+        int64_t d = static_cast<int64_t>(take.getDim());
+        require(RK::LessEqual, sizes.constant(1), in[d], op,
+                "the indexed dimension must not be empty");
+        SmallVector<Id> out(in.begin(), in.begin() + d);
+        out.append(index.begin(), index.end());
+        out.append(in.begin() + d + 1, in.end());
+        setResult(op, take.getResult(), out);
+      })
+      .Case<GatherOp>([&](GatherOp gather) {
+        SmallVector<Id> in = dimsOf(gather.getInput());
+        SmallVector<Id> index = dimsOf(gather.getIndex());
+        int64_t dim = static_cast<int64_t>(gather.getDim());
+        require(RK::LessEqual, sizes.constant(1), in[dim], op,
+                "the gathered dimension must not be empty");
+        for (size_t d = 0; d < in.size(); ++d)
+          if (static_cast<int64_t>(d) != dim)
+            require(RK::LessEqual, index[d], in[d], op,
+                    "index dimension " + Twine(d) +
+                        " must not exceed the input's");
+        setResult(op, gather.getResult(), index);
+      })
+      .Case<ConvolutionOp>([&](ConvolutionOp conv) {
+        SmallVector<Id> in = dimsOf(conv.getInput());
+        SmallVector<Id> w = dimsOf(conv.getWeight());
+        int64_t groups = static_cast<int64_t>(conv.getGroups());
+        require(RK::Equal, in[1],
+                sizes.binary(Kind::Mul, w[1], sizes.constant(groups)), op,
+                "the input's channels must equal the weight's times the "
+                "groups");
+        if (Value bias = conv.getBias())
+          require(RK::Equal, dimsOf(bias)[0], w[0], op,
+                  "the bias must have one value per filter");
+        SmallVector<Id> out = {in[0], w[0]};
+        for (size_t i = 2; i < in.size(); ++i) {
+          std::optional<int64_t> kernel = sizes.getConstant(w[i]);
+          if (!kernel) {
+            out.push_back(sizes.unknown());
+            continue;
+          }
+          out.push_back(windowCount(in[i], conv.getDilation()[i - 2] *
+                                                   (*kernel - 1) +
+                                               1,
+                                    conv.getStride()[i - 2]));
+        }
+        setResult(op, conv.getResult(), out);
+      })
+      .Case<MaxPoolOp, AvgPoolOp>([&](auto pool) {
+        SmallVector<Id> in = dimsOf(pool.getInput());
+        size_t k = pool.getWindow().size(), lead = in.size() - k;
+        SmallVector<Id> out(in.begin(), in.begin() + lead);
+        for (size_t i = 0; i < k; ++i) {
+          int64_t dilation = 1;
+          if constexpr (std::is_same_v<decltype(pool), MaxPoolOp>)
+            dilation = pool.getDilation()[i];
+          Id padded = sizes.binary(
+              Kind::Add, in[lead + i],
+              sizes.constant(pool.getPaddingLow()[i] +
+                             pool.getPaddingHigh()[i]));
+          out.push_back(windowCount(
+              padded, dilation * (pool.getWindow()[i] - 1) + 1,
+              pool.getStride()[i]));
+        }
+        setResult(op, pool.getResult(), out);
       })
       .Case<SoftmaxOp, LogSoftmaxOp>([&](auto softmax) {
         setResult(op, softmax.getResult(), dimsOf(softmax.getInput()));

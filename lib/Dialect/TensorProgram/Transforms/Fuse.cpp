@@ -103,7 +103,7 @@ bool Fuser::isFusible(Operation *op) {
   if (isComposite(op))
     return false; // decompose first
   if (!isElementwise(op) && !isLayout(op) && !isReduction(op) &&
-      !isContraction(op) && !isa<FullOp, IotaOp>(op))
+      !isContraction(op) && !isa<FullOp, IotaOp, FromIndexOp>(op))
     return false;
   // Index operands must come from clonable producers.
   for (Value operand : op->getOperands()) {
@@ -142,7 +142,7 @@ bool Fuser::accepts(Group &group, Operation *op) {
   if (group.ops.size() >= options.maxGroupSize)
     return false;
   bool elementwise =
-      isElementwise(op) || isLayout(op) || isa<FullOp, IotaOp>(op);
+      isElementwise(op) || isLayout(op) || isa<FullOp, IotaOp, FromIndexOp>(op);
   if (elementwise) {
     if (group.kind == FusionKind::pointwise && !options.fuseElementwise)
       return false;

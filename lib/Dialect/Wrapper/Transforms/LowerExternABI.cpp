@@ -190,6 +190,9 @@ public:
 };
 } // namespace
 
+/// Callees run by the embedding program (see wrapper_proxy_call).
+static constexpr StringLiteral kProxyPrefix = "proxy::";
+
 /// The buffers one schema return of a functional call produced.
 using ReturnBuffers = SmallVector<Value>;
 
@@ -269,6 +272,8 @@ struct WrapperLowerExternABIPass
   }
 
   LogicalResult lower(Operation *op, SmallVectorImpl<Operation *> &dead);
+  LogicalResult lowerProxy(ExternAllocOp op, SmallVectorImpl<Operation *> &dead);
+  unsigned proxyNames = 0;
 
   void runOnOperation() override {
     SmallVector<Operation *> calls;
@@ -294,6 +299,13 @@ WrapperLowerExternABIPass::lower(Operation *op,
   auto alloc = dyn_cast<ExternAllocOp>(op);
   StringRef callee = out ? out.getCallee() : alloc.getCallee();
   DictionaryAttr args = out ? out.getArgsAttr() : alloc.getArgsAttr();
+  if (callee.starts_with(kProxyPrefix)) {
+    if (!alloc)
+      return op->emitOpError()
+             << "calls the proxy '" << callee
+             << "' in out= form; proxy calls allocate their results";
+    return lowerProxy(alloc, dead);
+  }
   ExternVariant variant;
   const ExternKernel *kernel = ExternRegistry::get().lookup(callee, &variant);
   if (!kernel)
@@ -459,6 +471,93 @@ WrapperLowerExternABIPass::lower(Operation *op,
         result.replaceAllUsesWith(element.front());
       }
     }
+  }
+  dead.push_back(op);
+  return success();
+}
+
+/// A proxy call: wrapper_proxy_call(key, name, #inputs, inputs, #results,
+/// results) with the input descriptors in a stack array and one empty
+/// descriptor per result; each result (or tuple element) becomes the buffer
+/// its descriptor was filled with.
+LogicalResult
+WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
+                                      SmallVectorImpl<Operation *> &dead) {
+  DictionaryAttr args = op.getArgsAttr();
+  auto key = args ? args.getAs<IntegerAttr>("key") : IntegerAttr();
+  if (!key)
+    return op.emitOpError() << "calls the proxy '" << op.getCallee()
+                            << "' without an integer 'key' argument";
+  auto description = args.getAs<StringAttr>("name");
+  std::string name = description ? description.str() : op.getCallee().str();
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  CallLowering call(b, loc);
+  // Results: the elements of one tuple, or the op's buffers.
+  SmallVector<Type> resultTypes(op.getResultTypes());
+  bool tuple = resultTypes.size() == 1 &&
+               isa<wrapper::TupleType>(resultTypes.front());
+  if (tuple)
+    resultTypes.assign(
+        cast<wrapper::TupleType>(resultTypes.front()).getElements().begin(),
+        cast<wrapper::TupleType>(resultTypes.front()).getElements().end());
+  for (Type type : resultTypes)
+    if (!isa<MemRefType>(type))
+      return op.emitOpError() << "proxy results must be buffers, got " << type;
+
+  // Inputs: descriptors, their addresses in a stack array.
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs()) {
+    if (!isa<MemRefType>(input.getType()))
+      return op.emitOpError()
+             << "proxy inputs must be buffers (other arguments are bound "
+                "by the handler), got "
+             << input.getType();
+    inputs.push_back(TensorDescriptorOp::create(b, loc, call.ptrType(), input));
+  }
+  Value array = LLVM::AllocaOp::create(
+      b, loc, call.ptrType(), call.ptrType(),
+      call.i64(std::max<size_t>(1, inputs.size())), /*alignment=*/8);
+  for (auto [index, descriptor] : llvm::enumerate(inputs)) {
+    Value at =
+        LLVM::GEPOp::create(b, loc, call.ptrType(), call.ptrType(), array,
+                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    LLVM::StoreOp::create(b, loc, descriptor, at);
+  }
+  SmallVector<Attribute> typeAttrs;
+  for (Type t : resultTypes)
+    typeAttrs.push_back(TypeAttr::get(t));
+  Value descriptors = ResultDescriptorsOp::create(b, loc, call.ptrType(),
+                                                  b.getArrayAttr(typeAttrs));
+  Value nameString = LLVM::createGlobalString(
+      loc, b, "__wrapper_proxy_name_" + std::to_string(proxyNames++), name,
+      LLVM::Linkage::Internal);
+  Type i32 = b.getI32Type();
+  SmallVector<Value> operands = {
+      call.i64(key.getInt()), nameString,
+      arith::ConstantIntOp::create(b, loc, inputs.size(), 32), array,
+      arith::ConstantIntOp::create(b, loc, resultTypes.size(), 32),
+      descriptors};
+  FailureOr<func::FuncOp> shim =
+      declare(op, "wrapper_proxy_call",
+              b.getFunctionType(ValueRange(operands).getTypes(), {i32}));
+  if (failed(shim))
+    return failure();
+  Value status = func::CallOp::create(b, loc, *shim, operands).getResult(0);
+  CheckStatusOp::create(b, loc, status, b.getStringAttr(name));
+
+  SmallVector<ReturnBuffers> buffers;
+  for (auto [index, type] : llvm::enumerate(resultTypes))
+    buffers.push_back({DescriptorBufferOp::create(
+        b, loc, type, descriptors, b.getI64IntegerAttr(index))});
+  if (tuple) {
+    SmallVector<bool> lists(buffers.size(), false);
+    if (failed(replaceContainer(op.getResult(0), buffers, lists, dead)))
+      return failure();
+  } else {
+    for (auto [result, element] : llvm::zip(op.getResults(), buffers))
+      result.replaceAllUsesWith(element.front());
   }
   dead.push_back(op);
   return success();

@@ -306,6 +306,22 @@ def TP_IotaOp : TensorProgram_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TP_FromIndexOp : TensorProgram_Op<"from_index", [Pure]> {
+  let summary = "A rank-0 tensor holding an index value";
+  let description = [{
+    The value of `index` (a size computed from the inputs' dimensions) as
+    a rank-0 tensor of any element type: what a program uses when PyTorch
+    computes with a size (`x * seq_len`, an index bound).
+
+    ```mlir
+    %0 = tensor_program.from_index %n : tensor<i64>
+    ```
+  }];
+  let arguments = (ins Index:$index);
+  let results = (outs 0DTensorOf<[AnyFloat, AnySignlessInteger]>:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
+}
+
 def TP_CumsumOp : TensorProgram_Op<"cumsum", [
     Pure, SameOperandsAndResultType
   ]> {
@@ -599,10 +615,9 @@ def TP_TakeOp : TensorProgram_Op<"take", [Pure, TP_LayoutTrait]> {
     `result[a..., i..., b...] = input[a..., index[i...], b...]`. This is
     `index_select` for a 1-d index and `embedding` (dim 0) for any index;
     PyTorch's advanced indexing `x[i, j]` is one take over flattened
-    dimensions. Negative indices are not counted from the end (an importer
-    wraps them first); an index outside `[0, size)` is clamped into it, so
-    that the program never reads outside `input` (PyTorch raises an error
-    there instead).
+    dimensions. A negative index counts from the end, as in PyTorch; an
+    index still outside `[0, size)` is clamped into it, so that the program
+    never reads outside `input` (PyTorch raises an error there instead).
 
     ```mlir
     %0 = tensor_program.take %w, %ids dim 0
@@ -622,8 +637,8 @@ def TP_GatherOp : TensorProgram_Op<"gather", [Pure, TP_LayoutTrait]> {
   let description = [{
     `result[i][j][k] = input[i][index[i][j][k]][k]` for `dim` 1, and so on:
     the result has the index's shape; `index` has the input's rank and no
-    larger sizes outside `dim`. Indices outside `[0, size)` are clamped
-    into it (see `take`).
+    larger sizes outside `dim`. Negative indices count from the end;
+    indices still outside `[0, size)` are clamped into it (see `take`).
 
     ```mlir
     %0 = tensor_program.gather %x, %i dim 1
