@@ -504,6 +504,7 @@ static void addHostFrontend(OpPassManager &pm,
     // Kernels plus a wrapper host graph.
     pm.addPass(createConvertTensorProgramToWrapperPass());
     pm.addPass(createWrapperDedupeConstantsPass());
+    pm.addPass(createWrapperDedupeKernelsPass());
     if (!options.device.empty()) {
       WrapperPlaceOnDevicePassOptions place;
       place.device = options.device;

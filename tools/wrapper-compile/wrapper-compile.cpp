@@ -42,8 +42,14 @@
 
 #include "llvm/Support/Format.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
 #include <chrono>
 #include <random>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::wrapper;
@@ -113,6 +119,16 @@ static cl::opt<bool>
                     "pipeline, LLVM optimization, code generation, linking) "
                     "to stderr"),
            cl::init(false), cl::cat(category));
+static cl::opt<std::string> dumpLLVM(
+    "dump-llvm",
+    cl::desc("Also write the LLVM IR before optimization to this file "
+             "(for inspecting what the code generator gets)"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned> jobs(
+    "jobs",
+    cl::desc("Threads that optimize and generate code, each for a part of "
+             "the module (0: one per hardware thread)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -135,6 +151,87 @@ public:
 private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
+
+/// Optimizes (-O3 for the target machine) and compiles `module` into object
+/// files: with `parts` > 1, split into that many modules (llvm::SplitModule,
+/// locals externalized with hidden visibility) that threads compile
+/// independently, each in its own LLVMContext. The object files are
+/// `<base>` or `<base>.<i>.o`, listed in `objects`.
+static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
+                                     unsigned parts, StringRef base,
+                                     SmallVectorImpl<std::string> &objects,
+                                     std::string &error) {
+  // Bitcode of each part: the parts share the translation's context, so
+  // each thread reads its part into a context of its own.
+  SmallVector<SmallString<0>> bitcode;
+  if (parts <= 1) {
+    bitcode.emplace_back();
+    llvm::raw_svector_ostream os(bitcode.back());
+    llvm::WriteBitcodeToFile(*module, os);
+  } else {
+    llvm::SplitModule(*module, parts, [&](std::unique_ptr<llvm::Module> part) {
+      bitcode.emplace_back();
+      llvm::raw_svector_ostream os(bitcode.back());
+      llvm::WriteBitcodeToFile(*part, os);
+    });
+  }
+  module.reset();
+  SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (size_t i = 0; i < bitcode.size(); ++i) {
+    machines.push_back(
+        createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error));
+    if (!machines.back())
+      return failure();
+    objects.push_back(bitcode.size() == 1
+                          ? base.str()
+                          : (base + "." + Twine(i) + ".o").str());
+  }
+  SmallVector<std::string> errors(bitcode.size());
+  auto compile = [&](size_t i) {
+    llvm::LLVMContext context;
+    llvm::Expected<std::unique_ptr<llvm::Module>> part = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
+                              "part"),
+        context);
+    if (!part) {
+      errors[i] = "cannot read back part of the module: " +
+                  llvm::toString(part.takeError());
+      return;
+    }
+    llvm::TargetMachine *machine = machines[i].get();
+    if (llvm::Error err = makeOptimizingTransformer(3, 0, machine)(part->get())) {
+      errors[i] = "LLVM optimization failed: " + llvm::toString(std::move(err));
+      return;
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream object(objects[i], ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      errors[i] = "cannot write '" + objects[i] + "': " + ec.message();
+      return;
+    }
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, object, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile)) {
+      errors[i] = "the target cannot emit object files";
+      return;
+    }
+    codegen.run(**part);
+  };
+  {
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < bitcode.size(); ++i)
+      threads.emplace_back(compile, i);
+    compile(0);
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = e;
+      return failure();
+    }
+  return success();
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "wrapper-compile: error: " << message << "\n";
@@ -342,26 +439,28 @@ int main(int argc, char **argv) {
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
   timer.done("translation to LLVM IR");
-  if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
-    return fail("LLVM optimization failed: " + llvm::toString(std::move(err)));
-  timer.done("LLVM optimization");
-
-  // Object file and container source.
+  if (!dumpLLVM.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream dump(dumpLLVM, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + dumpLLVM + "': " + ec.message());
+    llvmModule->print(dump, nullptr);
+  }
+  // Optimization and code generation, the module split into one part per
+  // job, each optimized and compiled on its own thread into its own object
+  // file (the code of large models takes tens of seconds on one core).
   std::string objectPath = outputFile + ".o";
   std::string sourcePath = outputFile + ".container.c";
   std::string loaderPath = outputFile + ".weights.c";
+  SmallVector<std::string> objectPaths;
   {
+    unsigned parts = jobs ? jobs : llvm::hardware_concurrency().compute_thread_count();
+    parts = std::max(1u, std::min<unsigned>(parts, llvmModule->size()));
+    if (failed(optimizeAndEmit(std::move(llvmModule), parts, objectPath,
+                               objectPaths, error)))
+      return fail(error);
+    timer.done("LLVM optimization and code generation");
     std::error_code ec;
-    llvm::raw_fd_ostream object(objectPath, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write '" + objectPath + "': " + ec.message());
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, object, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return fail("the target cannot emit object files");
-    codegen.run(*llvmModule);
-    timer.done("code generation");
     llvm::raw_fd_ostream source(sourcePath, ec, llvm::sys::fs::OF_Text);
     if (ec)
       return fail("cannot write '" + sourcePath + "': " + ec.message());
@@ -390,7 +489,6 @@ int main(int argc, char **argv) {
                                    "-O2",
                                    "-o",
                                    outputFile,
-                                   objectPath,
                                    sourcePath,
                                    loaderPath,
                                    "-I" WRAPPER_INCLUDE_DIR,
@@ -408,12 +506,15 @@ int main(int argc, char **argv) {
                  "-Wl,-rpath," + llvmLibDir});
   if (options.parallel)
     args.append({"-lomp"});
+  // The objects first, before the libraries they need.
+  args.insert(args.begin() + 6, objectPaths.begin(), objectPaths.end());
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*compiler, argRefs, std::nullopt, {},
                                          0, 0, &linkError);
   if (!keepTemps) {
-    llvm::sys::fs::remove(objectPath);
+    for (const std::string &object : objectPaths)
+      llvm::sys::fs::remove(object);
     llvm::sys::fs::remove(sourcePath);
     llvm::sys::fs::remove(loaderPath);
   }

@@ -230,27 +230,67 @@ def _constant_pad_nd(imp, node, x, padding, value=0):
     return pad(imp, x, low, high, value, shape)
 
 
+def _product(values):
+    total = 1
+    for v in values:
+        total = total * v
+    return total
+
+
+def _same(a, b):
+    """Whether two sizes (ints or sympy expressions) are provably equal."""
+    import sympy
+
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    return sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0
+
+
+def _sample(value):
+    """A size evaluated with every symbol at 7 (to order strides)."""
+    if isinstance(value, int):
+        return value
+    return int(value.subs({s: 7 for s in value.free_symbols}))
+
+
+def strided_as_view(imp, x, shape, strides, offset):
+    """as_strided of a (logically contiguous) value that is a reshape,
+    possibly followed by a permutation: strides that are the row-major
+    strides of the sizes in some order (size-1 dimensions ignored). None
+    otherwise."""
+    if not _same(offset, 0) or not _same(_product(shape), _product(x.shape)):
+        return None
+    dims = [d for d, size in enumerate(shape) if not (is_static(size) and size == 1)]
+    order = sorted(dims, key=lambda d: -_sample(strides[d]))
+    expected = 1
+    for d in reversed(order):
+        if not _same(strides[d], expected):
+            return None
+        expected = expected * shape[d]
+    if order == dims:
+        return imp.reshape(x, tuple(shape))
+    permuted = imp.reshape(x, tuple(shape[d] for d in order))
+    inverse = [order.index(d) for d in dims]
+    value = imp.permute(permuted, inverse)
+    return imp.reshape(value, tuple(shape))
+
+
 @register(aten.as_strided.default, aten.as_strided_copy.default)
 def _as_strided(imp, node, x, size, stride, storage_offset=None):
     shape, _ = imp.meta(node)
-    if not all(is_static(s) for s in shape) or not all(isinstance(s, int) for s in stride):
-        raise UnsupportedError("as_strided with symbolic sizes or strides")
-    offset = int(storage_offset or 0)
-    if list(shape) == list(x.shape) and offset == 0 and _contiguous(shape, stride):
-        return x
+    strides = [as_size(s) for s in stride]
+    offset = as_size(storage_offset) if storage_offset is not None else 0
+    view = strided_as_view(imp, x, shape, strides, offset)
+    if view is not None:
+        return view
+    if not all(is_static(s) for s in shape) or not all(isinstance(s, int) for s in strides) \
+            or not isinstance(offset, int):
+        raise UnsupportedError("as_strided with symbolic sizes or strides that is not a "
+                               "reshape or permutation of its input")
     return imp.op(shape, x.dtype,
                   f"tensor_program.as_strided {x.name} sizes [{', '.join(map(str, shape))}] "
-                  f"strides [{', '.join(str(int(s)) for s in stride)}] offset {offset} : "
+                  f"strides [{', '.join(str(int(s)) for s in strides)}] offset {offset} : "
                   f"{x.type()} -> {tensor_type(shape, x.dtype)}")
-
-
-def _contiguous(shape, stride):
-    expected = 1
-    for size, s in reversed(list(zip(shape, stride))):
-        if size != 1 and s != expected:
-            return False
-        expected *= size
-    return True
 
 
 @register(aten.repeat.default)

@@ -19,6 +19,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <cstring>
+
 namespace mlir {
 namespace tensor_program {
 #define GEN_PASS_DEF_TENSORPROGRAMFOLDCONSTANTSPASS
@@ -68,6 +70,56 @@ static DenseElementsAttr toAttribute(const wrapper::HostTensor &tensor,
   return {};
 }
 
+/// Reshapes and permutations of dense constants move bytes: done on the raw
+/// data (the interpreter's element-by-element evaluation in double costs
+/// seconds on a model's weights). Null when `op` is not such an op or its
+/// input is not a plain dense attribute of byte-sized elements.
+static DenseElementsAttr foldLayout(Operation *op) {
+  if (!isa<tp::ReshapeOp, tp::PermuteOp>(op) || op->getNumOperands() < 1)
+    return {};
+  auto constant = op->getOperand(0).getDefiningOp<tp::ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!dense || !type || !type.hasStaticShape())
+    return {};
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  if (isa<tp::ReshapeOp>(op))
+    return dense.reshape(type);
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  auto permute = cast<tp::PermuteOp>(op);
+  ArrayRef<int64_t> perm = permute.getPermutation();
+  ArrayRef<int64_t> inShape = dense.getType().getShape();
+  ArrayRef<int64_t> outShape = type.getShape();
+  int64_t rank = outShape.size();
+  size_t bytes = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<char> raw = dense.getRawData();
+  // Input strides (elements), then the stride of each output dimension.
+  SmallVector<int64_t> inStrides(rank, 1), stride(rank);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  for (int64_t d = 0; d < rank; ++d)
+    stride[d] = inStrides[perm[d]];
+  std::vector<char> out(type.getNumElements() * bytes);
+  SmallVector<int64_t> index(rank, 0);
+  int64_t source = 0;
+  for (int64_t flat = 0, n = type.getNumElements(); flat < n; ++flat) {
+    std::memcpy(out.data() + flat * bytes, raw.data() + source * bytes,
+                bytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      source += stride[d];
+      if (++index[d] < outShape[d])
+        break;
+      source -= stride[d] * outShape[d];
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, out);
+}
+
 namespace {
 struct TensorProgramFoldConstantsPass
     : public tp::impl::TensorProgramFoldConstantsPassBase<
@@ -87,6 +139,20 @@ struct TensorProgramFoldConstantsPass
     for (Operation *op : ops) {
       if (!isFoldable(op))
         continue;
+      // Every operand must be a constant before any is read (reading a
+      // large weight costs time; most ops next to one are not foldable).
+      if (!llvm::all_of(op->getOperands(), [](Value operand) {
+            return isa_and_nonnull<tp::ConstantOp>(operand.getDefiningOp());
+          }))
+        continue;
+      if (DenseElementsAttr moved = foldLayout(op)) {
+        OpBuilder b(op);
+        auto constant = tp::ConstantOp::create(b, op->getLoc(), moved);
+        op->getResult(0).replaceAllUsesWith(constant.getResult());
+        op->erase();
+        ++folded;
+        continue;
+      }
       std::string error;
       SmallVector<wrapper::HostTensor> operands;
       bool allConstant = true;

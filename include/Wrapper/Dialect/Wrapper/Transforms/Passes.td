@@ -155,6 +155,40 @@ def WrapperDedupeConstantsPass
   ];
 }
 
+def WrapperDedupeKernelsPass
+    : Pass<"wrapper-dedupe-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compiles identical kernel bodies once";
+  let description = [{
+    Deep models repeat their layers, and every layer's kernels come out of
+    the lowering as separate functions with identical bodies (the weights
+    are arguments). This pass points every `wrapper.kernel` whose
+    `func.func` implementation is structurally equal to an earlier one
+    (same type, same ops, attributes and regions, locations ignored) at that
+    earlier implementation and erases the copies, so that code generation
+    compiles each body once. Kernel definitions, their names and metadata
+    stay; only the implementations are shared. With `report`, a remark
+    gives the number of implementations removed.
+
+    Before:
+    ```mlir
+    func.func private @k0_impl(%a: memref<4xf32>, %b: memref<4xf32>) { ... }
+    func.func private @k1_impl(%a: memref<4xf32>, %b: memref<4xf32>) { ... }  // same body
+    wrapper.kernel @k0 = @k0_impl
+    wrapper.kernel @k1 = @k1_impl
+    ```
+    After:
+    ```mlir
+    func.func private @k0_impl(%a: memref<4xf32>, %b: memref<4xf32>) { ... }
+    wrapper.kernel @k0 = @k0_impl
+    wrapper.kernel @k1 = @k0_impl
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the number of implementations removed">,
+  ];
+}
+
 def WrapperPlaceOnDevicePass
     : Pass<"wrapper-place-on-device", "::mlir::ModuleOp"> {
   let summary = "Puts the buffers of every graph on a device";
