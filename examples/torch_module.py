@@ -26,8 +26,8 @@ torch.manual_seed(0)
 block = Block().eval()
 x = torch.randn(8, 16, 64)
 
-# 1. Ahead of time: trace with torch.fx, import, compile to a model.so; the
-#    batch dimension stays dynamic.
+# 1. Ahead of time: torch.export, core ATen, import, compile to a model.so;
+#    the batch dimension stays dynamic.
 model = wrapper_mlir.compile(block, [x], dynamic_batch=True)
 print(model.ir("source").splitlines()[0])        # func.func @main(%arg0: tensor<?x16x64xf32>) -> ...
 for batch in (8, 3):

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The Python environment of the torch tests and of bench/compare_inductor.py:
-# a virtual environment in .venv (seeing the system's NumPy and pytest) with
-# torch from PyPI and this checkout's package (pip install ./python).
-# Does nothing when .venv already imports torch, numpy, pytest and
-# wrapper_mlir. Prints the interpreter's path last.
+# The Python environment of the torch tests and of the benchmarks: a virtual
+# environment in .venv with torch, torchvision and transformers (the model
+# zoo of the tests) from PyPI and this checkout's package installed in
+# editable mode (pip install -e ./python: the environment follows the
+# source). Does nothing when .venv already imports all of them. Prints the
+# interpreter's path last.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${WRAPPER_VENV:-$root/.venv}
 
 if [[ -x $venv/bin/python ]] &&
-   "$venv/bin/python" -c 'import torch, numpy, pytest, wrapper_mlir' 2>/dev/null; then
+   "$venv/bin/python" -c 'import torch, torchvision, transformers, numpy, pytest, wrapper_mlir.importer' 2>/dev/null; then
   echo "$venv/bin/python"
   exit 0
 fi
@@ -21,7 +22,7 @@ if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 fi
 [[ -x $venv/bin/python ]] || python3 -m venv --system-site-packages "$venv" >&2
-echo "setup-python: installing torch, numpy, pytest and wrapper_mlir into $venv" >&2
-"$venv/bin/python" -m pip install -q --disable-pip-version-check torch numpy pytest >&2
-"$venv/bin/python" -m pip install -q --disable-pip-version-check "$root/python" >&2
+echo "setup-python: installing torch, torchvision, transformers, numpy, pytest and wrapper_mlir into $venv" >&2
+"$venv/bin/python" -m pip install -q --disable-pip-version-check torch torchvision transformers numpy pytest >&2
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root/python" >&2
 echo "$venv/bin/python"

@@ -15,7 +15,6 @@ else:
     torch = pytest.importorskip("torch")
 
 import wrapper_mlir  # noqa: E402
-from wrapper_mlir.fx_importer import UnsupportedError, import_fx  # noqa: E402
 from wrapper_mlir.interpreter import interpret  # noqa: E402
 
 from modules import MODULES, build  # noqa: E402
@@ -52,11 +51,12 @@ def test_module_against_eager(name):
     inputs = make_inputs(4)
     expected = eager(module, inputs)
 
-    imported = import_fx(module, inputs, dynamic_batch=dynamic)
-    reference = interpret(imported.text, [inputs[i].numpy() for i in imported.inputs])
+    model = wrapper_mlir.compile(module, inputs, dynamic_batch=dynamic, fallback=False)
+    imported = model.imported
+    reference = interpret(imported.text, [inputs[i].numpy() for i in imported.arguments],
+                          weights=imported.weights)
     assert_close(reference, expected, f"{name}: NumPy interpreter")
 
-    model = wrapper_mlir.compile(module, inputs, dynamic_batch=dynamic)
     result = model(*inputs)
     assert all(isinstance(r, torch.Tensor) for r in as_tuple(result))
     assert_close(result, expected, f"{name}: compiled")
@@ -95,8 +95,9 @@ def test_ir_stages():
     module = build("gelu_mlp")
     x = torch.randn(2, 5, 48)
     model = wrapper_mlir.compile(module, [x])
-    assert "fc1" in model.ir("fx")
+    assert "aten.addmm" in model.ir("aten")
     source = model.ir("source")
+    assert "dense_resource" in source and 'dense<"0x' not in source  # weights are not text
     assert "tensor_program.linear" in source and "gelu" in source and "approximate tanh" in source
     assert "wrapper.call" in model.ir("frontend")
     assert "llvm.func" in model.ir("llvm")
@@ -112,7 +113,7 @@ def test_dynamo_backend_matches_eager(name):
     entry = next(m for m in MODULES if m[0] == name)
     inputs = entry[2](3)
     torch._dynamo.reset()
-    compiled = torch.compile(module, backend="wrapper")
+    compiled = torch.compile(module, backend="wrapper", options={"fallback": False})
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)  # an eager fallback fails the test
         result = compiled(*inputs)
@@ -123,25 +124,71 @@ def test_dynamo_backend_matches_eager(name):
 
 
 class Unsupported(torch.nn.Module):
+    """cumprod is a core ATen op outside the importer's table."""
+
     def forward(self, x):
-        return torch.cumprod(x, dim=1) + 1.0
+        return torch.cumprod(x.relu() + 1.0, dim=1) * 2.0
 
 
-def test_backend_falls_back_to_eager_with_a_warning():
+def test_backend_without_fallback_runs_the_graph_eagerly_with_a_warning():
     wrapper_mlir.register_backend()
     torch._dynamo.reset()
     module = Unsupported()
     x = torch.rand(4, 5)
-    compiled = torch.compile(module, backend="wrapper")
+    compiled = torch.compile(module, backend="wrapper", options={"fallback": False})
     with pytest.warns(UserWarning, match=r"running the graph eagerly: .*cumprod.*at node 'cumprod'"):
         result = compiled(x)
     torch.testing.assert_close(result, module(x))
 
 
+def test_per_op_fallback_keeps_the_rest_compiled():
+    """An op outside the table runs in PyTorch on its own (a proxy call);
+    the ops around it stay compiled, through compile() and the backend."""
+    module = Unsupported()
+    x = torch.rand(4, 5)
+    with pytest.warns(UserWarning, match=r"'aten.cumprod.default' at node 'cumprod' runs in PyTorch"):
+        model = wrapper_mlir.compile(module, [x], dynamic_batch=True)
+    source = model.ir("source")
+    assert 'tensor_program.extern "proxy::' in source
+    assert "tensor_program.relu" in source and "tensor_program.mul" in source
+    assert [node.name for node, _ in model.fallbacks] == ["cumprod"]
+    for batch in (4, 7):
+        x = torch.rand(batch, 5)
+        torch.testing.assert_close(model(x), module(x))
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    compiled = torch.compile(module, backend="wrapper")
+    with pytest.warns(UserWarning, match=r"cumprod.*runs in PyTorch"):
+        torch.testing.assert_close(compiled(x), module(x))
+
+
+def test_proxy_failures_are_errors_not_crashes():
+    """A fallback op that raises in PyTorch gives the model's error (the
+    process goes on), and the next call works."""
+    class Raises(torch.nn.Module):
+        def forward(self, x):
+            return torch.special.i0(x) + 1
+
+    model = wrapper_mlir.compile(Raises(), [torch.rand(3)], fallback=True)
+    from wrapper_mlir.importer import fallback
+
+    key = next(iter(k for k, v in fallback._calls.items() if "i0" in v.name and
+                    v.name.endswith("'i0'")))
+    good = fallback._calls[key].target
+    fallback._calls[key].target = lambda *a: (_ for _ in ()).throw(ValueError("injected"))
+    try:
+        with pytest.raises(wrapper_mlir.WrapperError, match=r"i0.*failed in PyTorch: ValueError: injected"):
+            model(torch.rand(3))
+    finally:
+        fallback._calls[key].target = good
+    x = torch.rand(3)
+    torch.testing.assert_close(model(x), torch.special.i0(x) + 1)
+
+
 def test_unsupported_operation_names_the_op_and_node():
     with pytest.raises(wrapper_mlir.WrapperError,
-                       match=r"unsupported operation 'torch.cumprod' at node 'cumprod'"):
-        wrapper_mlir.compile(Unsupported(), [torch.rand(4, 5)])
+                       match=r"unsupported operation 'aten.cumprod.default' at node 'cumprod'"):
+        wrapper_mlir.compile(Unsupported(), [torch.rand(4, 5)], fallback=False)
 
 
 class Training(torch.nn.Module):
@@ -150,23 +197,49 @@ class Training(torch.nn.Module):
 
 
 def test_refusals():
-    with pytest.raises(UnsupportedError, match="dropout in training mode"):
-        import_fx(Training(), [torch.rand(3)])
+    with pytest.raises(wrapper_mlir.WrapperError, match="native_dropout"):
+        wrapper_mlir.compile(Training(), [torch.rand(3)], fallback=False)
     with pytest.raises(wrapper_mlir.WrapperError, match="example_inputs"):
         wrapper_mlir.compile(build("mlp"), None)
     with pytest.raises(wrapper_mlir.WrapperError, match="unknown target 'tpu'"):
         wrapper_mlir.compile(build("mlp"), [torch.rand(2, 64)], target="tpu")
-    with pytest.raises(UnsupportedError, match="expected a torch.fx.GraphModule or an nn.Module"):
-        import_fx(lambda x: x, [torch.rand(2)])
-    # A view that hard-codes the batch cannot be dynamic.
+    with pytest.raises(wrapper_mlir.WrapperError, match="graph must be tensor_program text"):
+        wrapper_mlir.compile(lambda x: x, [torch.rand(2)])
+    with pytest.raises(wrapper_mlir.WrapperError, match="unknown option 'bogus'; known options: parallel"):
+        wrapper_mlir._torch.check_options({"bogus": 1}, "test")
+    with pytest.raises(wrapper_mlir.WrapperError, match="entry= names a function"):
+        wrapper_mlir.compile(build("mlp"), [torch.rand(2, 64)], entry="f")
+    # A view that hard-codes the batch keeps it static, and the model
+    # refuses another.
     class Hardcoded(torch.nn.Module):
         def forward(self, x):
             return x.view(4, 2, 3)
-    with pytest.raises(UnsupportedError, match="does not run with another batch size"):
-        import_fx(Hardcoded(), [torch.rand(4, 6)], dynamic_batch=True)
-    model = wrapper_mlir.compile(Hardcoded(), [torch.rand(4, 6)])
+    model = wrapper_mlir.compile(Hardcoded(), [torch.rand(4, 6)], dynamic_batch=True)
     with pytest.raises(wrapper_mlir.WrapperError, match="dimension 0 is 5, expected 4"):
         model(torch.rand(5, 6))
+
+
+def test_training_mode_module_is_compiled_in_eval_mode():
+    module = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))
+    x = torch.rand(3, 4)
+    with pytest.warns(UserWarning, match="training mode"):
+        model = wrapper_mlir.compile(module, [x])
+    assert module.training  # left as it was
+    module.eval()
+    torch.testing.assert_close(model(x), module(x))
+
+
+def test_backend_options_are_checked():
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    compiled = torch.compile(build("mlp"), backend="wrapper", options={"plan_memroy": "pool"})
+    with pytest.raises(Exception, match="unknown option 'plan_memroy'; known options"):
+        compiled(torch.rand(2, 64))
+    torch._dynamo.reset()
+    compiled = torch.compile(build("mlp"), backend="wrapper", options={"plan_memory": "pool"})
+    with torch.no_grad():
+        x = torch.rand(2, 64)
+        assert_close(compiled(x), eager(build("mlp"), [x]), "options={'plan_memory': 'pool'}")
 
 
 def test_modified_parameters_are_detected():

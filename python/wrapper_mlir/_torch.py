@@ -140,17 +140,23 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
         if example_inputs is None:
             raise WrapperError("compiling a torch module needs example_inputs (the "
                                "arguments of one call)")
-        if isinstance(graph, torch.nn.Module) and graph.training:
+        training = isinstance(graph, torch.nn.Module) and graph.training
+        if training:
             warnings.warn("wrapper_mlir.compile: the module is in training mode; it is "
                           "compiled for inference (eval mode)", stacklevel=3)
+            graph.eval()
         try:
             program = export_module(graph, tuple(example_inputs), example_kwargs,
                                     dynamic_batch=dynamic_batch)
         except UnsupportedError as error:
             raise WrapperError(f"cannot export the model: {error}") from None
+        finally:
+            if training:
+                graph.train()
     fallback = _fallback_handler() if options["fallback"] else None
     try:
-        imported = import_exported(program, fallback=fallback)
+        imported = import_exported(program, fallback=fallback,
+                                   size_one=not isinstance(graph, torch.export.ExportedProgram))
     except UnsupportedError as error:
         raise WrapperError(f"cannot import the graph: {error}") from None
     _warn_fallbacks(imported, "wrapper_mlir.compile")

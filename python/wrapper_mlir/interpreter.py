@@ -384,7 +384,7 @@ def _convolution(x, w, b, strides, dilations, groups):
     if min(outs) <= 0:
         return out
     per_out = filters // groups
-    letters = "abcdefgh"[:k]
+    letters = "xyzuvw"[:k]
     for g in range(groups):
         xs = x[:, g * per_group:(g + 1) * per_group]
         ws = w[g * per_out:(g + 1) * per_out]

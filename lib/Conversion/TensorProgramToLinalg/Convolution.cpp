@@ -68,17 +68,50 @@ struct LowerConvolution : public OpRewritePattern<tp::ConvolutionOp> {
     Type element = type.getElementType();
     Type compute = getComputeType(element);
 
-    // Loops: n, f, o_1..o_k (parallel), c, w_1..w_k (reduction).
-    int64_t loops = 2 + k + 1 + k;
+    // Groups as dimensions of their own (a floordiv in an indexing map
+    // would not survive tiling): input [N, G, C/G, D...], weight
+    // [G, F/G, C/G, K...], result [N, G, F/G, O...]. Loops: n, g, f,
+    // o_1..o_k (parallel), c, w_1..w_k (reduction).
+    int64_t g = groups;
+    int64_t cg = groups > 1 ? channelsPerGroup : inputType.getDimSize(1);
+    int64_t fg = groups > 1 ? filtersPerGroup : weightType.getDimSize(0);
+    auto split = [&](Value value, int64_t groupsSize, int64_t per, int64_t at) {
+      // [.., X, ..] -> [.., G, X/G, ..] at dimension `at`.
+      auto t = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(t.getShape());
+      shape[at] = per;
+      shape.insert(shape.begin() + at, groupsSize);
+      SmallVector<ReassociationIndices> groupsOf;
+      for (int64_t d = 0, r = t.getRank(); d < r; ++d) {
+        if (d < at)
+          groupsOf.push_back({d});
+        else if (d == at)
+          groupsOf.push_back({d, d + 1});
+        else
+          groupsOf.push_back({d + 1});
+      }
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+        sizes.push_back(
+            ShapedType::isDynamic(shape[d])
+                ? OpFoldResult(tensor::DimOp::create(rewriter, loc, value,
+                                                     d > at ? d - 1 : d)
+                                   .getResult())
+                : OpFoldResult(rewriter.getIndexAttr(shape[d])));
+      return tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, t.getElementType()),
+          value, groupsOf, sizes);
+    };
+    Value groupedInput = split(input, g, cg, 1);
+    Value groupedWeight = split(weight, g, fg, 0);
+    int64_t loops = 3 + k + 1 + k;
     auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    AffineExpr n = dim(0), f = dim(1), c = dim(2 + k);
-    AffineExpr channel =
-        groups > 1 ? f.floorDiv(filtersPerGroup) * channelsPerGroup + c : c;
-    SmallVector<AffineExpr> inputExprs = {n, channel};
-    SmallVector<AffineExpr> weightExprs = {f, c};
-    SmallVector<AffineExpr> outputExprs = {n, f};
+    AffineExpr n = dim(0), gr = dim(1), f = dim(2), c = dim(3 + k);
+    SmallVector<AffineExpr> inputExprs = {n, gr, c};
+    SmallVector<AffineExpr> weightExprs = {gr, f, c};
+    SmallVector<AffineExpr> outputExprs = {n, gr, f};
     for (int64_t i = 0; i < k; ++i) {
-      AffineExpr o = dim(2 + i), w = dim(3 + k + i);
+      AffineExpr o = dim(3 + i), w = dim(4 + k + i);
       inputExprs.push_back(o * stride[i] + w * dilation[i]);
       weightExprs.push_back(w);
       outputExprs.push_back(o);
@@ -87,38 +120,43 @@ struct LowerConvolution : public OpRewritePattern<tp::ConvolutionOp> {
         AffineMap::get(loops, 0, inputExprs, context),
         AffineMap::get(loops, 0, weightExprs, context),
         AffineMap::get(loops, 0, outputExprs, context)};
-    SmallVector<utils::IteratorType> iterators(2 + k,
+    SmallVector<utils::IteratorType> iterators(3 + k,
                                                utils::IteratorType::parallel);
     iterators.append(1 + k, utils::IteratorType::reduction);
 
     // Output sizes; the accumulator starts at the bias (or zero).
+    SmallVector<int64_t> groupedShape = {type.getDimSize(0), g, fg};
     SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!type.isDynamicDim(d))
+    if (type.isDynamicDim(0))
+      dynamic.push_back(tensor::DimOp::create(rewriter, loc, input, 0));
+    for (int64_t i = 0; i < k; ++i) {
+      groupedShape.push_back(type.getDimSize(2 + i));
+      if (!type.isDynamicDim(2 + i))
         continue;
-      if (d == 0)
-        dynamic.push_back(tensor::DimOp::create(rewriter, loc, input, 0));
-      else if (d == 1)
-        dynamic.push_back(tensor::DimOp::create(rewriter, loc, weight, 0));
-      else {
-        int64_t i = d - 2;
-        int64_t span = dilation[i] * (weightType.getDimSize(2 + i) - 1) + 1;
-        dynamic.push_back(windowCount(
-            rewriter, loc, tensor::DimOp::create(rewriter, loc, input, d),
-            span, stride[i]));
-      }
+      int64_t span = dilation[i] * (weightType.getDimSize(2 + i) - 1) + 1;
+      dynamic.push_back(windowCount(
+          rewriter, loc, tensor::DimOp::create(rewriter, loc, input, 2 + i),
+          span, stride[i]));
     }
-    auto accType = RankedTensorType::get(type.getShape(), compute);
+    if (ShapedType::isDynamic(fg))
+      return rewriter.notifyMatchFailure(op, "filter count must be static");
+    auto accType = RankedTensorType::get(groupedShape, compute);
+    int64_t accRank = accType.getRank();
     Value init;
     if (Value bias = op.getBias()) {
       Value empty = createEmpty(rewriter, loc, accType, dynamic);
-      SmallVector<AffineExpr> biasExpr = {getAffineDimExpr(1, context)};
+      Value groupedBias = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({g, fg}, cast<RankedTensorType>(bias.getType())
+                                             .getElementType()),
+          bias, ArrayRef<ReassociationIndices>{{0, 1}});
+      SmallVector<AffineExpr> biasExpr = {getAffineDimExpr(1, context),
+                                          getAffineDimExpr(2, context)};
       auto fill = linalg::GenericOp::create(
-          rewriter, loc, accType, bias, empty,
-          ArrayRef<AffineMap>{
-              AffineMap::get(type.getRank(), 0, biasExpr, context),
-              rewriter.getMultiDimIdentityMap(type.getRank())},
-          SmallVector<utils::IteratorType>(type.getRank(),
+          rewriter, loc, accType, groupedBias, empty,
+          ArrayRef<AffineMap>{AffineMap::get(accRank, 0, biasExpr, context),
+                              rewriter.getMultiDimIdentityMap(accRank)},
+          SmallVector<utils::IteratorType>(accRank,
                                            utils::IteratorType::parallel),
           [&](OpBuilder &b, Location l, ValueRange args) {
             linalg::YieldOp::create(b, l, convertScalar(b, l, args[0], compute));
@@ -129,15 +167,22 @@ struct LowerConvolution : public OpRewritePattern<tp::ConvolutionOp> {
                           scalarConstant(rewriter, loc, compute, 0));
     }
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, accType, ValueRange{input, weight}, init, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        rewriter, loc, accType, ValueRange{groupedInput, groupedWeight}, init,
+        maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = convertScalar(b, l, args[0], compute);
           Value w = convertScalar(b, l, args[1], compute);
           Value product = arith::MulFOp::create(b, l, x, w);
           linalg::YieldOp::create(
               b, l, arith::AddFOp::create(b, l, args[2], product).getResult());
         });
-    Value result = generic.getResult(0);
+    // [N, G, F/G, O...] -> [N, F, O...].
+    SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
+    for (int64_t i = 0; i < k; ++i)
+      merge.push_back({3 + i});
+    Value merged = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get(type.getShape(), compute),
+        generic.getResult(0), merge);
+    Value result = merged;
     if (compute != element)
       result = mapElements(rewriter, loc, result, type,
                            [&](OpBuilder &b, Location l, Value v) {

@@ -123,6 +123,11 @@ static Value reshapeRowMajor(OpBuilder &b, Location loc, Value input,
       return flat;
     return tensor::CastOp::create(b, loc, type, flat);
   }
+  // A static target from a dynamic input: the count is the target's (the
+  // program is only valid then), which expand_shape needs statically.
+  if (type.hasStaticShape() && ShapedType::isDynamic(count))
+    flat = tensor::CastOp::create(
+        b, loc, RankedTensorType::get({type.getNumElements()}, element), flat);
   // From one dimension to the target.
   SmallVector<OpFoldResult> outputShape;
   unsigned next = 0;

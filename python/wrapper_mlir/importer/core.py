@@ -576,9 +576,15 @@ class Importer:
         bounds = f"dim {dim} start {start} end {end}"
         if step != 1:
             bounds += f" step {step}"
-        return self.op(shape, value.dtype,
-                       f"tensor_program.slice {value.name} {bounds} : {value.type()} -> "
-                       f"{tensor_type(shape, value.dtype)}")
+        # A slice of a dynamic dimension has a dynamic size in the dialect,
+        # even where PyTorch knows it (x[0:1]): reshape to what it knows.
+        sliced = list(shape)
+        if not is_static(value.shape[dim]) and is_static(shape[dim]) and end > start:
+            sliced[dim] = sympy.Symbol("_sliced")
+        result = self.op(tuple(sliced), value.dtype,
+                         f"tensor_program.slice {value.name} {bounds} : {value.type()} -> "
+                         f"{tensor_type(sliced, value.dtype)}")
+        return self.reshape(result, shape) if tuple(sliced) != tuple(shape) else result
 
     def full(self, shape, dtype, value):
         if isinstance(value, bool) or dtype == torch.bool:

@@ -68,10 +68,13 @@ def symbol_ranges(var_to_range):
             for symbol, r in (var_to_range or {}).items()}
 
 
-def import_exported(program, *, fallback=None):
+def import_exported(program, *, fallback=None, size_one=False):
     """Imports an ExportedProgram (decomposed with decomposition_table()).
     Parameters, buffers and constant tensors are frozen into the program;
-    user inputs are the arguments, in order."""
+    user inputs are the arguments, in order. With `size_one`, a size
+    symbol's lower bound of 2 (torch.export's specialization of sizes 0 and
+    1, for Dim.AUTO) becomes 1: the compiled program checks the relations
+    it relies on itself, and runs at size 1."""
     from torch.export.graph_signature import InputKind, OutputKind
 
     signature = program.graph_signature
@@ -106,8 +109,11 @@ def import_exported(program, *, fallback=None):
             raise UnsupportedError(
                 f"output '{spec.arg.name}' of kind {spec.kind.name} (the program mutates "
                 "an input or a buffer) is not supported")
-    importer = Importer(program.graph, bindings, table=TABLE,
-                        symbol_ranges=symbol_ranges(program.range_constraints), fallback=fallback)
+    ranges = symbol_ranges(program.range_constraints)
+    if size_one:
+        ranges = {s: (1 if low == 2 else low, high) for s, (low, high) in ranges.items()}
+    importer = Importer(program.graph, bindings, table=TABLE, symbol_ranges=ranges,
+                        fallback=fallback)
     return importer.run()
 
 

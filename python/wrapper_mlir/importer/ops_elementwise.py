@@ -367,3 +367,18 @@ def _leaky_relu(imp, node, x, slope=0.01):
     positive = imp.nary("compare", [x, imp.scalar(0, dtype)], shape, torch.bool, prefix="gt, ")
     scaled = imp.nary("mul", [x, imp.scalar(slope, dtype)], shape, dtype)
     return imp.nary("where", [positive, x, scaled], shape, dtype)
+
+
+@register(aten.elu.default)
+def _elu(imp, node, x, alpha=1.0, scale=1.0, input_scale=1.0):
+    shape, dtype = imp.meta(node)
+    x = imp.as_tensor(x, dtype)
+    positive = imp.nary("compare", [x, imp.scalar(0, dtype)], shape, torch.bool, prefix="gt, ")
+    scaled = imp.nary("mul", [x, imp.scalar(input_scale, dtype)], shape, dtype) \
+        if input_scale != 1 else x
+    negative = imp.nary("mul", [imp.unary("expm1", scaled), imp.scalar(alpha, dtype)], shape,
+                        dtype)
+    out = imp.nary("where", [positive, x, negative], shape, dtype)
+    if scale != 1:
+        out = imp.nary("mul", [out, imp.scalar(scale, dtype)], shape, dtype)
+    return out

@@ -182,6 +182,36 @@ def _channel_view(imp, value, rank, dtype):
     return imp.reshape(value, (value.shape[0],) + (1,) * (rank - 2))
 
 
+def _batch_statistics(imp, x, dtype, eps):
+    """(mean, rsqrt(var + eps)) over every dimension but the channels
+    (dimension 1), biased, kept as [1, C, 1, ...]: batch norm with batch
+    statistics (instance norm, track_running_stats=False)."""
+    dims = [0] + list(range(2, x.rank))
+    kept = tuple(1 if d != 1 else x.shape[1] for d in range(x.rank))
+    mean = reduce(imp, "mean", x, dims, True, kept, dtype)
+    centered = imp.nary("sub", [x, mean], x.shape, dtype)
+    squares = imp.nary("mul", [centered, centered], x.shape, dtype)
+    variance = reduce(imp, "mean", squares, dims, True, kept, dtype)
+    shifted = imp.nary("add", [variance, imp.scalar(eps, dtype)], kept, dtype)
+    return mean, imp.unary("rsqrt", shifted)
+
+
+@register(aten._native_batch_norm_legit.no_stats)
+def _batch_norm_no_stats(imp, node, x, weight, bias, training, momentum, eps):
+    shape, dtype = imp.meta(node, 0)
+    used = imp.used_outputs(node)
+    if used is not None and (used - {0}):
+        raise UnsupportedError("batch_norm's saved statistics are used")
+    x = imp.as_tensor(x, dtype)
+    mean, inv = _batch_statistics(imp, x, dtype, eps)
+    out = imp.nary("mul", [imp.nary("sub", [x, mean], shape, dtype), inv], shape, dtype)
+    if weight is not None:
+        out = imp.nary("mul", [out, _channel_view(imp, weight, x.rank, dtype)], shape, dtype)
+    if bias is not None:
+        out = imp.nary("add", [out, _channel_view(imp, bias, x.rank, dtype)], shape, dtype)
+    return (out, None, None)
+
+
 @register(aten._native_batch_norm_legit_no_training.default,
           aten._native_batch_norm_legit.default, aten.native_batch_norm.default,
           aten.batch_norm.default, aten._native_batch_norm_legit_functional.default)
@@ -195,7 +225,8 @@ def _batch_norm(imp, node, x, weight, bias, running_mean, running_var, *args):
     else:
         training, momentum, eps = args[0], args[1], args[2]
     if training:
-        raise UnsupportedError("batch_norm in training mode (batch statistics)")
+        raise UnsupportedError("batch_norm in training mode (it updates the running "
+                               "statistics)")
     if running_mean is None or running_var is None:
         raise UnsupportedError("batch_norm without running statistics")
     multi = target != aten.batch_norm.default
@@ -497,4 +528,77 @@ def _adaptive(imp, x, spatial, shape, dtype, kind):
         merged = list(value.shape)
         merged[axis] = out
         value = cells[0] if len(cells) == 1 else concat(imp, cells, axis, tuple(merged), dtype)
+    return value
+
+
+@register(aten.upsample_nearest1d.vec, aten.upsample_nearest2d.vec,
+          aten.upsample_nearest3d.vec, aten._upsample_nearest_exact1d.vec,
+          aten._upsample_nearest_exact2d.vec, aten._upsample_nearest_exact3d.vec)
+def _upsample_nearest(imp, node, x, output_size=None, scale_factors=None):
+    """Nearest-neighbour resizing: one take per spatial dimension with the
+    source index of each output position (PyTorch's rule: floor(o * in /
+    out), or floor((o + 0.5) * in / out) for nearest-exact)."""
+    from .ops_indexing import take
+
+    shape, dtype = imp.meta(node)
+    exact = "exact" in node.target._opname
+    spatial = x.rank - 2
+    value = x
+    for i in range(spatial):
+        axis = 2 + i
+        size, out = x.shape[axis], shape[axis]
+        if not is_static(size) or not is_static(out):
+            raise UnsupportedError("nearest resizing of a dynamic size")
+        scale = (1.0 / scale_factors[i]) if scale_factors else size / out
+        sources = [min(int((o + (0.5 if exact else 0.0)) * scale), size - 1) for o in range(out)]
+        if sources == list(range(size)):
+            continue
+        index = imp.constant(torch.tensor(sources, dtype=torch.int64), "resize_index")
+        resized = list(value.shape)
+        resized[axis] = out
+        value = take(imp, value, index, axis, tuple(resized))
+    return value
+
+
+@register(aten.upsample_bilinear2d.vec, aten.upsample_linear1d.vec,
+          aten.upsample_trilinear3d.vec, aten.upsample_bilinear2d.default)
+def _upsample_linear(imp, node, x, output_size=None, align_corners=False, scale_factors=None,
+                     *rest):
+    """Linear resizing, one spatial dimension at a time: the two source
+    rows of each output position (take) blended by constant weights, with
+    PyTorch's source coordinates (align_corners or half-pixel)."""
+    from .ops_indexing import take
+
+    if node.target == aten.upsample_bilinear2d.default:
+        scale_factors = [s for s in (rest or []) if s is not None] or None
+    shape, dtype = imp.meta(node)
+    spatial = x.rank - 2
+    value = imp.as_tensor(x, dtype)
+    for i in range(spatial):
+        axis = 2 + i
+        size, out = x.shape[axis], shape[axis]
+        if not is_static(size) or not is_static(out):
+            raise UnsupportedError("linear resizing of a dynamic size")
+        if size == out:
+            continue
+        low, high, weights = [], [], []
+        for o in range(out):
+            if align_corners:
+                source = o * (size - 1) / (out - 1) if out > 1 else 0.0
+            else:
+                scale = (1.0 / scale_factors[i]) if scale_factors else size / out
+                source = max((o + 0.5) * scale - 0.5, 0.0)
+            first = min(int(source), size - 1)
+            low.append(first)
+            high.append(min(first + 1, size - 1))
+            weights.append(source - first)
+        resized = list(value.shape)
+        resized[axis] = out
+        resized = tuple(resized)
+        a = take(imp, value, imp.constant(torch.tensor(low), "resize_low"), axis, resized)
+        b = take(imp, value, imp.constant(torch.tensor(high), "resize_high"), axis, resized)
+        w = imp.constant(torch.tensor(weights, dtype=dtype).reshape(
+            (out,) + (1,) * (value.rank - axis - 1)), "resize_weight")
+        blend = imp.nary("mul", [imp.nary("sub", [b, a], resized, dtype), w], resized, dtype)
+        value = imp.nary("add", [a, blend], resized, dtype)
     return value

@@ -1,0 +1,61 @@
+"""The public model zoo (tests/zoo.py) through wrapper_mlir.compile (dynamic
+batch) and torch.compile(backend="wrapper") (a static graph, then a dynamic
+one after the batch changes), with no fallback of any kind: every op is
+compiled. Outputs equal eager PyTorch's within 1e-3 of each output's
+largest magnitude."""
+
+import os
+import warnings
+
+import pytest
+
+if os.environ.get("WRAPPER_REQUIRE_TORCH"):
+    import torch  # scripts/test.sh: a missing torch is a failure, not a skip
+else:
+    torch = pytest.importorskip("torch")
+pytest.importorskip("torchvision")
+pytest.importorskip("transformers")
+
+import wrapper_mlir  # noqa: E402
+
+from zoo import ZOO, build, tensors  # noqa: E402
+
+NAMES = [name for name, _, _ in ZOO]
+
+
+def assert_matches(got, expected, what):
+    got, expected = tensors(got), tensors(expected)
+    assert len(got) == len(expected), f"{what}: {len(got)} outputs, expected {len(expected)}"
+    for index, (g, e) in enumerate(zip(got, expected)):
+        assert g.shape == e.shape, f"{what} output #{index}: shape {g.shape}, expected {e.shape}"
+        scale = float(e.abs().max()) if e.numel() else 0.0
+        error = float((g.double() - e.double()).abs().max()) if e.numel() else 0.0
+        assert error <= 1e-3 * max(scale, 1e-6), (
+            f"{what} output #{index}: max error {error:.3g}, largest magnitude {scale:.3g}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_compile(name):
+    model, inputs = build(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # no fallback, no warning
+        compiled = wrapper_mlir.compile(model, inputs(2), dynamic_batch=True, fallback=False)
+    assert not compiled.fallbacks
+    assert compiled.inputs[0][1][0] is None, "the batch dimension should be dynamic"
+    for batch in (2, 3):
+        x = inputs(batch)
+        with torch.no_grad():
+            assert_matches(compiled(*x), model(*x), f"{name}: compile, batch {batch}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_torch_compile(name):
+    model, inputs = build(name)
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="wrapper", options={"fallback": False})
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # an eager fallback fails the test
+        for batch in (2, 3):  # a static graph, then a dynamic one
+            x = inputs(batch)
+            assert_matches(compiled(*x), model(*x), f"{name}: torch.compile, batch {batch}")
