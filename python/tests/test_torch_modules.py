@@ -276,3 +276,18 @@ def test_getting_started_example_runs():
     assert result.returncode == 0, result.stderr[-2000:]
     assert "batch 3: matches eager" in result.stdout
     assert "torch.compile(backend='wrapper'): matches eager" in result.stdout
+
+
+def test_explain_lists_ops_and_fallbacks():
+    """explain() reports each ATen op, what it became and what would run
+    in PyTorch, through torch.export and through Dynamo, compiling
+    nothing."""
+    for mode in ("export", "dynamo"):
+        report = wrapper_mlir.explain(Unsupported(), [torch.rand(3, 4)], mode=mode)
+        text = str(report)
+        assert "1 graph(s)" in text and "1 would run in PyTorch" in text, text
+        assert "aten.relu.default" in text and "compiled (relu)" in text, text
+        assert "fallback: aten.cumprod.default at node 'cumprod'" in text, text
+        assert [f[1] for f in report.fallbacks] == ["aten.cumprod.default"]
+    clean = wrapper_mlir.explain(build("mlp"), [torch.rand(2, 64)])
+    assert not clean.fallbacks and "0 would run in PyTorch" in str(clean)

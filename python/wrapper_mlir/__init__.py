@@ -1,29 +1,42 @@
 """Python interface of the Wrapper MLIR compiler.
 
     import torch, wrapper_mlir
-    model = wrapper_mlir.compile(torch_module.eval(), [x])    # torch.fx import
+    model = wrapper_mlir.compile(torch_module.eval(), [x])    # torch.export -> core ATen
     y = model(x)                                              # torch tensors in and out
-    print(model.ir("source"))                                 # the tensor_program
+    print(model.ir("source"))                                 # the tensor_program (weights in a file)
 
     model = wrapper_mlir.compile(open("model.mlir").read())   # tensor_program text
     (y,) = model(x, w)                                        # numpy arrays in and out
 
-    compiled = torch.compile(torch_module, backend="wrapper")  # the torch.compile backend
+    compiled = torch.compile(torch_module, backend="wrapper")  # through AOTAutograd
+    print(wrapper_mlir.explain(torch_module, [x]))             # coverage, without compiling
 
 The compiled form is the AOT `model.so` of `wrapper-compile` (its versioned
 C ABI, include/Wrapper/Runtime/WrapperModel.h), loaded with ctypes. Inputs
 that are C-contiguous arrays of the right dtype are passed without a copy;
 outputs are arrays over the model's own buffers (freed with them); torch
 tensors go in and out through the buffer protocol, also without copies.
-`wrapper_mlir.interpreter.interpret` is a NumPy reference interpreter of
-tensor_program. torch is optional: only the torch front end needs it.
+Torch graphs are imported at the core ATen level (wrapper_mlir.importer);
+an op outside its table runs in PyTorch on its own (a proxy call) unless
+`fallback=False`. `wrapper_mlir.interpreter.interpret` is a NumPy reference
+interpreter of tensor_program. torch is optional: only the torch front end
+needs it.
 """
 
 import sys
 
 from ._compile import CompiledModel, WrapperError, compile, find_tool
 
-__all__ = ["compile", "CompiledModel", "WrapperError", "find_tool", "register_backend"]
+__all__ = ["compile", "CompiledModel", "WrapperError", "explain", "find_tool",
+           "register_backend"]
+
+
+def explain(model, example_inputs, example_kwargs=None, **options):
+    """What the compiler makes of a torch model, op by op, without compiling
+    it (see wrapper_mlir._explain)."""
+    from ._explain import explain as run
+
+    return run(model, example_inputs, example_kwargs, **options)
 
 
 def register_backend():

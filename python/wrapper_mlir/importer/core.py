@@ -424,11 +424,14 @@ class Importer:
             return self.unsupported(node, name, f"unexpected arguments ({type(error).__name__}: "
                                                 f"{error})")
         status = "view" if len(self.lines) == start else "compiled"
-        produced = ""
+        produced = []
         for line in self.lines[start:]:
-            text = line.split("=", 1)[-1].strip()
-            produced = text.split(" ", 1)[0]
-        self.records.append(OpRecord(node, name, status, produced))
+            op = line.split("=", 1)[-1].strip().split(" ", 1)[0]
+            if op.startswith("tensor_program.") and op not in produced:
+                produced.append(op)
+        if status == "compiled" and not produced:
+            status = "view"  # only size arithmetic
+        self.records.append(OpRecord(node, name, status, ", ".join(produced)))
         return result
 
     def unsupported(self, node, name, reason):
