@@ -192,4 +192,47 @@ def TensorProgramLoadWeightsPass
   ];
 }
 
+def TensorProgramConvolutionToMatmulPass
+    : Pass<"tensor-program-convolution-to-matmul"> {
+  let summary = "Rewrites convolutions as gathers and matrix products";
+  let description = [{
+    A convolution without groups whose input has static channels and
+    spatial sizes (the batch may be dynamic) and whose weight is static
+    becomes the im2col formulation, so that its arithmetic runs in the
+    matrix-product kernels (the packed GEMM template on the CPU):
+
+    * 1x1 kernels with stride and dilation 1: `permute` the channels last,
+      `reshape` to `[N * P, C]`;
+    * other kernels: `reshape` the input to `[N, C * D]` and `take` the
+      window of every output position through a constant index tensor
+      `[P, C * K]` (i32), then `reshape` to `[N * P, C * K]`;
+
+    then `matmul` with the weight as `[C * K, F]` (a constant permute the
+    constant folder computes), the bias added, and the result reshaped and
+    permuted back to `[N, F, O...]`. Grouped convolutions, and those whose
+    index tensor would exceed `max-index-elements`, stay direct.
+
+    Before:
+    ```mlir
+    %0 = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1
+        : (tensor<?x8x4x4xf32>, tensor<16x8x1x1xf32>) -> tensor<?x16x4x4xf32>
+    ```
+    After (1x1):
+    ```mlir
+    %t = tensor_program.permute %x [0, 2, 3, 1] : tensor<?x8x4x4xf32> -> tensor<?x4x4x8xf32>
+    %r = tensor_program.reshape %t [%np] : tensor<?x4x4x8xf32> -> tensor<?x8xf32>
+    %p = tensor_program.matmul %r, %wt : (tensor<?x8xf32>, tensor<8x16xf32>) -> tensor<?x16xf32>
+    ... reshape to [N, 4, 4, 16], permute [0, 3, 1, 2]
+    ```
+  }];
+  let options = [
+    Option<"maxIndexElements", "max-index-elements", "int64_t",
+           /*default=*/"16777216",
+           "Largest window index tensor (elements) a convolution may use">
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Convolutions rewritten">
+  ];
+}
+
 #endif // WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_TD
