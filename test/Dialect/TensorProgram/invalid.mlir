@@ -830,3 +830,145 @@ func.func @erf_of_integers(%a: tensor<4xi32>) {
   %0 = tensor_program.erf %a : tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @iota_dim_out_of_range(%n: index) {
+  // expected-error @below {{'tensor_program.iota' op dim 2 is out of range [0, 2)}}
+  %0 = tensor_program.iota dim 2 [%n] : tensor<?x4xi64>
+  return
+}
+
+// -----
+
+func.func @iota_missing_size() {
+  // expected-error @below {{'tensor_program.iota' op expects 1 dynamic size operands (one per dynamic dimension of 'tensor<?x4xi64>'), got 0}}
+  %0 = tensor_program.iota dim 0 : tensor<?x4xi64>
+  return
+}
+
+// -----
+
+func.func @cumsum_dim_out_of_range(%x: tensor<4x8xf32>) {
+  // expected-error @below {{'tensor_program.cumsum' op dim 2 is out of range [0, 2)}}
+  %0 = tensor_program.cumsum %x dim 2 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @and_of_floats(%x: tensor<4xf32>) {
+  // expected-error @below {{'tensor_program.and' op operand #0 must be ranked tensor of signless integer values, but got 'tensor<4xf32>'}}
+  %0 = tensor_program.and %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @take_wrong_result(%w: tensor<10x4xf32>, %i: tensor<3xi64>) {
+  // expected-error @below {{'tensor_program.take' op result dimension 0 is 2, expected 3 ([3, 4])}}
+  %0 = tensor_program.take %w, %i dim 0 : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @take_float_index(%w: tensor<10x4xf32>, %i: tensor<3xf32>) {
+  // expected-error @below {{'tensor_program.take' op operand #1 must be ranked tensor of signless integer values, but got 'tensor<3xf32>'}}
+  %0 = tensor_program.take %w, %i dim 0 : (tensor<10x4xf32>, tensor<3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank_mismatch(%x: tensor<4x8xf32>, %i: tensor<4xi64>) {
+  // expected-error @below {{'tensor_program.gather' op index has rank 1, but the input has rank 2}}
+  %0 = tensor_program.gather %x, %i dim 1 : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_too_large(%x: tensor<4x8xf32>, %i: tensor<5x2xi64>) {
+  // expected-error @below {{'tensor_program.gather' op index dimension 0 has size 5, larger than the input's 4}}
+  %0 = tensor_program.gather %x, %i dim 1 : (tensor<4x8xf32>, tensor<5x2xi64>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_slice_bad_step(%x: tensor<?x8xf32>, %a: index) {
+  // expected-error @below {{'tensor_program.dynamic_slice' op step must be positive, got 0}}
+  %0 = tensor_program.dynamic_slice %x dim 0 [%a, %a] step 0 : tensor<?x8xf32> -> tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_scatter_out_of_range(%x: tensor<4x8xf32>, %s: tensor<4x2xf32>) {
+  // expected-error @below {{'tensor_program.slice_scatter' op needs 0 <= start <= end <= 8 and a positive step, got start 6 end 10 step 2}}
+  %0 = tensor_program.slice_scatter %x, %s dim 1 start 6 end 10 step 2 : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_scatter_wrong_source(%x: tensor<4x8xf32>, %s: tensor<4x3xf32>) {
+  // expected-error @below {{'tensor_program.slice_scatter' op source dimension 1 is 3, but the slice has 2}}
+  %0 = tensor_program.slice_scatter %x, %s dim 1 start 0 end 4 step 2 : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @below {{'tensor_program.convolution' op input has 3 channels, but the weight expects 2 x 1 groups}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_stride_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @below {{'tensor_program.convolution' op stride and dilation need 2 entries (one per spatial dimension)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.convolution %x, %w stride [1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @below {{'tensor_program.convolution' op bias must have one value per filter ([4]), got [3]}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.convolution %x, %w bias %b stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_window_entries(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @below {{'tensor_program.max_pool' op stride has 1 entries, expected 2 (one per window dimension)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.max_pool %x window [2, 2] stride [2] dilation [1, 1] padding_low [0, 0] padding_high [0, 0] : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_negative_padding(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @below {{'tensor_program.avg_pool' op padding must be non-negative}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.avg_pool %x window [2, 2] stride [2, 2] padding_low [-1, 0] padding_high [0, 0] : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_divisor(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @below {{'tensor_program.avg_pool' op divisor must be positive}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.avg_pool %x window [2, 2] stride [2, 2] padding_low [0, 0] padding_high [0, 0] divisor 0 : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}

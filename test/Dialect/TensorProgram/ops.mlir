@@ -200,3 +200,99 @@ func.func @fused(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %w: tensor<8x2xf32>) ->
   }
   return %0, %1, %2 : tensor<4x8xf32>, tensor<4xf32>, tensor<4x2xf32>
 }
+
+// CHECK-LABEL: func.func @math_and_logic
+func.func @math_and_logic(%x: tensor<4xf32>, %i: tensor<4xi64>, %b: tensor<4xi1>) {
+  // CHECK: tensor_program.sin
+  %0 = tensor_program.sin %x : tensor<4xf32>
+  // CHECK: tensor_program.cos
+  %1 = tensor_program.cos %0 : tensor<4xf32>
+  // CHECK: tensor_program.tan
+  %2 = tensor_program.tan %1 : tensor<4xf32>
+  // CHECK: tensor_program.asin
+  %3 = tensor_program.asin %2 : tensor<4xf32>
+  // CHECK: tensor_program.acos
+  %4 = tensor_program.acos %3 : tensor<4xf32>
+  // CHECK: tensor_program.atan
+  %5 = tensor_program.atan %4 : tensor<4xf32>
+  // CHECK: tensor_program.sinh
+  %6 = tensor_program.sinh %5 : tensor<4xf32>
+  // CHECK: tensor_program.cosh
+  %7 = tensor_program.cosh %6 : tensor<4xf32>
+  // CHECK: tensor_program.asinh
+  %8 = tensor_program.asinh %7 : tensor<4xf32>
+  // CHECK: tensor_program.acosh
+  %9 = tensor_program.acosh %8 : tensor<4xf32>
+  // CHECK: tensor_program.atanh
+  %10 = tensor_program.atanh %9 : tensor<4xf32>
+  // CHECK: tensor_program.log1p
+  %11 = tensor_program.log1p %10 : tensor<4xf32>
+  // CHECK: tensor_program.expm1
+  %12 = tensor_program.expm1 %11 : tensor<4xf32>
+  // CHECK: tensor_program.log2
+  %13 = tensor_program.log2 %12 : tensor<4xf32>
+  // CHECK: tensor_program.log10
+  %14 = tensor_program.log10 %13 : tensor<4xf32>
+  // CHECK: tensor_program.exp2
+  %15 = tensor_program.exp2 %14 : tensor<4xf32>
+  // CHECK: tensor_program.floor
+  %16 = tensor_program.floor %15 : tensor<4xf32>
+  // CHECK: tensor_program.ceil
+  %17 = tensor_program.ceil %16 : tensor<4xf32>
+  // CHECK: tensor_program.round
+  %18 = tensor_program.round %17 : tensor<4xf32>
+  // CHECK: tensor_program.trunc
+  %19 = tensor_program.trunc %18 : tensor<4xf32>
+  // CHECK: tensor_program.sign %{{.*}} : tensor<4xi64>
+  %20 = tensor_program.sign %i : tensor<4xi64>
+  // CHECK: tensor_program.not %{{.*}} : tensor<4xi1>
+  %21 = tensor_program.not %b : tensor<4xi1>
+  // CHECK: tensor_program.and %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %22 = tensor_program.and %21, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: tensor_program.or
+  %23 = tensor_program.or %i, %20 : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  // CHECK: tensor_program.xor
+  %24 = tensor_program.xor %22, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: tensor_program.floor_div
+  %25 = tensor_program.floor_div %23, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  // CHECK: tensor_program.fmod
+  %26 = tensor_program.fmod %x, %19 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: tensor_program.remainder
+  %27 = tensor_program.remainder %25, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  // CHECK: tensor_program.atan2
+  %28 = tensor_program.atan2 %26, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @indexing
+func.func @indexing(%x: tensor<?x8xf32>, %ids: tensor<2x3xi64>, %w: tensor<10x4xf32>, %n: index, %s: tensor<4x2xf32>) {
+  // CHECK: tensor_program.iota dim 1 [%{{.*}}] : tensor<?x8xi64>
+  %0 = tensor_program.iota dim 1 [%n] : tensor<?x8xi64>
+  // CHECK: tensor_program.from_index %{{.*}} : tensor<f32>
+  %1 = tensor_program.from_index %n : tensor<f32>
+  // CHECK: tensor_program.take %{{.*}}, %{{.*}} dim 0 : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %2 = tensor_program.take %w, %ids dim 0 : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  // CHECK: tensor_program.gather %{{.*}}, %{{.*}} dim 1 : (tensor<?x8xf32>, tensor<?x8xi64>) -> tensor<?x8xf32>
+  %3 = tensor_program.gather %x, %0 dim 1 : (tensor<?x8xf32>, tensor<?x8xi64>) -> tensor<?x8xf32>
+  // CHECK: tensor_program.dynamic_slice %{{.*}} dim 0 [%{{.*}}, %{{.*}}] step 2 : tensor<?x8xf32> -> tensor<?x8xf32>
+  %4 = tensor_program.dynamic_slice %x dim 0 [%n, %n] step 2 : tensor<?x8xf32> -> tensor<?x8xf32>
+  // CHECK: tensor_program.slice_scatter %{{.*}}, %{{.*}} dim 0 start 2 end 10 step 2 : (tensor<10x4xf32>, tensor<4x4xf32>) -> tensor<10x4xf32>
+  %5 = tensor_program.take %w, %ids dim 0 : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %6 = tensor_program.reshape %w : tensor<10x4xf32> -> tensor<40xf32>
+  %7 = tensor_program.slice %w dim 0 start 0 end 4 : tensor<10x4xf32> -> tensor<4x4xf32>
+  %8 = tensor_program.slice_scatter %w, %7 dim 0 start 2 end 10 step 2 : (tensor<10x4xf32>, tensor<4x4xf32>) -> tensor<10x4xf32>
+  // CHECK: tensor_program.cumsum %{{.*}} dim 1 : tensor<?x8xf32>
+  %9 = tensor_program.cumsum %x dim 1 : tensor<?x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @convolution_and_pooling
+func.func @convolution_and_pooling(%x: tensor<?x4x9x9xf32>, %w: tensor<8x2x3x3xf32>, %b: tensor<8xf32>) {
+  // CHECK: tensor_program.convolution %{{.*}}, %{{.*}} bias %{{.*}} stride [2, 2] dilation [1, 1] groups 2 : (tensor<?x4x9x9xf32>, tensor<8x2x3x3xf32>, tensor<8xf32>) -> tensor<?x8x4x4xf32>
+  %0 = tensor_program.convolution %x, %w bias %b stride [2, 2] dilation [1, 1] groups 2 : (tensor<?x4x9x9xf32>, tensor<8x2x3x3xf32>, tensor<8xf32>) -> tensor<?x8x4x4xf32>
+  // CHECK: tensor_program.max_pool %{{.*}} window [3, 3] stride [2, 2] dilation [1, 1] padding_low [1, 1] padding_high [1, 1] : tensor<?x4x9x9xf32> -> tensor<?x4x5x5xf32>
+  %1 = tensor_program.max_pool %x window [3, 3] stride [2, 2] dilation [1, 1] padding_low [1, 1] padding_high [1, 1] : tensor<?x4x9x9xf32> -> tensor<?x4x5x5xf32>
+  // CHECK: tensor_program.avg_pool %{{.*}} window [3, 3] stride [2, 2] padding_low [1, 1] padding_high [1, 1] count_padding [1, 1] divisor 9 : tensor<?x4x9x9xf32> -> tensor<?x4x5x5xf32>
+  %2 = tensor_program.avg_pool %x window [3, 3] stride [2, 2] padding_low [1, 1] padding_high [1, 1] count_padding [1, 1] divisor 9 : tensor<?x4x9x9xf32> -> tensor<?x4x5x5xf32>
+  return
+}

@@ -90,3 +90,38 @@ wrapper.graph @missing_variant(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>,
   wrapper.extern_out "aten::conv2d" ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%o : memref<1x4x6x6xf32>)
   wrapper.return
 }
+
+// -----
+
+// Tests that a proxy call (an op run by the embedding program) passes its
+// key, a description, the input descriptors in a stack array and one empty
+// descriptor per result, and reads each result back; a tuple of results is
+// taken apart.
+// CHECK-LABEL: wrapper.graph @proxy
+// CHECK: %[[A:.*]] = wrapper.tensor_descriptor %arg0 : memref<4x8xf32>
+// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
+// CHECK: llvm.store %[[A]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: %[[R:.*]] = wrapper.result_descriptors [memref<4x3xf32>, memref<4x3xi64>]
+// CHECK: %[[NAME:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<{{[0-9]+}} x i8>
+// CHECK: %[[KEY:.*]] = arith.constant 7 : i64
+// CHECK: %[[S:.*]] = func.call @wrapper_proxy_call(%[[KEY]], %[[NAME]], %{{.*}}, %[[ARRAY]], %{{.*}}, %[[R]]) : (i64, !llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr) -> i32
+// CHECK: wrapper.check_status %[[S]], "aten.topk.default at node 'topk'" : i32
+// CHECK: %[[V:.*]] = wrapper.descriptor_buffer %[[R]][0] : memref<4x3xf32>
+// CHECK: %[[I:.*]] = wrapper.descriptor_buffer %[[R]][1] : memref<4x3xi64>
+// CHECK: wrapper.free %[[V]]
+// CHECK: return %[[I]]
+wrapper.graph @proxy(%x: memref<4x8xf32>) -> memref<4x3xi64> {
+  %t = wrapper.extern_alloc "proxy::7" ins(%x : memref<4x8xf32>) args {key = 7 : i64, name = "aten.topk.default at node 'topk'"} -> !wrapper.tuple<memref<4x3xf32>, memref<4x3xi64>>
+  %v = wrapper.multi_output %t[0] : !wrapper.tuple<memref<4x3xf32>, memref<4x3xi64>> -> memref<4x3xf32>
+  %i = wrapper.multi_output %t[1] : !wrapper.tuple<memref<4x3xf32>, memref<4x3xi64>> -> memref<4x3xi64>
+  wrapper.free %v : memref<4x3xf32>
+  wrapper.return %i : memref<4x3xi64>
+}
+
+// -----
+
+func.func @proxy_without_key(%x: memref<4xf32>) {
+  // expected-error @below {{'wrapper.extern_alloc' op calls the proxy 'proxy::1' without an integer 'key' argument}}
+  %r = wrapper.extern_alloc "proxy::1" ins(%x : memref<4xf32>) -> memref<4xf32>
+  return
+}

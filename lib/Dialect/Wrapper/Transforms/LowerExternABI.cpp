@@ -530,9 +530,10 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
     typeAttrs.push_back(TypeAttr::get(t));
   Value descriptors = ResultDescriptorsOp::create(b, loc, call.ptrType(),
                                                   b.getArrayAttr(typeAttrs));
+  // A C string: the global holds exactly the bytes given, so add the NUL.
   Value nameString = LLVM::createGlobalString(
-      loc, b, "__wrapper_proxy_name_" + std::to_string(proxyNames++), name,
-      LLVM::Linkage::Internal);
+      loc, b, "__wrapper_proxy_name_" + std::to_string(proxyNames++),
+      StringRef(name.c_str(), name.size() + 1), LLVM::Linkage::Internal);
   Type i32 = b.getI32Type();
   SmallVector<Value> operands = {
       call.i64(key.getInt()), nameString,

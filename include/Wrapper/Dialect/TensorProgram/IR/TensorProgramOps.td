@@ -577,7 +577,7 @@ def TP_DynamicSliceOp : TensorProgram_Op<"dynamic_slice", [
                        Index:$end, DefaultValuedAttr<I64Attr, "1">:$step);
   let results = (outs TP_Tensor:$result);
   let assemblyFormat = [{
-    $input `dim` $dim `[` $start `,` $end `]` `step` $step attr-dict `:`
+    $input `dim` $dim ` ` `[` $start `,` $end `]` `step` $step attr-dict `:`
     type($input) `->` type($result)
   }];
   let hasVerifier = 1;

@@ -7,6 +7,8 @@
 #ifndef WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_H
 #define WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

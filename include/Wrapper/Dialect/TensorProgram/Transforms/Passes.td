@@ -233,6 +233,8 @@ def TensorProgramConvolutionToMatmulPass
   let statistics = [
     Statistic<"numRewritten", "rewritten", "Convolutions rewritten">
   ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // WRAPPER_DIALECT_TENSORPROGRAM_TRANSFORMS_PASSES_TD
