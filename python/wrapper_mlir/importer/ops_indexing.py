@@ -151,11 +151,22 @@ def _slice_scatter(imp, node, x, src, dim=0, start=None, end=None, step=1):
     shape, dtype = imp.meta(node)
     dim = normalize_dim(dim, x.rank)
     size = x.shape[dim]
+    src = imp.as_tensor(src, dtype)
     if not is_static(size):
-        raise UnsupportedError("slice_scatter on a dynamic dimension")
+        # The whole of a dynamic dimension (functionalized `x[:, a:b] = y`
+        # writes through a full slice of the batch): the source is the
+        # result there.
+        first = as_size(start) if start is not None else 0
+        last = as_size(end) if end is not None else None
+        whole = first == 0 and (step or 1) == 1 and (
+            last is None or (isinstance(last, int) and last >= 2**62) or last == size)
+        if whole and src.shape == tuple(shape):
+            return src
+        if whole:
+            return imp.broadcast_to(src, shape)
+        raise UnsupportedError("slice_scatter into part of a dynamic dimension")
     first, last, step = slice(start, end if end is not None and not isinstance(end, Size)
                               else None, step or 1).indices(size)
-    src = imp.as_tensor(src, dtype)
     return imp.op(shape, dtype,
                   f"tensor_program.slice_scatter {x.name}, {src.name} dim {dim} start {first} "
                   f"end {last} step {step} : ({x.type()}, {src.type()}) -> "
@@ -221,3 +232,10 @@ def _scalar_tensor(imp, node, value, **kwargs):
 def _fill(imp, node, x, value):
     shape, dtype = imp.meta(node)
     return imp.full(shape, dtype, _fill_value(value))
+
+
+@register(aten.copy.default)
+def _copy(imp, node, dest, src, non_blocking=False):
+    """The functional copy: `src` in `dest`'s dtype and shape."""
+    shape, dtype = imp.meta(node)
+    return imp.broadcast_to(imp.as_tensor(src, dtype), shape)
