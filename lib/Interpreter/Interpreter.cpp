@@ -703,6 +703,53 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         set(t.getResult(), std::move(out));
         return success();
       })
+      .Case([&](tp::ScatterOp sc) -> LogicalResult {
+        HostTensor out = get(sc.getInput());
+        const HostTensor &index = get(sc.getIndex());
+        const HostTensor &src = get(sc.getSrc());
+        int64_t dim = static_cast<int64_t>(sc.getDim());
+        Shape strides = stridesOf(out.shape), srcStrides = stridesOf(src.shape);
+        int64_t n = out.shape[dim];
+        if (n == 0 && index.numel() > 0)
+          return fail(op, "scatters into an empty dimension");
+        for (int64_t flat = 0; flat < index.numel(); ++flat) {
+          Shape at = unflatten(flat, index.shape);
+          int64_t from = 0;
+          for (size_t d = 0; d < at.size(); ++d) {
+            if (at[d] >= src.shape[d])
+              return fail(op, "index is larger than the source at run time");
+            from += at[d] * srcStrides[d];
+          }
+          int64_t raw = static_cast<int64_t>(index.values[flat]);
+          at[dim] = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
+          int64_t to = 0;
+          for (size_t d = 0; d < at.size(); ++d) {
+            if (at[d] >= out.shape[d])
+              return fail(op, "index is larger than the input at run time");
+            to += at[d] * strides[d];
+          }
+          double v = src.values[from], &slot = out.values[to];
+          switch (sc.getReduce()) {
+          case tp::ScatterReduce::none:
+            slot = v;
+            break;
+          case tp::ScatterReduce::add:
+            slot = roundToElementType(slot + v, out.elementType);
+            break;
+          case tp::ScatterReduce::mul:
+            slot = roundToElementType(slot * v, out.elementType);
+            break;
+          case tp::ScatterReduce::max:
+            slot = nanMax(slot, v);
+            break;
+          case tp::ScatterReduce::min:
+            slot = nanMin(slot, v);
+            break;
+          }
+        }
+        set(sc.getResult(), std::move(out));
+        return success();
+      })
       .Case([&](tp::GatherOp g) -> LogicalResult {
         const HostTensor &input = get(g.getInput());
         const HostTensor &index = get(g.getIndex());

@@ -144,6 +144,21 @@ class Products(nn.Module):
                 torch.outer(x[0, 0], w[0]))
 
 
+class Scatters(nn.Module):
+    """scatter (src, value, add, reduce), index_put (adjacent, not
+    adjacent, accumulate), max pooling with its indices."""
+
+    def forward(self, x, i):
+        index = i % 5
+        y = x.clone()
+        y[:, torch.tensor([0, 2])] = 1.5
+        z = x.clone()
+        z[torch.tensor([0, 1]), :, torch.tensor([1, 3])] += 2.0
+        values, where = F.max_pool2d(x.unsqueeze(1), 2, 2, return_indices=True)
+        return (torch.scatter(x, 1, index, x * 2), torch.scatter(x, 2, index[:, :, :3], 0.5), torch.scatter_add(x, 1, index, x),
+                x.scatter_reduce(1, index, x, "amax"), y, z, values, where)
+
+
 CASES = [
     # name, module, inputs(batch)
     ("unary", Unary, lambda b: (torch.randn(b, 6, 5),)),
@@ -155,6 +170,7 @@ CASES = [
     ("convolutions", Convolutions, lambda b: (torch.randn(b, 4, 7, 9),)),
     ("products", Products, lambda b: (torch.randn(b, 3, 7), torch.randn(7, 4),
                                       torch.randn(b, 6, 4))),
+    ("scatters", Scatters, lambda b: (torch.randn(b, 5, 6), torch.randint(-5, 5, (b, 5, 6)))),
 ]
 
 
@@ -194,3 +210,4 @@ def test_op_family(name):
         inputs = make_inputs(batch)
         with torch.no_grad():
             compare(model(*inputs), module(*inputs), f"{name}: compiled, batch {batch}")
+

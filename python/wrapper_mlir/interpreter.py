@@ -519,6 +519,29 @@ def _evaluate(op, values, env):
             box = tuple(slice(None) if d == dim else slice(0, index.shape[d])
                         for d in range(index.ndim))
             return [np.take_along_axis(values[0][box], index, axis=dim)]
+        if kind == "scatter":
+            out = np.array(f[0], copy=True)
+            dim = attrs["dim"]
+            n = out.shape[dim]
+            index = values[1].astype(np.int64)
+            index = np.clip(np.where(index < 0, index + n, index), 0, n - 1)
+            reduce = attrs.get("reduce", 0)
+            for at in np.ndindex(*index.shape):
+                to = list(at)
+                to[dim] = index[at]
+                to = tuple(to)
+                v = f[2][at]
+                if reduce == 0:
+                    out[to] = v
+                elif reduce == 1:
+                    out[to] = out[to] + v
+                elif reduce == 2:
+                    out[to] = out[to] * v
+                elif reduce == 3:
+                    out[to] = v if np.isnan(v) else max(out[to], v)
+                else:
+                    out[to] = v if np.isnan(v) else min(out[to], v)
+            return [out]
         if kind == "convolution":
             bias = f[2] if len(f) > 2 else None
             return [_convolution(f[0], f[1], bias, attrs["stride"], attrs["dilation"],

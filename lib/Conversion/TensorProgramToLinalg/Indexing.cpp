@@ -232,6 +232,56 @@ struct LowerSliceScatter : public OpRewritePattern<tp::SliceScatterOp> {
   }
 };
 
+/// scatter: a loop nest over the index (scf.for carrying the result
+/// tensor), each step writing one value with tensor.insert, in row-major
+/// order so that a later write wins; bufferization copies the input once
+/// and writes in place.
+struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::ScatterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t rank = op.getType().getRank();
+    Value n = tensor::DimOp::create(rewriter, loc, input, dim);
+    SmallVector<Value> lbs, ubs, steps;
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      lbs.push_back(zero);
+      ubs.push_back(tensor::DimOp::create(rewriter, loc, index, d));
+      steps.push_back(one);
+    }
+    tp::ScatterReduce reduce = op.getReduce();
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, ValueRange{input},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value current = iters[0];
+          Value at = tensor::ExtractOp::create(b, l, index, ivs);
+          Value value = tensor::ExtractOp::create(b, l, src, ivs);
+          SmallVector<Value> coords(ivs);
+          coords[dim] = clampedIndex(b, l, at, n);
+          if (reduce != tp::ScatterReduce::none) {
+            Value old = tensor::ExtractOp::create(b, l, current, coords);
+            ReductionKind kind = reduce == tp::ScatterReduce::add
+                                     ? ReductionKind::Sum
+                                 : reduce == tp::ScatterReduce::mul
+                                     ? ReductionKind::Prod
+                                 : reduce == tp::ScatterReduce::max
+                                     ? ReductionKind::Max
+                                     : ReductionKind::Min;
+            value = reductionCombineImpl(b, l, kind, old, value);
+          }
+          return {tensor::InsertOp::create(b, l, value, current, coords)
+                      .getResult()};
+        });
+    rewriter.replaceOp(op, nest.results.empty() ? input : nest.results[0]);
+    return success();
+  }
+};
+
 /// cumsum: out[0] = x[0]; out[i] = out[i - 1] + x[i], one slice (all other
 /// dimensions) per step, accumulated in the compute type.
 struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
@@ -320,5 +370,5 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
 
 void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerIota, LowerFromIndex, LowerTake, LowerGather, LowerDynamicSlice,
-               LowerSliceScatter, LowerCumsum>(patterns.getContext());
+               LowerSliceScatter, LowerCumsum, LowerScatter>(patterns.getContext());
 }

@@ -221,6 +221,7 @@ SizeFn trace(Value value, int64_t dim) {
       .Case([&](tp::SliceScatterOp s) -> SizeFn {
         return trace(s.getInput(), dim);
       })
+      .Case([&](tp::ScatterOp s) -> SizeFn { return trace(s.getInput(), dim); })
       .Case([&](tp::GatherOp g) -> SizeFn { return trace(g.getIndex(), dim); })
       .Case([&](tp::TakeOp t) -> SizeFn {
         int64_t at = static_cast<int64_t>(t.getDim());

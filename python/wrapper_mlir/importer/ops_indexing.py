@@ -239,3 +239,94 @@ def _copy(imp, node, dest, src, non_blocking=False):
     """The functional copy: `src` in `dest`'s dtype and shape."""
     shape, dtype = imp.meta(node)
     return imp.broadcast_to(imp.as_tensor(src, dtype), shape)
+
+
+def scatter(imp, x, dim, index, src, reduce, shape, dtype):
+    x = imp.as_tensor(x, dtype)
+    if not isinstance(src, Tensor):
+        src = imp.broadcast_to(imp.as_tensor(src, dtype), index.shape)
+    src = imp.as_tensor(src, dtype)
+    suffix = f" reduce {reduce}" if reduce != "none" else ""
+    return imp.op(shape, dtype,
+                  f"tensor_program.scatter {x.name}, {index.name}, {src.name} dim {dim}{suffix} : "
+                  f"({x.type()}, {index.type()}, {src.type()}) -> {tensor_type(shape, dtype)}")
+
+
+_SCATTER_REDUCE = {None: "none", "add": "add", "sum": "add", "multiply": "mul", "prod": "mul",
+                   "amax": "max", "amin": "min"}
+
+
+@register(aten.scatter.src, aten.scatter.value, aten.scatter.reduce, aten.scatter.value_reduce,
+          aten.scatter_add.default, aten.scatter_reduce.two)
+def _scatter(imp, node, x, dim, index, src, reduce=None, include_self=True):
+    shape, dtype = imp.meta(node)
+    if node.target == aten.scatter_add.default:
+        reduce = "add"
+    if node.target == aten.scatter_reduce.two and not include_self:
+        raise UnsupportedError("scatter_reduce with include_self=False")
+    if reduce not in _SCATTER_REDUCE:
+        raise UnsupportedError(f"scatter reduce='{reduce}'")
+    return scatter(imp, x, normalize_dim(dim, x.rank), index, src, _SCATTER_REDUCE[reduce],
+                   shape, dtype)
+
+
+@register(aten.index_put.default, aten._unsafe_index_put.default)
+def _index_put(imp, node, x, indices, values, accumulate=False):
+    """x[i0, i1, ...] = values (+= with accumulate): the indexed dimensions
+    (moved to the front when not adjacent) flattened into one, the index
+    tensors combined into one flat index as for `index`, then one scatter
+    along that dimension with the index and values broadcast over the other
+    dimensions."""
+    shape, dtype = imp.meta(node)
+    positions = [d for d, i in enumerate(indices) if i is not None]
+    tensors = [indices[d] for d in positions]
+    if any(t.dtype == torch.bool for t in tensors):
+        raise UnsupportedError("index_put with a boolean mask (its size depends on values)")
+    adjacent = positions == list(range(positions[0], positions[-1] + 1))
+    order = list(range(x.rank))
+    if not adjacent:
+        order = positions + [d for d in range(x.rank) if d not in positions]
+        x = imp.permute(x, order)
+        positions = list(range(len(positions)))
+    first = positions[0]
+    flat = tensors[0] if len(tensors) == 1 else wrap_index(imp, tensors[0], x.shape[positions[0]])
+    for t, p in zip(tensors[1:], positions[1:]):
+        bound = imp.as_tensor(x.shape[p] if is_static(x.shape[p]) else Size(x.shape[p]),
+                              torch.int64)
+        grown = imp.nary("mul", [flat, bound], flat.shape, torch.int64)
+        t = wrap_index(imp, t, x.shape[p])
+        flat = imp.nary("add", [grown, t], _broadcast(grown.shape, t.shape), torch.int64)
+    # The indexed dimensions as one, of size M; the index as [B] (its
+    # broadcast shape flattened).
+    merged = 1
+    for p in positions:
+        merged = merged * x.shape[p]
+    prefix, suffix = x.shape[:first], x.shape[positions[-1] + 1:]
+    base = imp.reshape(x, prefix + (merged,) + suffix)
+    count = 1
+    for size in flat.shape:
+        count = count * size
+    flat = imp.reshape(imp.cast(flat, torch.int64), (count,))
+    # The values as [prefix, B..., suffix] (PyTorch's layout of x[i] when
+    # the indexed dimensions are adjacent, else [B..., rest]).
+    value_shape = (prefix + tuple(_broadcast_index_shape(tensors)) + suffix)
+    values = imp.as_tensor(values, dtype)
+    values = imp.broadcast_to(values, value_shape)
+    values = imp.reshape(values, prefix + (count,) + suffix)
+    index_shape = prefix + (count,) + suffix
+    index = imp.broadcast_to(imp.reshape(flat, (1,) * len(prefix) + (count,) + (1,) * len(suffix)),
+                             index_shape)
+    scattered = scatter(imp, base, len(prefix), index, values,
+                        "add" if accumulate else "none", base.shape, dtype)
+    out = imp.reshape(scattered, x.shape)
+    if not adjacent:
+        inverse = [order.index(d) for d in range(len(order))]
+        out = imp.permute(out, inverse)
+    return out
+
+
+def _broadcast_index_shape(tensors):
+    shape = ()
+    for t in tensors:
+        shape = _broadcast(shape, t.shape)
+    return shape

@@ -429,10 +429,10 @@ def _max_pool(imp, node, x, kernel, stride=(), padding=(0,), dilation=(1,), ceil
     multi = node.target in (aten.max_pool2d_with_indices.default,
                             aten.max_pool3d_with_indices.default)
     shape, dtype = imp.meta(node, 0) if multi else imp.meta(node)
+    want_indices = False
     if multi:
         used = imp.used_outputs(node)
-        if used is None or 1 in used:
-            raise UnsupportedError("max_pool indices are used")
+        want_indices = used is None or 1 in used
     spatial = len(kernel) if len(kernel) > 1 else x.rank - 2
     if node.target == aten.max_pool2d_with_indices.default or node.target == aten.max_pool2d.default:
         spatial = 2
@@ -441,6 +441,8 @@ def _max_pool(imp, node, x, kernel, stride=(), padding=(0,), dilation=(1,), ceil
     padding = _ints(padding, spatial, "padding")
     dilation = _ints(dilation, spatial, "dilation")
     low, high = _pool_geometry(x, kernel, stride, padding, dilation, ceil_mode, shape)
+    if want_indices:
+        return _max_pool_with_indices(imp, x, kernel, stride, dilation, low, high, shape, dtype)
     out = imp.op(shape, dtype,
                  f"tensor_program.max_pool {x.name} window [{_list(kernel)}] stride "
                  f"[{_list(stride)}] dilation [{_list(dilation)}] padding_low [{_list(low)}] "
@@ -602,3 +604,62 @@ def _upsample_linear(imp, node, x, output_size=None, align_corners=False, scale_
         blend = imp.nary("mul", [imp.nary("sub", [b, a], resized, dtype), w], resized, dtype)
         value = imp.nary("add", [a, blend], resized, dtype)
     return value
+
+
+def _max_pool_with_indices(imp, x, kernel, stride, dilation, low, high, shape, dtype):
+    """max_pool's values and PyTorch's indices (the flat position of each
+    maximum in its input plane): the windows gathered with a constant index
+    (as im2col), reduced with max and argmax, the argmax mapped to input
+    positions through a constant table. Static spatial sizes."""
+    import itertools
+
+    from .ops_indexing import take
+
+    k = len(kernel)
+    lead = x.rank - k
+    sizes = x.shape[lead:]
+    outs = shape[lead:]
+    if not all(is_static(s) for s in sizes) or not all(is_static(s) for s in outs):
+        raise UnsupportedError("max_pool indices over a dynamic size")
+    padded_sizes = [s + l + h for s, l, h in zip(sizes, low, high)]
+    padded = pad(imp, x, [0] * lead + list(low), [0] * lead + list(high), float("-inf"),
+                 x.shape[:lead] + tuple(padded_sizes))
+    plane = 1
+    for s in padded_sizes:
+        plane *= s
+    flat = imp.reshape(padded, x.shape[:lead] + (plane,))
+    windows, table = [], []
+    for o in itertools.product(*[range(n) for n in outs]):
+        for w in itertools.product(*[range(n) for n in kernel]):
+            at = [o[i] * stride[i] + w[i] * dilation[i] for i in range(k)]
+            position = 0
+            for i in range(k):
+                position = position * padded_sizes[i] + at[i]
+            windows.append(position)
+            # The position in the unpadded plane (padding never wins).
+            original = 0
+            for i in range(k):
+                original = original * sizes[i] + min(max(at[i] - low[i], 0), sizes[i] - 1)
+            table.append(original)
+    positions = 1
+    for n in outs:
+        positions *= n
+    window = 1
+    for n in kernel:
+        window *= n
+    index = imp.constant(torch.tensor(windows, dtype=torch.int64).reshape(positions, window),
+                         "pool_window")
+    gathered = take(imp, flat, index, lead, x.shape[:lead] + (positions, window))
+    values = reduce(imp, "max", gathered, [lead + 1], False, x.shape[:lead] + (positions,), dtype)
+    best = imp.op(x.shape[:lead] + (positions,), torch.int64,
+                  f"tensor_program.argmax {gathered.name} dim {lead + 1} : {gathered.type()} -> "
+                  f"{tensor_type(x.shape[:lead] + (positions,), torch.int64)}")
+    from .ops_indexing import iota
+
+    rows = iota(imp, (positions,), 0, torch.int64)
+    at = imp.nary("add", [imp.nary("mul", [rows, imp.scalar(window, torch.int64)], (positions,),
+                                   torch.int64), best],
+                  best.shape, torch.int64)
+    lookup = imp.constant(torch.tensor(table, dtype=torch.int64), "pool_table")
+    indices = take(imp, lookup, at, 0, at.shape)
+    return (imp.reshape(values, tuple(shape)), imp.reshape(indices, tuple(shape)))

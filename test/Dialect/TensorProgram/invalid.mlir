@@ -972,3 +972,19 @@ func.func @avg_pool_divisor(%x: tensor<1x3x8x8xf32>) {
   %0 = tensor_program.avg_pool %x window [2, 2] stride [2, 2] padding_low [0, 0] padding_high [0, 0] divisor 0 : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
   return
 }
+
+// -----
+
+func.func @scatter_index_larger_than_source(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>, %v: tensor<4x2xf32>) {
+  // expected-error @below {{'tensor_program.scatter' op index dimension 1 has size 3, larger than the source's 2}}
+  %0 = tensor_program.scatter %x, %i, %v dim 1 : (tensor<4x8xf32>, tensor<4x3xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_rank(%x: tensor<4x8xf32>, %i: tensor<4xi64>, %v: tensor<4xf32>) {
+  // expected-error @below {{'tensor_program.scatter' op index and source need the input's rank (2), got 1 and 1}}
+  %0 = tensor_program.scatter %x, %i, %v dim 0 : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}

@@ -296,3 +296,12 @@ func.func @convolution_and_pooling(%x: tensor<?x4x9x9xf32>, %w: tensor<8x2x3x3xf
   %2 = tensor_program.avg_pool %x window [3, 3] stride [2, 2] padding_low [1, 1] padding_high [1, 1] count_padding [1, 1] divisor 9 : tensor<?x4x9x9xf32> -> tensor<?x4x5x5xf32>
   return
 }
+
+// CHECK-LABEL: func.func @scatter
+func.func @scatter(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %v: tensor<4x2xf32>) {
+  // CHECK: tensor_program.scatter %{{.*}}, %{{.*}}, %{{.*}} dim 1 : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  %0 = tensor_program.scatter %x, %i, %v dim 1 : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  // CHECK: tensor_program.scatter %{{.*}}, %{{.*}}, %{{.*}} dim 1 reduce add
+  %1 = tensor_program.scatter %x, %i, %v dim 1 reduce add : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return
+}

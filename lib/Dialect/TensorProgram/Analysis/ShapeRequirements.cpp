@@ -700,6 +700,24 @@ void ShapeRequirementBuilder::visit(Operation *op) {
                         " must not exceed the input's");
         setResult(op, gather.getResult(), index);
       })
+      .Case<ScatterOp>([&](ScatterOp scatter) {
+        SmallVector<Id> in = dimsOf(scatter.getInput());
+        SmallVector<Id> index = dimsOf(scatter.getIndex());
+        SmallVector<Id> src = dimsOf(scatter.getSrc());
+        int64_t dim = static_cast<int64_t>(scatter.getDim());
+        require(RK::LessEqual, sizes.constant(1), in[dim], op,
+                "the scattered dimension must not be empty");
+        for (size_t d = 0; d < in.size(); ++d) {
+          require(RK::LessEqual, index[d], src[d], op,
+                  "index dimension " + Twine(d) +
+                      " must not exceed the source's");
+          if (static_cast<int64_t>(d) != dim)
+            require(RK::LessEqual, index[d], in[d], op,
+                    "index dimension " + Twine(d) +
+                        " must not exceed the input's");
+        }
+        setResult(op, scatter.getResult(), in);
+      })
       .Case<ConvolutionOp>([&](ConvolutionOp conv) {
         SmallVector<Id> in = dimsOf(conv.getInput());
         SmallVector<Id> w = dimsOf(conv.getWeight());

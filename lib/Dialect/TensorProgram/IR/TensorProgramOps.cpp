@@ -727,6 +727,39 @@ LogicalResult GatherOp::verify() {
   return verifyShape(*this, index.getShape(), getType());
 }
 
+LogicalResult ScatterOp::verify() {
+  RankedTensorType input = getInput().getType(), index = getIndex().getType();
+  RankedTensorType src = getSrc().getType();
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (failed(verifyDim(*this, dim, input.getRank())))
+    return failure();
+  if (getType() != input)
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's " << input;
+  if (src.getElementType() != input.getElementType())
+    return emitOpError() << "source element type " << src.getElementType()
+                         << " differs from the input's "
+                         << input.getElementType();
+  if (index.getRank() != input.getRank() || src.getRank() != input.getRank())
+    return emitOpError() << "index and source need the input's rank ("
+                         << input.getRank() << "), got " << index.getRank()
+                         << " and " << src.getRank();
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    int64_t i = index.getDimSize(d);
+    if (ShapedType::isDynamic(i))
+      continue;
+    if (!src.isDynamicDim(d) && i > src.getDimSize(d))
+      return emitOpError() << "index dimension " << d << " has size " << i
+                           << ", larger than the source's "
+                           << src.getDimSize(d);
+    if (d != dim && !input.isDynamicDim(d) && i > input.getDimSize(d))
+      return emitOpError() << "index dimension " << d << " has size " << i
+                           << ", larger than the input's "
+                           << input.getDimSize(d);
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution and pooling
 //===----------------------------------------------------------------------===//

@@ -78,6 +78,15 @@ def TP_GeluApproximation : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::mlir::tensor_program";
 }
 
+def TP_ScatterReduce : I32EnumAttr<"ScatterReduce",
+    "how scatter combines a written value with the one there", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"add", 1>,
+    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"max", 3>,
+    I32EnumAttrCase<"min", 4>
+  ]> {
+  let cppNamespace = "::mlir::tensor_program";
+}
+
 def TP_FusionKind : I32EnumAttr<"FusionKind", "kind of fused kernel", [
     I32EnumAttrCase<"pointwise", 0>,
     I32EnumAttrCase<"reduction", 1>,

@@ -653,6 +653,36 @@ def TP_GatherOp : TensorProgram_Op<"gather", [Pure, TP_LayoutTrait]> {
   let hasVerifier = 1;
 }
 
+def TP_ScatterOp : TensorProgram_Op<"scatter", [Pure]> {
+  let summary = "Writes values at indices along a dimension (torch.scatter)";
+  let description = [{
+    `input` with, for every position `i` of `index`,
+    `result[i with dim replaced by index[i]] = src[i]` (`reduce none`), or
+    combined with the value there (`add`, `mul`, `max`, `min`), in the
+    row-major order of `index` (a later write wins where indices repeat).
+    `index` has the input's rank and no larger sizes than `src`, nor than
+    the input outside `dim`. Negative indices count from the end; indices
+    still outside the dimension are clamped into it (never written outside
+    the result). `index_put` (advanced indexing on the left of `=`) is one
+    scatter over flattened dimensions.
+
+    ```mlir
+    %0 = tensor_program.scatter %x, %i, %v dim 1 reduce add
+        : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input, TP_IntTensor:$index, TP_Tensor:$src,
+                       I64Attr:$dim,
+                       DefaultValuedAttr<TP_ScatterReduce,
+                           "ScatterReduce::none">:$reduce);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $index `,` $src `dim` $dim (`reduce` $reduce^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
