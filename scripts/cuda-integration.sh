@@ -9,7 +9,7 @@
 # With --compile-only, each program only goes through
 # wrapper-opt --wrapper-cuda-pipeline, with the pipeline options given (no
 # GPU needed; lit runs this in CI). A program with a line
-# "// CUDA-UNSUPPORTED: <reason>" must be refused by the CUDA pipeline (an
+# "// CUDA-REFUSES: <reason>" must be refused by the CUDA pipeline (an
 # error, counted as refused; compiling it is a failure).
 #   scripts/cuda-integration.sh --compile-only [wrapper-opt [options]]
 set -uo pipefail
@@ -19,12 +19,12 @@ if [[ ${1:-} == --compile-only ]]; then
   pipeline=--wrapper-cuda-pipeline${3:+="$3"}
   ok=0 failed=0 refused=0
   for program in "$root"/test/Integration/CPU/*.mlir; do
-    if grep -q '^// CUDA-UNSUPPORTED:' "$program"; then
+    if grep -q '^// CUDA-REFUSES:' "$program"; then
       if "$opt" "$program" "$pipeline" -o /dev/null >/dev/null 2>&1; then
-        echo "FAIL     ${program##*/}: compiled, but it is marked CUDA-UNSUPPORTED"
+        echo "FAIL     ${program##*/}: compiled, but it is marked CUDA-REFUSES"
         failed=$((failed + 1))
       else
-        echo "refused  ${program##*/} ($(grep -m1 -o 'CUDA-UNSUPPORTED: .*' "$program" | cut -c20-))"
+        echo "refused  ${program##*/} ($(grep -m1 -o 'CUDA-REFUSES: .*' "$program" | cut -c15-))"
         refused=$((refused + 1))
       fi
       continue
@@ -48,8 +48,8 @@ for program in "$root"/test/Integration/CPU/*.mlir; do
   entries=$(grep -o -- '--entry=[A-Za-z_0-9]*' "$program" | sort -u)
   for entry in ${entries:-""}; do
   name=${program##*/}${entry:+ ${entry#--entry=}}
-  if grep -q '^// CUDA-UNSUPPORTED:' "$program"; then
-    echo "refused  $name: marked CUDA-UNSUPPORTED"
+  if grep -q '^// CUDA-REFUSES:' "$program"; then
+    echo "refused  $name: marked CUDA-REFUSES"
     refused=$((refused + 1))
     continue
   fi

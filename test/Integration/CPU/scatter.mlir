@@ -1,7 +1,7 @@
 // RUN: wrapper-run %s --verify --print=false --seed 3 --dynamic-size=4 | FileCheck %s
 // RUN: wrapper-run %s --verify --print=false --seed 4 --dynamic-size=3 --fuse=false --plan-memory=pool | FileCheck %s
 // CHECK-COUNT-3: vs interpreter: {{.*}}: ok
-// CUDA-UNSUPPORTED: scatter lowers to a sequential loop nest, which the CUDA pipeline does not map to the GPU
+// CUDA-REFUSES: scatter lowers to a sequential loop nest, which the CUDA pipeline does not map to the GPU
 // scatter with indices counted from the end (a later write wins where they
 // repeat), and with add and max reductions over repeated indices.
 func.func @main(%x: tensor<?x8xf32>, %v: tensor<?x3xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>) {
