@@ -291,3 +291,58 @@ def test_explain_lists_ops_and_fallbacks():
         assert [f[1] for f in report.fallbacks] == ["aten.cumprod.default"]
     clean = wrapper_mlir.explain(build("mlp"), [torch.rand(2, 64)])
     assert not clean.fallbacks and "0 would run in PyTorch" in str(clean)
+
+
+@torch.library.custom_op("wrapper_test::shifted_sigmoid", mutates_args=())
+def shifted_sigmoid(x: torch.Tensor, shift: float) -> torch.Tensor:
+    return torch.sigmoid(x - shift)
+
+
+@shifted_sigmoid.register_fake
+def _(x, shift):
+    return torch.empty_like(x)
+
+
+class UsesCustomOp(torch.nn.Module):
+    def forward(self, x):
+        return shifted_sigmoid(x * 2, 0.5) + 1
+
+
+def test_custom_ops_run_in_pytorch():
+    """A torch.library custom op is outside the table: it runs in PyTorch
+    (a proxy call with its non-tensor arguments), the rest compiled."""
+    module = UsesCustomOp()
+    x = torch.rand(3, 4)
+    with pytest.warns(UserWarning, match=r"wrapper_test.shifted_sigmoid.default.*runs in PyTorch"):
+        model = wrapper_mlir.compile(module, [x], dynamic_batch=True)
+    for batch in (3, 6):
+        x = torch.rand(batch, 4)
+        torch.testing.assert_close(model(x), module(x))
+
+
+class PairwiseSum(torch.nn.Module):
+    def forward(self, x, y):
+        return x.relu() + y
+
+
+def test_exported_dims_are_checked_at_run_time():
+    """torch.export's Dims become checks of the compiled model: inputs that
+    share a Dim must agree, and each stays in its range, with messages
+    naming the input and dimension."""
+    from torch.export import Dim
+
+    batch = Dim("batch", min=2, max=8)
+    program = torch.export.export(PairwiseSum(), (torch.rand(4, 3), torch.rand(4, 3)),
+                                  dynamic_shapes=({0: batch}, {0: batch}))
+    model = wrapper_mlir.compile(program)
+    x = torch.rand(5, 3)
+    torch.testing.assert_close(model(x, x), PairwiseSum()(x, x))
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match=r"input 'y' dimension 0 \(6\) must equal input 'x' dimension 0 \(5\), "
+                             r"as the inputs share the size"):
+        model(x, torch.rand(6, 3))
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match=r"input 'x' dimension 0 \(9\) must not exceed 8, as the size '.*' "
+                             r"ranges over \[2, 8\]"):
+        big = torch.rand(9, 3)
+        model(big, big)
