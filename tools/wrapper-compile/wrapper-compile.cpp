@@ -124,6 +124,9 @@ static cl::opt<std::string> dumpLLVM(
     cl::desc("Also write the LLVM IR before optimization to this file "
              "(for inspecting what the code generator gets)"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned> optLevel(
+    "O", cl::desc("LLVM optimization level of the generated code (0-3)"),
+    cl::init(2), cl::Prefix, cl::cat(category));
 static cl::opt<unsigned> jobs(
     "jobs",
     cl::desc("Threads that optimize and generate code, each for a part of "
@@ -199,7 +202,7 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
       return;
     }
     llvm::TargetMachine *machine = machines[i].get();
-    if (llvm::Error err = makeOptimizingTransformer(3, 0, machine)(part->get())) {
+    if (llvm::Error err = makeOptimizingTransformer(optLevel, 0, machine)(part->get())) {
       errors[i] = "LLVM optimization failed: " + llvm::toString(std::move(err));
       return;
     }

@@ -343,7 +343,7 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
       createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false, error);
   if (!hostMachine)
     return nullptr;
-  auto transformer = makeOptimizingTransformer(3, 0, hostMachine.get());
+  auto transformer = makeOptimizingTransformer(2, 0, hostMachine.get());
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   SmallVector<StringRef> libs;
