@@ -159,6 +159,26 @@ class Scatters(nn.Module):
                 x.scatter_reduce(1, index, x, "amax"), y, z, values, where)
 
 
+class Norms(nn.Module):
+    """rms_norm kept whole (tensor_program.rms_norm): over one and two
+    dimensions, with and without weight and eps, and the fused op with its
+    reciprocal RMS; vector norms of each order."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(7))
+        self.weight2 = nn.Parameter(torch.randn(5, 7))
+
+    def forward(self, x):
+        out, rstd = torch.ops.aten._fused_rms_norm(x, [7], self.weight, 1e-5)
+        return (F.rms_norm(x, (7,), self.weight, 1e-6), F.rms_norm(x, (7,)),
+                F.rms_norm(x, (5, 7), self.weight2, 1e-4), out, rstd,
+                torch.linalg.vector_norm(x, dim=-1), x.norm(p=1, dim=1, keepdim=True),
+                torch.linalg.vector_norm(x, float("inf"), dim=(1, 2)),
+                torch.linalg.vector_norm(x, float("-inf")), torch.linalg.vector_norm(x, 0, 2),
+                torch.linalg.vector_norm(x, 3.0, -1), F.normalize(x, dim=-1))
+
+
 CASES = [
     # name, module, inputs(batch)
     ("unary", Unary, lambda b: (torch.randn(b, 6, 5),)),
@@ -170,6 +190,7 @@ CASES = [
     ("convolutions", Convolutions, lambda b: (torch.randn(b, 4, 7, 9),)),
     ("products", Products, lambda b: (torch.randn(b, 3, 7), torch.randn(7, 4),
                                       torch.randn(b, 6, 4))),
+    ("norms", Norms, lambda b: (torch.randn(b, 5, 7),)),
     ("scatters", Scatters, lambda b: (torch.randn(b, 5, 6), torch.randint(-5, 5, (b, 5, 6)))),
 ]
 
@@ -211,3 +232,42 @@ def test_op_family(name):
         with torch.no_grad():
             compare(model(*inputs), module(*inputs), f"{name}: compiled, batch {batch}")
 
+
+
+class FusedAttention(nn.Module):
+    """The fused attention kernels a GPU's scaled_dot_product_attention
+    traces to (no CPU kernels: exported with their meta functions only)."""
+
+    def __init__(self, kernel, causal):
+        super().__init__()
+        self.kernel, self.causal = kernel, causal
+
+    def forward(self, q, k, v, bias):
+        aten = torch.ops.aten
+        if self.kernel == "efficient":
+            return aten._scaled_dot_product_efficient_attention(
+                q, k, v, bias, False, 0.0, self.causal)[0]
+        if self.kernel == "flash":
+            return aten._scaled_dot_product_flash_attention(
+                q, k, v, 0.0, self.causal, False, scale=0.3)[0] + bias
+        return aten._scaled_dot_product_cudnn_attention(
+            q, k, v, bias, False, 0.0, self.causal, False)[0]
+
+
+@pytest.mark.parametrize("kernel", ["efficient", "flash", "cudnn"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_fused_attention_kernels_become_their_math(kernel, causal):
+    torch.manual_seed(1)
+    q, k, v = (torch.randn(2, 3, 5, 8) for _ in range(3))
+    bias = torch.randn(2, 3, 5, 8 if kernel == "flash" else 5)
+    model = wrapper_mlir.compile(FusedAttention(kernel, causal).eval(), [q, k, v, bias],
+                                 fallback=False)
+    if kernel == "flash":
+        expected = F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.3) + bias
+    else:
+        mask = bias
+        if causal:
+            keep = torch.ones(5, 5, dtype=torch.bool).tril()
+            mask = bias.masked_fill(keep.logical_not(), float("-inf"))
+        expected = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    compare(model(q, k, v, bias), expected, f"{kernel} attention, causal={causal}")

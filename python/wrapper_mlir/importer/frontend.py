@@ -14,6 +14,9 @@ from .values import UnsupportedError
 # arithmetic or chains that fusion must rediscover).
 _KEPT_COMPOSITES = (
     aten.silu.default,
+    aten.rms_norm.default,
+    aten._fused_rms_norm.default,
+    aten.linalg_vector_norm.default,
     aten.adaptive_avg_pool1d.default,
     aten.adaptive_avg_pool2d.default,
     aten.adaptive_max_pool1d.default,
@@ -34,17 +37,78 @@ def _view_of_copy(x, size):
                                      size)
 
 
+def _attention(query, key, value, bias, is_causal, scale):
+    """softmax(q k^T * scale + bias [causal]) v and its log-sum-exp, in
+    ops the importer lowers (the math of scaled_dot_product_attention)."""
+    import math
+
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    scores = torch.matmul(query, key.transpose(-2, -1)) * scale
+    if is_causal:
+        rows, columns = scores.shape[-2], scores.shape[-1]
+        keep = torch.ones(rows, columns, dtype=torch.bool, device=query.device).tril()
+        scores = scores.masked_fill(keep.logical_not(), float("-inf"))
+    if bias is not None:
+        scores = scores.masked_fill(bias.logical_not(), float("-inf")) \
+            if bias.dtype == torch.bool else scores + bias
+    return torch.matmul(torch.softmax(scores, -1), value), torch.logsumexp(scores, -1)
+
+
+def _efficient_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
+                         is_causal=False, *, scale=None):
+    if dropout_p != 0.0:
+        return NotImplemented
+    out, lse = _attention(query, key, value, attn_bias, is_causal, scale)
+    seed = torch.zeros((), dtype=torch.int64, device=query.device)
+    return out, lse, seed, seed
+
+
+def _flash_attention(query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False,
+                     *, scale=None):
+    if dropout_p != 0.0 or return_debug_mask:
+        return NotImplemented
+    out, lse = _attention(query, key, value, None, is_causal, scale)
+    seed = torch.zeros((), dtype=torch.int64, device=query.device)
+    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
+            torch.empty(0, dtype=query.dtype, device=query.device))
+
+
+def _cudnn_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
+                     is_causal=False, return_debug_mask=False, *, scale=None):
+    if dropout_p != 0.0 or return_debug_mask:
+        return NotImplemented
+    out, lse = _attention(query, key, value, attn_bias, is_causal, scale)
+    seed = torch.zeros((), dtype=torch.int64, device=query.device)
+    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
+            torch.empty(0, dtype=query.dtype, device=query.device))
+
+
+# scaled_dot_product_attention on a GPU traces to the fused kernel its
+# dispatcher picks; these give them the math (forward, no dropout).
+_FUSED_ATTENTION = {
+    "_scaled_dot_product_efficient_attention": _efficient_attention,
+    "_scaled_dot_product_flash_attention": _flash_attention,
+    "_scaled_dot_product_cudnn_attention": _cudnn_attention,
+}
+
+
 def decomposition_table(copy_views=False):
     """PyTorch's core ATen decompositions (about 180 functional ops
     remain), minus the composites above. softmax, log_softmax, layer_norm,
     gelu, convolution, batch_norm and pooling are core ATen ops already and
-    stay whole. With `copy_views` (re-tracing an exported program), views
+    stay whole; the fused attention kernels of a GPU become their math.
+    With `copy_views` (re-tracing an exported program), views
     are views of contiguous copies (see _view_of_copy)."""
     from torch._decomp import core_aten_decompositions
 
     table = dict(core_aten_decompositions())
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
+    for name, decomposition in _FUSED_ATTENTION.items():
+        packet = getattr(aten, name, None)
+        if packet is not None:
+            table[packet.default] = decomposition
     if copy_views:
         table.pop(aten._unsafe_view.default, None)
         table[aten.view.default] = _view_of_copy

@@ -175,6 +175,49 @@ def _layer_norm(imp, node, x, normalized_shape, weight=None, bias=None, eps=1e-5
     return (out, mean, rstd)
 
 
+@register(aten._fused_rms_norm.default, aten.rms_norm.default)
+def _rms_norm(imp, node, x, normalized_shape, weight=None, eps=None):
+    """tensor_program.rms_norm over the last dimension; several normalized
+    dimensions are flattened into one around it. The fused op's second
+    output (the reciprocal RMS) is computed only when used."""
+    multi = node.target == aten._fused_rms_norm.default
+    shape, dtype = imp.meta(node, 0) if multi else imp.meta(node)
+    if eps is None:
+        eps = torch.finfo(dtype).eps
+    rank = _normalized_rank(normalized_shape)
+    x = imp.as_tensor(x, dtype)
+    if rank > 1 and not all(is_static(d) for d in x.shape[x.rank - rank:]):
+        raise UnsupportedError("rms_norm over several dimensions of dynamic size")
+    inner = 1
+    for d in x.shape[x.rank - rank:]:
+        inner *= d
+    flat_shape = list(x.shape[:x.rank - rank]) + [inner]
+    flat = imp.reshape(x, flat_shape) if rank > 1 else x
+    operands = [flat]
+    text = f"tensor_program.rms_norm {flat.name}"
+    if weight is not None:
+        weight = imp.as_tensor(weight, dtype)
+        weight = imp.reshape(weight, [inner]) if weight.rank != 1 else weight
+        text += f" weight {weight.name}"
+        operands.append(weight)
+    text += (f" eps {float_literal(eps)} : ({', '.join(v.type() for v in operands)}) -> "
+             f"{tensor_type(flat_shape, dtype)}")
+    out = imp.op(flat_shape, dtype, text)
+    out = imp.reshape(out, shape) if rank > 1 else out
+    if not multi:
+        return out
+    used = imp.used_outputs(node)
+    rstd = None
+    if used is None or 1 in used:
+        stat_shape, stat_dtype = imp.meta(node, 1)
+        dims = list(range(x.rank - rank, x.rank))
+        squares = imp.nary("mul", [x, x], x.shape, dtype)
+        mean = reduce(imp, "mean", squares, dims, True, stat_shape, dtype)
+        shifted = imp.nary("add", [mean, imp.scalar(eps, dtype)], stat_shape, dtype)
+        rstd = imp.cast(imp.unary("rsqrt", shifted), stat_dtype)
+    return (out, rstd)
+
+
 def _channel_view(imp, value, rank, dtype):
     """A per-channel [C] parameter viewed as [C, 1, ..., 1] against an
     input of `rank` laid out [N, C, ...]."""

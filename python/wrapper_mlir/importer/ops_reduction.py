@@ -177,3 +177,31 @@ def _cumsum(imp, node, x, dim, dtype=None):
     dim = normalize_dim(dim, x.rank)
     return imp.op(shape, result_dtype,
                   f"tensor_program.cumsum {x.name} dim {dim} : {x.type()}")
+
+
+@register(aten.linalg_vector_norm.default)
+def _vector_norm(imp, node, x, ord=2, dim=None, keepdim=False, dtype=None):
+    """The p-norm over `dim` (all dimensions when None): sqrt of the sum of
+    squares for 2, sum of magnitudes for 1, largest or smallest magnitude
+    for +-inf, count of non-zeros for 0, (sum |x|^p)^(1/p) otherwise."""
+    shape, result_dtype = imp.meta(node)
+    x = imp.as_tensor(x, result_dtype)
+    dims = list(range(x.rank)) if dim is None else dim
+    ord = float(ord)
+    if ord == 0:
+        nonzero = imp.nary("compare", [x, imp.scalar(0, result_dtype)], x.shape, torch.bool,
+                           prefix="ne, ")
+        return reduce(imp, "sum", imp.cast(nonzero, result_dtype), dims, keepdim, shape,
+                      result_dtype)
+    magnitude = imp.unary("abs", x)
+    if ord in (float("inf"), float("-inf")):
+        kind = "max" if ord > 0 else "min"
+        return reduce(imp, kind, magnitude, dims, keepdim, shape, result_dtype)
+    if ord == 1:
+        return reduce(imp, "sum", magnitude, dims, keepdim, shape, result_dtype)
+    if ord == 2:
+        squares = imp.nary("mul", [x, x], x.shape, result_dtype)
+        return imp.unary("sqrt", reduce(imp, "sum", squares, dims, keepdim, shape, result_dtype))
+    powers = imp.nary("pow", [magnitude, imp.scalar(ord, result_dtype)], x.shape, result_dtype)
+    total = reduce(imp, "sum", powers, dims, keepdim, shape, result_dtype)
+    return imp.nary("pow", [total, imp.scalar(1.0 / ord, result_dtype)], shape, result_dtype)
