@@ -608,6 +608,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createWrapperCUDARowKernelsPass(rows));
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<InterchangeReductionsInnermostPass>());
+  pm.addNestedPass<func::FuncOp>(createWrapperCUDAScalarKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<TileParallelLoopsForGPUPass>(options.blockSize));

@@ -500,15 +500,13 @@ int main(int argc, char **argv) {
                                         : "-lwrapper_runtime",
                                    "-Wl,-rpath," + runtimeDir,
                                    "-lm"};
-  // CPU code calls memrefCopy (MLIR's C runner utils) for strided copies
-  // and OpenMP for threads; CUDA host code needs neither.
+  // CPU code calls memrefCopy for strided copies (the runtime defines it,
+  // so that a model.so needs no MLIR library at run time) and OpenMP for
+  // threads; CUDA host code needs neither.
   if (cuda)
     args.append({"-lwrapper_runtime"});
-  else
-    args.append({"-L" + llvmLibDir, "-lmlir_c_runner_utils",
-                 "-Wl,-rpath," + llvmLibDir});
-  if (options.parallel)
-    args.append({"-lomp"});
+  if (!cuda && options.parallel)
+    args.append({"-L" + llvmLibDir, "-lomp", "-Wl,-rpath," + llvmLibDir});
   // The objects first, before the libraries they need.
   args.insert(args.begin() + 6, objectPaths.begin(), objectPaths.end());
   SmallVector<StringRef> argRefs(args.begin(), args.end());

@@ -417,4 +417,32 @@ def WrapperCUDAPlaceBuffersPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def WrapperCUDAScalarKernelsPass
+    : Pass<"wrapper-cuda-scalar-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Puts linalg ops without parallel loops into a one-iteration "
+                "scf.parallel, so that they run on the GPU";
+  let description = [{
+    On buffers, before `convert-linalg-to-parallel-loops`: a linalg op with
+    no parallel loop (a rank-0 `linalg.fill` or generic: a size used as a
+    number, a scalar computed from scalars; a reduction of a whole tensor
+    to a scalar) would become host code that reads and writes device
+    memory, which `wrapper-cuda-place-buffers` refuses. Each such op outside
+    any `scf.parallel` and `gpu.launch` is moved into an
+    `scf.parallel (%i) = (0) to (1) step (1)`, which the GPU mapping turns
+    into a launch of one working thread (a whole-tensor reduction then runs
+    sequentially in that thread: correct, not fast).
+
+    ```mlir
+    linalg.fill ins(%v : f32) outs(%out : memref<f32>)
+    // becomes
+    scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+      linalg.fill ins(%v : f32) outs(%out : memref<f32>)
+      scf.reduce
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // WRAPPER_TRANSFORMS_PASSES_TD

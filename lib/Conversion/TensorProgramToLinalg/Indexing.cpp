@@ -93,8 +93,11 @@ struct LowerFromIndex : public OpRewritePattern<tp::FromIndexOp> {
                                              rewriter.getI64Type(),
                                              op.getIndex());
     Value scalar = convertScalar(rewriter, loc, asInt, element);
-    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
-                                                        scalar);
+    // A rank-0 fill (not tensor.from_elements, which bufferizes to a bare
+    // store): a linalg op that the CUDA path can give a kernel.
+    Value empty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                          element);
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
     return success();
   }
 };
