@@ -4,8 +4,9 @@ Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
     .venv/bin/python bench/models.py [--models a,b] [--batch 2] [--calls 10] [--no-inductor]
 
 Per model and backend, a fresh process times the first call of
-torch.compile(model, backend=...) (cold: no compiled kernels cached, but
-Python and torch already imported), then the steady-state time per call of
+torch.compile(model, backend=...) (cold: Inductor gets a fresh cache
+directory and its FX graph and AOTAutograd caches off, so nothing compiled
+before is reused; Python and torch already imported), then the steady-state time per call of
 the compiled model and of eager, interleaved (so that both see the same
 machine state), medians with the spread. Prints one JSON line per model and
 backend, then a table of ratios: Inductor's compile time over ours, and
@@ -18,6 +19,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -86,6 +88,11 @@ def main():
     env["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + env.get("PYTHONPATH", "")
     for name in args.models.split(","):
         for backend in backends:
+            # Cold for Inductor too: a fresh cache directory per run, and
+            # neither its FX graph nor its AOTAutograd cache.
+            cache = tempfile.mkdtemp(prefix="bench_inductor_")
+            env.update(TORCHINDUCTOR_CACHE_DIR=cache, TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+                       TORCHINDUCTOR_AUTOGRAD_CACHE="0", TRITON_CACHE_DIR=cache)
             result = subprocess.run(
                 [sys.executable, __file__, "--one", name, "--backend", backend,
                  "--batch", str(args.batch), "--calls", str(args.calls)],
@@ -96,6 +103,7 @@ def main():
                           "error": (result.stderr or result.stdout).strip().splitlines()[-1:]}
             else:
                 record = json.loads(line)
+            subprocess.run(["rm", "-rf", cache])
             rows[(name, backend)] = record
             print(json.dumps(record), flush=True)
     print()
