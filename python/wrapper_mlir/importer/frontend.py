@@ -64,24 +64,27 @@ def _efficient_attention(query, key, value, attn_bias, compute_log_sumexp, dropo
     return out, lse, seed, seed
 
 
+def _flash_outputs(query, key, out, lse):
+    """The nine results of the flash and cuDNN kernels: output, log-sum-exp,
+    no sequence offsets, the sequence lengths, RNG state, no debug mask."""
+    seed = torch.zeros((), dtype=torch.int64, device=query.device)
+    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
+            torch.empty(0, dtype=query.dtype, device=query.device))
+
+
 def _flash_attention(query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False,
                      *, scale=None):
     if dropout_p != 0.0 or return_debug_mask:
         return NotImplemented
-    out, lse = _attention(query, key, value, None, is_causal, scale)
-    seed = torch.zeros((), dtype=torch.int64, device=query.device)
-    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
-            torch.empty(0, dtype=query.dtype, device=query.device))
+    return _flash_outputs(query, key, *_attention(query, key, value, None, is_causal, scale))
 
 
 def _cudnn_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
                      is_causal=False, return_debug_mask=False, *, scale=None):
     if dropout_p != 0.0 or return_debug_mask:
         return NotImplemented
-    out, lse = _attention(query, key, value, attn_bias, is_causal, scale)
-    seed = torch.zeros((), dtype=torch.int64, device=query.device)
-    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
-            torch.empty(0, dtype=query.dtype, device=query.device))
+    return _flash_outputs(query, key,
+                          *_attention(query, key, value, attn_bias, is_causal, scale))
 
 
 # scaled_dot_product_attention on a GPU traces to the fused kernel its
