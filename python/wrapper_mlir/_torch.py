@@ -51,11 +51,12 @@ def _compile_imported(imported, options):
     return compiled
 
 
-def _run(imported, compiled, flat_args):
+def _run(imported, compiled, flat_args, check_frozen=True):
     """Runs a compiled program on the flat argument list (torch tensors or
     NumPy arrays); returns the graph's flat outputs as torch tensors when
-    any argument is one."""
-    reason = imported.stale(flat_args)
+    any argument is one. `check_frozen=False` when the caller has checked
+    the frozen weights already."""
+    reason = imported.stale(flat_args) if check_frozen else None
     if reason:
         raise WrapperError(f"{reason}; compile the model again")
     as_torch = False
@@ -237,7 +238,7 @@ class _Forward:
                 self.compiled = None
         if self.compiled is None:
             return self.eager(*args)
-        result = _run(self.imported, self.compiled, args)
+        result = _run(self.imported, self.compiled, args, check_frozen=False)
         args.clear()
         return result
 
