@@ -1,0 +1,42 @@
+"""On the GPU machine (scripts/device/setup.sh first): each zoo model compiled with target="cuda"
+(wrapper_mlir.compile, dynamic batch), against eager on the GPU; time per
+call of both (CUDA events, median of 20) at batch 8."""
+import sys, time, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, "python/tests")
+import torch, wrapper_mlir
+from zoo import ZOO, build, tensors
+
+target = sys.argv[1] if len(sys.argv) > 1 else "cuda"
+device = "cuda" if target == "cuda" else "cpu"
+names = sys.argv[2:] or [n for n, _, _ in ZOO]
+def timed(fn, xs, reps=20):
+    out = []
+    for _ in range(reps):
+        if device == "cuda": torch.cuda.synchronize()
+        t = time.perf_counter(); fn(*xs)
+        if device == "cuda": torch.cuda.synchronize()
+        out.append(time.perf_counter() - t)
+    return sorted(out)[len(out) // 2] * 1e3
+for name in names:
+    model, inputs = build(name)
+    model = model.to(device)
+    start = time.time()
+    try:
+        compiled = wrapper_mlir.compile(model, [t.to(device) for t in inputs(2)], target=target,
+                                        dynamic_batch=True, fallback=False)
+    except Exception as e:
+        print(f"{name:20s} FAILED {type(e).__name__}: {str(e)[:300]}", flush=True); continue
+    seconds = time.time() - start
+    errs = []
+    for batch in (2, 8):
+        xs = [t.to(device) for t in inputs(batch)]
+        with torch.no_grad():
+            ref = tensors(model(*xs))
+        got = tensors(compiled(*xs))
+        errs.append(max(((g.float() - r.float()).abs().max() / r.float().abs().max().clamp(min=1e-6)).item() for g, r in zip(got, ref)))
+    xs = [t.to(device) for t in inputs(8)]
+    with torch.no_grad():
+        eager = timed(model, xs)
+        ours = timed(compiled, xs)
+    print(f"{name:20s} compile {seconds:5.1f}s  rel err {max(errs):.1e}  batch 8: ours {ours:7.2f} ms  eager {eager:7.2f} ms  ({eager/ours:4.2f}x)", flush=True)
