@@ -1,6 +1,6 @@
 """On the GPU machine (scripts/device/setup.sh first): each zoo model compiled with target="cuda"
 (wrapper_mlir.compile, dynamic batch), against eager on the GPU; time per
-call of both (CUDA events, median of 20) at batch 8."""
+call of both (synchronize, perf_counter; median of 20) at batch 8."""
 import sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, "python/tests")

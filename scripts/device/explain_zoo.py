@@ -10,7 +10,7 @@ extra = []
 try:
     import torchvision
     for n in ("resnet50", "mobilenet_v2", "densenet121", "regnet_y_400mf", "vit_b_16"):
-        extra.append((n, (lambda n=n: getattr(torchvision.models, n)()), lambda b: (torch.randn(b, 3, *((224, 224) if n == "vit_b_16" else (64, 64))),)))
+        extra.append((n, (lambda n=n: getattr(torchvision.models, n)()), lambda b, n=n: (torch.randn(b, 3, *((224, 224) if n == "vit_b_16" else (64, 64))),)))
 except Exception as e:
     print("torchvision:", e)
 try:
