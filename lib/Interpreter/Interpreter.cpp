@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::wrapper;
@@ -74,6 +75,27 @@ Shape stridesOf(ArrayRef<int64_t> shape) {
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * shape[i + 1];
   return strides;
+}
+
+/// An index along a dimension of `n` elements as take, gather and scatter
+/// read it: negative values count from the end, then clamped into range.
+int64_t wrapIndex(double value, int64_t n) {
+  int64_t raw = static_cast<int64_t>(value);
+  return std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
+}
+
+/// The flat offset of multi-index `at` under `strides`, or nothing when a
+/// coordinate is outside `shape` (sizes that disagree at run time).
+std::optional<int64_t> offsetWithin(ArrayRef<int64_t> at,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> strides) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < at.size(); ++d) {
+    if (at[d] >= shape[d])
+      return std::nullopt;
+    offset += at[d] * strides[d];
+  }
+  return offset;
 }
 
 /// The multi-index of flat position `flat` in `shape`.
@@ -608,8 +630,7 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         HostTensor out = make(op, shape);
         int64_t dim = static_cast<int64_t>(i.getDim());
         for (int64_t flat = 0; flat < out.numel(); ++flat)
-          out.values[flat] =
-              static_cast<double>(unflatten(flat, shape)[dim]);
+          out.values[flat] = static_cast<double>(unflatten(flat, shape)[dim]);
         set(i.getResult(), std::move(out));
         return success();
       })
@@ -690,8 +711,7 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           int64_t at = 0;
           for (int64_t d = 0; d < k; ++d)
             at += o[dim + d] * indexStrides[d];
-          int64_t raw = static_cast<int64_t>(index.values[at]);
-          int64_t i = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
+          int64_t i = wrapIndex(index.values[at], n);
           int64_t src = 0;
           for (int64_t d = 0; d < dim; ++d)
             src += o[d] * inStrides[d];
@@ -714,21 +734,14 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           return fail(op, "scatters into an empty dimension");
         for (int64_t flat = 0; flat < index.numel(); ++flat) {
           Shape at = unflatten(flat, index.shape);
-          int64_t from = 0;
-          for (size_t d = 0; d < at.size(); ++d) {
-            if (at[d] >= src.shape[d])
-              return fail(op, "index is larger than the source at run time");
-            from += at[d] * srcStrides[d];
-          }
-          int64_t raw = static_cast<int64_t>(index.values[flat]);
-          at[dim] = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
-          int64_t to = 0;
-          for (size_t d = 0; d < at.size(); ++d) {
-            if (at[d] >= out.shape[d])
-              return fail(op, "index is larger than the input at run time");
-            to += at[d] * strides[d];
-          }
-          double v = src.values[from], &slot = out.values[to];
+          std::optional<int64_t> from = offsetWithin(at, src.shape, srcStrides);
+          if (!from)
+            return fail(op, "index is larger than the source at run time");
+          at[dim] = wrapIndex(index.values[flat], n);
+          std::optional<int64_t> to = offsetWithin(at, out.shape, strides);
+          if (!to)
+            return fail(op, "index is larger than the input at run time");
+          double v = src.values[*from], &slot = out.values[*to];
           switch (sc.getReduce()) {
           case tp::ScatterReduce::none:
             slot = v;
@@ -761,15 +774,11 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           return fail(op, "gathers from an empty dimension");
         for (int64_t flat = 0; flat < out.numel(); ++flat) {
           Shape o = unflatten(flat, index.shape);
-          int64_t raw = static_cast<int64_t>(index.values[flat]);
-          o[dim] = std::clamp<int64_t>(raw < 0 ? raw + n : raw, 0, n - 1);
-          int64_t src = 0;
-          for (size_t d = 0; d < o.size(); ++d) {
-            if (o[d] >= input.shape[d])
-              return fail(op, "index is larger than the input at run time");
-            src += o[d] * inStrides[d];
-          }
-          out.values[flat] = input.values[src];
+          o[dim] = wrapIndex(index.values[flat], n);
+          std::optional<int64_t> src = offsetWithin(o, input.shape, inStrides);
+          if (!src)
+            return fail(op, "index is larger than the input at run time");
+          out.values[flat] = input.values[*src];
         }
         set(g.getResult(), std::move(out));
         return success();
@@ -808,9 +817,9 @@ LogicalResult Interpreter::evaluate(Operation *op) {
               int64_t src = n * inStrides[0] + (g * cg + ci) * inStrides[1];
               int64_t wsrc = f * wStrides[0] + ci * wStrides[1];
               for (int64_t i = 0; i < k; ++i) {
-                src += (o[2 + i] * c.getStride()[i] +
-                        w[i] * c.getDilation()[i]) *
-                       inStrides[2 + i];
+                src +=
+                    (o[2 + i] * c.getStride()[i] + w[i] * c.getDilation()[i]) *
+                    inStrides[2 + i];
                 wsrc += w[i] * wStrides[2 + i];
               }
               sum += input.values[src] * weight.values[wsrc];
@@ -856,7 +865,8 @@ LogicalResult Interpreter::evaluate(Operation *op) {
             int64_t src = base;
             bool inside = true;
             for (int64_t i = 0; i < k; ++i) {
-              int64_t at = o[lead + i] * stride[i] + w[i] * dilation[i] - low[i];
+              int64_t at =
+                  o[lead + i] * stride[i] + w[i] * dilation[i] - low[i];
               inside &= at >= 0 && at < input.shape[lead + i];
               src += at * inStrides[lead + i];
             }
@@ -881,8 +891,10 @@ LogicalResult Interpreter::evaluate(Operation *op) {
               int64_t end = start + window[i];
               int64_t pad = count ? (*count)[i] : 0;
               int64_t first = std::max<int64_t>(start, -pad);
-              int64_t last = std::min<int64_t>(end, input.shape[lead + i] + pad);
-              divisor *= static_cast<double>(std::max<int64_t>(last - first, 0));
+              int64_t last =
+                  std::min<int64_t>(end, input.shape[lead + i] + pad);
+              divisor *=
+                  static_cast<double>(std::max<int64_t>(last - first, 0));
             }
           }
           out.values[flat] = acc / divisor;
@@ -1060,29 +1072,28 @@ LogicalResult Interpreter::evaluate(Operation *op) {
           // Binary index arithmetic (sizes of views).
           int64_t a = getIndex(op->getOperand(0));
           int64_t b = getIndex(op->getOperand(1));
-          bool division = isa<arith::DivSIOp, arith::DivUIOp,
-                              arith::FloorDivSIOp, arith::CeilDivSIOp,
-                              arith::RemSIOp, arith::RemUIOp>(op);
+          bool division =
+              isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp,
+                  arith::CeilDivSIOp, arith::RemSIOp, arith::RemUIOp>(op);
           if (division && b == 0)
             return fail(op, "divides a size by zero");
-          int64_t r =
-              TypeSwitch<Operation *, int64_t>(op)
-                  .Case([&](arith::AddIOp) { return a + b; })
-                  .Case([&](arith::SubIOp) { return a - b; })
-                  .Case([&](arith::MulIOp) { return a * b; })
-                  .Case<arith::DivSIOp, arith::DivUIOp>(
-                      [&](auto) { return a / b; })
-                  .Case([&](arith::FloorDivSIOp) {
-                    return llvm::divideFloorSigned(a, b);
-                  })
-                  .Case([&](arith::CeilDivSIOp) {
-                    return llvm::divideCeilSigned(a, b);
-                  })
-                  .Case<arith::RemSIOp, arith::RemUIOp>(
-                      [&](auto) { return a % b; })
-                  .Case([&](arith::MinSIOp) { return std::min(a, b); })
-                  .Case([&](arith::MaxSIOp) { return std::max(a, b); })
-                  .Default([&](Operation *) { return int64_t(0); });
+          int64_t r = TypeSwitch<Operation *, int64_t>(op)
+                          .Case([&](arith::AddIOp) { return a + b; })
+                          .Case([&](arith::SubIOp) { return a - b; })
+                          .Case([&](arith::MulIOp) { return a * b; })
+                          .Case<arith::DivSIOp, arith::DivUIOp>(
+                              [&](auto) { return a / b; })
+                          .Case([&](arith::FloorDivSIOp) {
+                            return llvm::divideFloorSigned(a, b);
+                          })
+                          .Case([&](arith::CeilDivSIOp) {
+                            return llvm::divideCeilSigned(a, b);
+                          })
+                          .Case<arith::RemSIOp, arith::RemUIOp>(
+                              [&](auto) { return a % b; })
+                          .Case([&](arith::MinSIOp) { return std::min(a, b); })
+                          .Case([&](arith::MaxSIOp) { return std::max(a, b); })
+                          .Default([&](Operation *) { return int64_t(0); });
           HostTensor t;
           t.elementType = op->getResult(0).getType();
           t.values = {static_cast<double>(r)};

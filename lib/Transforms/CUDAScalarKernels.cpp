@@ -41,8 +41,8 @@ scf::ParallelOp wrapInScalarKernel(OpBuilder &b, linalg::LinalgOp op) {
   b.setInsertionPoint(op);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero},
-                                      ValueRange{one}, ValueRange{one});
+  auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{one},
+                                      ValueRange{one});
   op->moveBefore(loop.getBody()->getTerminator());
   return loop;
 }

@@ -119,19 +119,20 @@ static cl::opt<bool>
                     "pipeline, LLVM optimization, code generation, linking) "
                     "to stderr"),
            cl::init(false), cl::cat(category));
-static cl::opt<std::string> dumpLLVM(
-    "dump-llvm",
-    cl::desc("Also write the LLVM IR before optimization to this file "
-             "(for inspecting what the code generator gets)"),
-    cl::value_desc("file"), cl::cat(category));
-static cl::opt<unsigned> optLevel(
-    "O", cl::desc("LLVM optimization level of the generated code (0-3)"),
-    cl::init(2), cl::Prefix, cl::cat(category));
-static cl::opt<unsigned> jobs(
-    "jobs",
-    cl::desc("Threads that optimize and generate code, each for a part of "
-             "the module (0: one per hardware thread)"),
-    cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    dumpLLVM("dump-llvm",
+             cl::desc("Also write the LLVM IR before optimization to this file "
+                      "(for inspecting what the code generator gets)"),
+             cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("O",
+             cl::desc("LLVM optimization level of the generated code (0-3)"),
+             cl::init(2), cl::Prefix, cl::cat(category));
+static cl::opt<unsigned>
+    jobs("jobs",
+         cl::desc("Threads that optimize and generate code, each for a part of "
+                  "the module (0: one per hardware thread)"),
+         cl::init(0), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -144,10 +145,9 @@ public:
   void done(StringRef phase) {
     auto now = std::chrono::steady_clock::now();
     if (timing)
-      llvm::errs() << llvm::format("wrapper-compile: %-22s %7.3f s\n",
-                                   (phase + ":").str().c_str(),
-                                   std::chrono::duration<double>(now - last)
-                                       .count());
+      llvm::errs() << llvm::format(
+          "wrapper-compile: %-22s %7.3f s\n", (phase + ":").str().c_str(),
+          std::chrono::duration<double>(now - last).count());
     last = now;
   }
 
@@ -181,8 +181,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
   module.reset();
   SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (size_t i = 0; i < bitcode.size(); ++i) {
-    machines.push_back(
-        createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error));
+    machines.push_back(createHostTargetMachine(targetCPU, targetFeatures,
+                                               /*pic=*/true, error));
     if (!machines.back())
       return failure();
     objects.push_back(bitcode.size() == 1
@@ -202,7 +202,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
       return;
     }
     llvm::TargetMachine *machine = machines[i].get();
-    if (llvm::Error err = makeOptimizingTransformer(optLevel, 0, machine)(part->get())) {
+    if (llvm::Error err =
+            makeOptimizingTransformer(optLevel, 0, machine)(part->get())) {
       errors[i] = "LLVM optimization failed: " + llvm::toString(std::move(err));
       return;
     }
@@ -457,7 +458,8 @@ int main(int argc, char **argv) {
   std::string loaderPath = outputFile + ".weights.c";
   SmallVector<std::string> objectPaths;
   {
-    unsigned parts = jobs ? jobs : llvm::hardware_concurrency().compute_thread_count();
+    unsigned parts =
+        jobs ? jobs : llvm::hardware_concurrency().compute_thread_count();
     parts = std::max(1u, std::min<unsigned>(parts, llvmModule->size()));
     if (failed(optimizeAndEmit(std::move(llvmModule), parts, objectPath,
                                objectPaths, error)))

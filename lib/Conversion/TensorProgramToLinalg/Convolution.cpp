@@ -147,8 +147,8 @@ struct LowerConvolution : public OpRewritePattern<tp::ConvolutionOp> {
       Value empty = createEmpty(rewriter, loc, accType, dynamic);
       Value groupedBias = tensor::ExpandShapeOp::create(
           rewriter, loc,
-          RankedTensorType::get({g, fg}, cast<RankedTensorType>(bias.getType())
-                                             .getElementType()),
+          RankedTensorType::get(
+              {g, fg}, cast<RankedTensorType>(bias.getType()).getElementType()),
           bias, ArrayRef<ReassociationIndices>{{0, 1}});
       SmallVector<AffineExpr> biasExpr = {getAffineDimExpr(1, context),
                                           getAffineDimExpr(2, context)};
@@ -159,7 +159,8 @@ struct LowerConvolution : public OpRewritePattern<tp::ConvolutionOp> {
           SmallVector<utils::IteratorType>(accRank,
                                            utils::IteratorType::parallel),
           [&](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, convertScalar(b, l, args[0], compute));
+            linalg::YieldOp::create(b, l,
+                                    convertScalar(b, l, args[0], compute));
           });
       init = fill.getResult(0);
     } else {
@@ -270,15 +271,15 @@ template <typename OpTy> struct LowerPool : public OpRewritePattern<OpTy> {
         continue;
       }
       int64_t i = d - lead;
-      dynamic.push_back(windowCount(rewriter, loc, size,
-                                    dilation[i] * (window[i] - 1) + 1,
-                                    stride[i]));
+      dynamic.push_back(windowCount(
+          rewriter, loc, size, dilation[i] * (window[i] - 1) + 1, stride[i]));
     }
     Value shapeOnly = tensor::EmptyOp::create(rewriter, loc, window, compute);
     auto accType = RankedTensorType::get(type.getShape(), compute);
     Value identity = isMax ? lowest(rewriter, loc, compute)
                            : scalarConstant(rewriter, loc, compute, 0);
-    Value init = createFilled(rewriter, loc, accType, dynamic, compute, identity);
+    Value init =
+        createFilled(rewriter, loc, accType, dynamic, compute, identity);
     SmallVector<utils::IteratorType> iterators(lead + k,
                                                utils::IteratorType::parallel);
     iterators.append(k, utils::IteratorType::reduction);
@@ -332,7 +333,8 @@ template <typename OpTy> struct LowerPool : public OpRewritePattern<OpTy> {
         [&](OpBuilder &ib, Location l, ValueRange args) {
           Value count;
           if (divisor) {
-            count = scalarConstant(ib, l, compute, static_cast<double>(*divisor));
+            count =
+                scalarConstant(ib, l, compute, static_cast<double>(*divisor));
           } else {
             Value total = arith::ConstantIndexOp::create(ib, l, 1);
             for (int64_t i = 0; i < k; ++i) {
@@ -343,14 +345,17 @@ template <typename OpTy> struct LowerPool : public OpRewritePattern<OpTy> {
               Value start = arith::SubIOp::create(
                   ib, l,
                   arith::MulIOp::create(
-                      ib, l, o, arith::ConstantIndexOp::create(ib, l, stride[i])),
+                      ib, l, o,
+                      arith::ConstantIndexOp::create(ib, l, stride[i])),
                   arith::ConstantIndexOp::create(ib, l, low[i]));
               Value first = arith::MaxSIOp::create(
                   ib, l, start, arith::ConstantIndexOp::create(ib, l, -pad));
               Value end = arith::AddIOp::create(
-                  ib, l, start, arith::ConstantIndexOp::create(ib, l, window[i]));
+                  ib, l, start,
+                  arith::ConstantIndexOp::create(ib, l, window[i]));
               Value limit = arith::AddIOp::create(
-                  ib, l, inputSizes[i], arith::ConstantIndexOp::create(ib, l, pad));
+                  ib, l, inputSizes[i],
+                  arith::ConstantIndexOp::create(ib, l, pad));
               Value last = arith::MinSIOp::create(ib, l, end, limit);
               Value span = arith::MaxSIOp::create(
                   ib, l, arith::SubIOp::create(ib, l, last, first),

@@ -73,8 +73,7 @@ struct LowerIota : public OpRewritePattern<tp::IotaOp> {
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(type.getRank())},
         iterators, [&](OpBuilder &b, Location l, ValueRange) {
           Value index = linalg::IndexOp::create(b, l, dim);
-          Value asInt =
-              arith::IndexCastOp::create(b, l, b.getI64Type(), index);
+          Value asInt = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, asInt, type.getElementType()));
         });
@@ -89,14 +88,13 @@ struct LowerFromIndex : public OpRewritePattern<tp::FromIndexOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type element = op.getType().getElementType();
-    Value asInt = arith::IndexCastOp::create(rewriter, loc,
-                                             rewriter.getI64Type(),
-                                             op.getIndex());
+    Value asInt = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI64Type(), op.getIndex());
     Value scalar = convertScalar(rewriter, loc, asInt, element);
     // A rank-0 fill (not tensor.from_elements, which bufferizes to a bare
     // store): a linalg op that the CUDA path can give a kernel.
-    Value empty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
-                                          element);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, element);
     rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
     return success();
   }
@@ -168,12 +166,11 @@ struct LowerGather : public OpRewritePattern<tp::GatherOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           SmallVector<Value> coords;
           for (int64_t d = 0; d < type.getRank(); ++d)
-            coords.push_back(d == dim ? clampedIndex(b, l, args[0], n)
-                                      : linalg::IndexOp::create(b, l, d)
-                                            .getResult());
-          linalg::YieldOp::create(b, l,
-                                  tensor::ExtractOp::create(b, l, input, coords)
-                                      .getResult());
+            coords.push_back(
+                d == dim ? clampedIndex(b, l, args[0], n)
+                         : linalg::IndexOp::create(b, l, d).getResult());
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, input, coords).getResult());
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -229,8 +226,8 @@ struct LowerSliceScatter : public OpRewritePattern<tp::SliceScatterOp> {
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     offsets[dim] = rewriter.getIndexAttr(op.getStart());
     strides[dim] = rewriter.getIndexAttr(op.getStep());
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, src, op.getInput(), offsets, sizes, strides);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, src, op.getInput(),
+                                                       offsets, sizes, strides);
     return success();
   }
 };
@@ -268,13 +265,11 @@ struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
           coords[dim] = clampedIndex(b, l, at, n);
           if (reduce != tp::ScatterReduce::none) {
             Value old = tensor::ExtractOp::create(b, l, current, coords);
-            ReductionKind kind = reduce == tp::ScatterReduce::add
-                                     ? ReductionKind::Sum
-                                 : reduce == tp::ScatterReduce::mul
-                                     ? ReductionKind::Prod
-                                 : reduce == tp::ScatterReduce::max
-                                     ? ReductionKind::Max
-                                     : ReductionKind::Min;
+            ReductionKind kind =
+                reduce == tp::ScatterReduce::add   ? ReductionKind::Sum
+                : reduce == tp::ScatterReduce::mul ? ReductionKind::Prod
+                : reduce == tp::ScatterReduce::max ? ReductionKind::Max
+                                                   : ReductionKind::Min;
             value = reductionCombineImpl(b, l, kind, old, value);
           }
           return {tensor::InsertOp::create(b, l, value, current, coords)
@@ -325,9 +320,8 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
         rewriter, loc, zero, n, one, ValueRange{acc},
         [&](OpBuilder &b, Location l, Value i, ValueRange iterArgs) {
           Value current = iterArgs[0];
-          Value x = tensor::ExtractSliceOp::create(b, l, inSliceType, input,
-                                                   offsetsAt(i), sliceSizes,
-                                                   strides);
+          Value x = tensor::ExtractSliceOp::create(
+              b, l, inSliceType, input, offsetsAt(i), sliceSizes, strides);
           // The previous running sum, or zeros at position 0.
           Value previousIndex = arith::MaxSIOp::create(
               b, l, arith::SubIOp::create(b, l, i, one), zero);
@@ -336,8 +330,8 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
               strides);
           Value isFirst =
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, zero);
-          Value empty = tensor::EmptyOp::create(b, l, sliceShape, compute,
-                                                sliceDynamic);
+          Value empty =
+              tensor::EmptyOp::create(b, l, sliceShape, compute, sliceDynamic);
           auto sum = linalg::GenericOp::create(
               b, l, sliceType, ValueRange{x, previous}, empty,
               ArrayRef<AffineMap>{identity, identity, identity}, iterators,
@@ -346,17 +340,16 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
                 Value prior = arith::SelectOp::create(
                     ib, il, isFirst, scalarConstant(ib, il, compute, 0),
                     args[1]);
-                Value added =
-                    isa<FloatType>(compute)
-                        ? arith::AddFOp::create(ib, il, value, prior)
-                              .getResult()
-                        : arith::AddIOp::create(ib, il, value, prior)
-                              .getResult();
+                Value added = isa<FloatType>(compute)
+                                  ? arith::AddFOp::create(ib, il, value, prior)
+                                        .getResult()
+                                  : arith::AddIOp::create(ib, il, value, prior)
+                                        .getResult();
                 linalg::YieldOp::create(ib, il, added);
               });
-          Value updated = tensor::InsertSliceOp::create(
-              b, l, sum.getResult(0), current, offsetsAt(i), sliceSizes,
-              strides);
+          Value updated =
+              tensor::InsertSliceOp::create(b, l, sum.getResult(0), current,
+                                            offsetsAt(i), sliceSizes, strides);
           scf::YieldOp::create(b, l, updated);
         });
     Value result = loop.getResult(0);
@@ -372,6 +365,7 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
 } // namespace
 
 void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerIota, LowerFromIndex, LowerTake, LowerGather, LowerDynamicSlice,
-               LowerSliceScatter, LowerCumsum, LowerScatter>(patterns.getContext());
+  patterns.add<LowerIota, LowerFromIndex, LowerTake, LowerGather,
+               LowerDynamicSlice, LowerSliceScatter, LowerCumsum, LowerScatter>(
+      patterns.getContext());
 }

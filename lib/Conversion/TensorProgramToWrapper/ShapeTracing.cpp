@@ -84,8 +84,8 @@ static SizeFn windowCount(SizeFn size, int64_t span, int64_t stride) {
     return nullptr;
   return [=](OpBuilder &b, Location loc, ValueRange buffers) -> Value {
     Value n = size(b, loc, buffers);
-    Value rest =
-        arith::SubIOp::create(b, loc, n, arith::ConstantIndexOp::create(b, loc, span));
+    Value rest = arith::SubIOp::create(
+        b, loc, n, arith::ConstantIndexOp::create(b, loc, span));
     Value count = arith::AddIOp::create(
         b, loc,
         arith::FloorDivSIOp::create(

@@ -198,10 +198,9 @@ std::string SizeExprTable::toC(Id id) const {
   case Kind::Unknown:
     return "0";
   default: {
-    static const char *const helpers[] = {"",        "",         "sz_add",
-                                          "sz_sub",  "sz_mul",   "sz_floordiv",
-                                          "sz_ceildiv", "sz_rem", "sz_min",
-                                          "sz_max"};
+    static const char *const helpers[] = {
+        "",           "",       "sz_add", "sz_sub", "sz_mul", "sz_floordiv",
+        "sz_ceildiv", "sz_rem", "sz_min", "sz_max"};
     return std::string(helpers[static_cast<int>(n.kind)]) + "(&ok, " +
            toC(n.a) + ", " + toC(n.b) + ")";
   }
@@ -383,9 +382,8 @@ void ShapeRequirementBuilder::run(func::FuncOp func) {
       continue;
     SmallVector<Id> argDims;
     for (auto [d, size] : llvm::enumerate(type.getShape()))
-      argDims.push_back(ShapedType::isDynamic(size)
-                            ? sizes.inputDim(index, d)
-                            : sizes.constant(size));
+      argDims.push_back(ShapedType::isDynamic(size) ? sizes.inputDim(index, d)
+                                                    : sizes.constant(size));
     dims[arg] = argDims;
   }
   using RK = ShapeRequirement::Kind;
@@ -411,16 +409,16 @@ void ShapeRequirementBuilder::run(func::FuncOp func) {
                      "the inputs share the size '" + name.str() + "'");
         continue;
       }
-      auto range = ranges ? dyn_cast_or_null<DenseI64ArrayAttr>(
-                                ranges.get(name.getValue()))
-                          : DenseI64ArrayAttr();
+      auto range =
+          ranges
+              ? dyn_cast_or_null<DenseI64ArrayAttr>(ranges.get(name.getValue()))
+              : DenseI64ArrayAttr();
       if (!range || range.size() != 2)
         continue;
-      std::string what = "the size '" + name.str() + "' ranges over [" +
-                         std::to_string(range[0]) + ", " +
-                         (range[1] < 0 ? std::string("inf")
-                                       : std::to_string(range[1])) +
-                         "]";
+      std::string what =
+          "the size '" + name.str() + "' ranges over [" +
+          std::to_string(range[0]) + ", " +
+          (range[1] < 0 ? std::string("inf") : std::to_string(range[1])) + "]";
       if (range[0] > 0)
         requireNamed(RK::LessEqual, sizes.constant(range[0]), size, what);
       if (range[1] >= 0)
@@ -557,9 +555,9 @@ void ShapeRequirementBuilder::visit(Operation *op) {
             Kind::Min, sizes.constant(static_cast<int64_t>(slice.getEnd())), n);
         Id span = sizes.binary(Kind::Max, sizes.binary(Kind::Sub, last, first),
                                sizes.constant(0));
-        out[d] = sizes.binary(
-            Kind::CeilDiv, span,
-            sizes.constant(static_cast<int64_t>(slice.getStep())));
+        out[d] =
+            sizes.binary(Kind::CeilDiv, span,
+                         sizes.constant(static_cast<int64_t>(slice.getStep())));
         setResult(op, slice.getResult(), out);
       })
       .Case<ConcatOp>([&](ConcatOp concat) {
@@ -582,9 +580,8 @@ void ShapeRequirementBuilder::visit(Operation *op) {
       .Case<PadOp>([&](PadOp pad) {
         SmallVector<Id> out = dimsOf(pad.getInput());
         for (auto [d, id] : llvm::enumerate(out))
-          id = sizes.binary(
-              Kind::Add, id,
-              sizes.constant(pad.getLow()[d] + pad.getHigh()[d]));
+          id = sizes.binary(Kind::Add, id,
+                            sizes.constant(pad.getLow()[d] + pad.getHigh()[d]));
         setResult(op, pad.getResult(), out);
       })
       .Case<AsStridedOp>([&](AsStridedOp strided) {
@@ -663,8 +660,9 @@ void ShapeRequirementBuilder::visit(Operation *op) {
         Id last = clamp(indexOf(slice.getEnd()));
         Id span =
             sizes.binary(Kind::Max, sizes.binary(Kind::Sub, last, first), zero);
-        out[d] = sizes.binary(Kind::CeilDiv, span,
-                              sizes.constant(static_cast<int64_t>(slice.getStep())));
+        out[d] =
+            sizes.binary(Kind::CeilDiv, span,
+                         sizes.constant(static_cast<int64_t>(slice.getStep())));
         setResult(op, slice.getResult(), out);
       })
       .Case<SliceScatterOp>([&](SliceScatterOp scatter) {
@@ -736,10 +734,9 @@ void ShapeRequirementBuilder::visit(Operation *op) {
             out.push_back(sizes.unknown());
             continue;
           }
-          out.push_back(windowCount(in[i], conv.getDilation()[i - 2] *
-                                                   (*kernel - 1) +
-                                               1,
-                                    conv.getStride()[i - 2]));
+          out.push_back(
+              windowCount(in[i], conv.getDilation()[i - 2] * (*kernel - 1) + 1,
+                          conv.getStride()[i - 2]));
         }
         setResult(op, conv.getResult(), out);
       })
@@ -751,13 +748,12 @@ void ShapeRequirementBuilder::visit(Operation *op) {
           int64_t dilation = 1;
           if constexpr (std::is_same_v<decltype(pool), MaxPoolOp>)
             dilation = pool.getDilation()[i];
-          Id padded = sizes.binary(
-              Kind::Add, in[lead + i],
-              sizes.constant(pool.getPaddingLow()[i] +
-                             pool.getPaddingHigh()[i]));
-          out.push_back(windowCount(
-              padded, dilation * (pool.getWindow()[i] - 1) + 1,
-              pool.getStride()[i]));
+          Id padded = sizes.binary(Kind::Add, in[lead + i],
+                                   sizes.constant(pool.getPaddingLow()[i] +
+                                                  pool.getPaddingHigh()[i]));
+          out.push_back(windowCount(padded,
+                                    dilation * (pool.getWindow()[i] - 1) + 1,
+                                    pool.getStride()[i]));
         }
         setResult(op, pool.getResult(), out);
       })
@@ -963,17 +959,17 @@ static int check_shapes(const int64_t *const *dims, char *message,
     os << "  rhs = " << rhsC << ";\n";
     if (StringRef(lhsC).contains("sz_") || StringRef(rhsC).contains("sz_"))
       os << "  if (!ok) {\n    snprintf(message, size, \"the input shapes do "
-          "not fit the program: a size computed from them overflows ("
-       << cString(l) << ", " << cString(r) << "), as " << cString(req.reason)
-       << " needs them\");\n    return 1;\n  }\n";
+            "not fit the program: a size computed from them overflows ("
+         << cString(l) << ", " << cString(r) << "), as " << cString(req.reason)
+         << " needs them\");\n    return 1;\n  }\n";
     // Constants are printed as they are; other sizes with their value.
     bool lhsConstant = sizes.getConstant(req.lhs).has_value();
     bool rhsConstant = sizes.getConstant(req.rhs).has_value();
     os << "  if (!(" << test << ")) {\n    snprintf(message, size, \"the input "
        << "shapes do not fit the program: " << cString(l)
-       << (lhsConstant ? "" : " (%lld)") << " " << relation << " "
-       << cString(r) << (rhsConstant ? "" : " (%lld)") << ", as "
-       << cString(req.reason) << " requires\"";
+       << (lhsConstant ? "" : " (%lld)") << " " << relation << " " << cString(r)
+       << (rhsConstant ? "" : " (%lld)") << ", as " << cString(req.reason)
+       << " requires\"";
     if (!lhsConstant)
       os << ", (long long)lhs";
     if (!rhsConstant)

@@ -603,8 +603,8 @@ LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
 static LogicalResult verifyDim(Operation *op, int64_t dim, int64_t rank,
                                StringRef what = "dim") {
   if (dim < 0 || dim >= rank)
-    return op->emitOpError() << what << " " << dim << " is out of range [0, "
-                             << rank << ")";
+    return op->emitOpError()
+           << what << " " << dim << " is out of range [0, " << rank << ")";
   return success();
 }
 
@@ -661,8 +661,7 @@ LogicalResult SliceScatterOp::verify() {
   int64_t dim = static_cast<int64_t>(getDim());
   if (failed(verifyDim(*this, dim, input.getRank())))
     return failure();
-  if (src.getElementType() != input.getElementType() ||
-      getType() != input)
+  if (src.getElementType() != input.getElementType() || getType() != input)
     return emitOpError() << "the source, the input and the result must "
                             "share an element type, and the result has the "
                             "input's type";
@@ -679,8 +678,7 @@ LogicalResult SliceScatterOp::verify() {
   if (src.getRank() != input.getRank())
     return emitOpError() << "source has rank " << src.getRank()
                          << ", but the input has rank " << input.getRank();
-  for (auto [d, pair] :
-       llvm::enumerate(llvm::zip(slice.shape, src.getShape())))
+  for (auto [d, pair] : llvm::enumerate(llvm::zip(slice.shape, src.getShape())))
     if (!compatible(std::get<0>(pair), std::get<1>(pair)))
       return emitOpError() << "source dimension " << d << " is "
                            << formatSize(std::get<1>(pair))
@@ -695,8 +693,7 @@ LogicalResult TakeOp::verify() {
   if (failed(verifyDim(*this, dim, input.getRank())))
     return failure();
   if (input.getElementType() != getType().getElementType())
-    return emitOpError() << "result element type "
-                         << getType().getElementType()
+    return emitOpError() << "result element type " << getType().getElementType()
                          << " differs from the input's "
                          << input.getElementType();
   ShapeResult shape =
@@ -720,8 +717,7 @@ LogicalResult GatherOp::verify() {
                            << ", larger than the input's "
                            << input.getDimSize(d);
   if (input.getElementType() != getType().getElementType())
-    return emitOpError() << "result element type "
-                         << getType().getElementType()
+    return emitOpError() << "result element type " << getType().getElementType()
                          << " differs from the input's "
                          << input.getElementType();
   return verifyShape(*this, index.getShape(), getType());
@@ -796,10 +792,9 @@ LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &results) {
   RankedTensorType input = tensorType(adaptor.getInput());
-  ShapeResult shape =
-      poolShape(input.getShape(), adaptor.getWindow(), adaptor.getStride(),
-                adaptor.getDilation(), adaptor.getPaddingLow(),
-                adaptor.getPaddingHigh());
+  ShapeResult shape = poolShape(
+      input.getShape(), adaptor.getWindow(), adaptor.getStride(),
+      adaptor.getDilation(), adaptor.getPaddingLow(), adaptor.getPaddingHigh());
   if (!shape.ok())
     return inferError<MaxPoolOp>(loc, shape.error);
   results.push_back(RankedTensorType::get(shape.shape, input.getElementType()));

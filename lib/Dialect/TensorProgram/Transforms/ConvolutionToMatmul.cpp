@@ -48,7 +48,8 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
                      [](int64_t s) { return ShapedType::isDynamic(s); }) ||
         llvm::any_of(type.getShape().drop_front(),
                      [](int64_t s) { return ShapedType::isDynamic(s); }))
-      return rewriter.notifyMatchFailure(op, "needs static sizes but the batch");
+      return rewriter.notifyMatchFailure(op,
+                                         "needs static sizes but the batch");
     Type element = xType.getElementType();
     int64_t channels = xType.getDimSize(1), filters = wType.getDimSize(0);
     ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
@@ -59,8 +60,8 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
       spatial *= xType.getDimSize(2 + i);
     }
     int64_t depth = channels * window;
-    bool pointwise = window == 1 &&
-                     llvm::all_of(stride, [](int64_t s) { return s == 1; });
+    bool pointwise =
+        window == 1 && llvm::all_of(stride, [](int64_t s) { return s == 1; });
     if (!pointwise && positions * depth > maxIndexElements)
       return rewriter.notifyMatchFailure(op, "window index too large");
 
@@ -78,8 +79,7 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
       return dynamicBatch ? SmallVector<Value>(values) : SmallVector<Value>();
     };
     int64_t batchSize = dynamicBatch ? ShapedType::kDynamic : batch;
-    int64_t rowSize =
-        dynamicBatch ? ShapedType::kDynamic : batch * positions;
+    int64_t rowSize = dynamicBatch ? ShapedType::kDynamic : batch * positions;
 
     // Rows of the product: one per (image, output position).
     Value lhs;
@@ -92,9 +92,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
       }
       perm.push_back(1);
       Value last = PermuteOp::create(rewriter, loc, x, perm);
-      lhs = ReshapeOp::create(rewriter, loc,
-                              RankedTensorType::get({rowSize, channels}, element),
-                              last, dyn({rows}));
+      lhs = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({rowSize, channels}, element),
+          last, dyn({rows}));
     } else {
       Value flat = ReshapeOp::create(
           rewriter, loc,
@@ -132,10 +132,10 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
       }
       auto indexType =
           RankedTensorType::get({positions, depth}, rewriter.getI32Type());
-      Value indices = ConstantOp::create(
-          rewriter, loc,
-          cast<ElementsAttr>(DenseElementsAttr::get(indexType,
-                                                    ArrayRef<int32_t>(index))));
+      Value indices =
+          ConstantOp::create(rewriter, loc,
+                             cast<ElementsAttr>(DenseElementsAttr::get(
+                                 indexType, ArrayRef<int32_t>(index))));
       Value windows = TakeOp::create(
           rewriter, loc,
           RankedTensorType::get({batchSize, positions, depth}, element), flat,

@@ -272,7 +272,8 @@ struct WrapperLowerExternABIPass
   }
 
   LogicalResult lower(Operation *op, SmallVectorImpl<Operation *> &dead);
-  LogicalResult lowerProxy(ExternAllocOp op, SmallVectorImpl<Operation *> &dead);
+  LogicalResult lowerProxy(ExternAllocOp op,
+                           SmallVectorImpl<Operation *> &dead);
   unsigned proxyNames = 0;
 
   void runOnOperation() override {
@@ -496,8 +497,8 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
   CallLowering call(b, loc);
   // Results: the elements of one tuple, or the op's buffers.
   SmallVector<Type> resultTypes(op.getResultTypes());
-  bool tuple = resultTypes.size() == 1 &&
-               isa<wrapper::TupleType>(resultTypes.front());
+  bool tuple =
+      resultTypes.size() == 1 && isa<wrapper::TupleType>(resultTypes.front());
   if (tuple)
     resultTypes.assign(
         cast<wrapper::TupleType>(resultTypes.front()).getElements().begin(),
@@ -536,8 +537,10 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
       StringRef(name.c_str(), name.size() + 1), LLVM::Linkage::Internal);
   Type i32 = b.getI32Type();
   SmallVector<Value> operands = {
-      call.i64(key.getInt()), nameString,
-      arith::ConstantIntOp::create(b, loc, inputs.size(), 32), array,
+      call.i64(key.getInt()),
+      nameString,
+      arith::ConstantIntOp::create(b, loc, inputs.size(), 32),
+      array,
       arith::ConstantIntOp::create(b, loc, resultTypes.size(), 32),
       descriptors};
   FailureOr<func::FuncOp> shim =
@@ -550,8 +553,8 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
 
   SmallVector<ReturnBuffers> buffers;
   for (auto [index, type] : llvm::enumerate(resultTypes))
-    buffers.push_back({DescriptorBufferOp::create(
-        b, loc, type, descriptors, b.getI64IntegerAttr(index))});
+    buffers.push_back({DescriptorBufferOp::create(b, loc, type, descriptors,
+                                                  b.getI64IntegerAttr(index))});
   if (tuple) {
     SmallVector<bool> lists(buffers.size(), false);
     if (failed(replaceContainer(op.getResult(0), buffers, lists, dead)))
