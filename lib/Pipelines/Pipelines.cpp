@@ -6,10 +6,12 @@
 
 #include "Wrapper/Pipelines/Pipelines.h"
 
+#include "Wrapper/Codegen/CPU/Passes.h"
+#include "Wrapper/Codegen/CUDA/Passes.h"
+#include "Wrapper/Codegen/Common/Passes.h"
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
-#include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -50,329 +52,12 @@ using namespace mlir;
 using namespace mlir::wrapper;
 
 namespace {
-/// Marks public functions with `llvm.emit_c_interface` so that
-/// func-to-llvm emits `_mlir_ciface_<name>` wrappers.
-struct AddCInterfacePass
-    : public PassWrapper<AddCInterfacePass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AddCInterfacePass)
-  StringRef getArgument() const final { return "wrapper-add-c-interface"; }
-  StringRef getDescription() const final {
-    return "Marks public functions with llvm.emit_c_interface";
-  }
-  void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      UnitAttr::get(&getContext()));
-  }
-};
-/// Upstream's --linalg-fuse-elementwise-ops, except that named contractions
-/// (linalg.matmul) take no part: folding the reshapes around a matmul into
-/// it (what a linear layer on [batch, tokens, features] lowers to) would
-/// turn it into a batched linalg.generic that the GEMM template does not
-/// take.
-///
-/// With `recompute` (the CUDA pipeline), a small elementwise producer with
-/// several users is fused into each of them (and disappears once all have
-/// it): recomputing a subtraction in a kernel costs less than a round trip
-/// of its result through device memory (layer_norm's x - mean feeds both
-/// the variance and the normalization). Products (a reduction dimension
-/// that two inputs index: matmuls, also as generics with bf16 inputs) then
-/// take no producers either: fused into one, a producer would be
-/// recomputed for every output element's dot product, and the product
-/// would no longer be one that cuBLAS can take.
-struct FuseElementwiseKeepContractionsPass
-    : public PassWrapper<FuseElementwiseKeepContractionsPass,
-                         OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
-      FuseElementwiseKeepContractionsPass)
-  explicit FuseElementwiseKeepContractionsPass(bool recompute = false)
-      : recompute(recompute) {}
-  /// Payload ops of a producer that is still cheap enough to recompute.
-  static constexpr unsigned kRecomputeLimit = 8;
-  StringRef getArgument() const final {
-    return "wrapper-fuse-elementwise-keep-contractions";
-  }
-  StringRef getDescription() const final {
-    return "linalg elementwise fusion and reshape propagation that leaves "
-           "named contractions alone";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
-                    tensor::TensorDialect>();
-  }
-  void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    auto isNamedContraction = [](Operation *op) {
-      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-      return linalgOp && !isa<linalg::GenericOp>(op) &&
-             linalg::isaContractionOpInterface(linalgOp);
-    };
-    auto isProduct = [](Operation *op) {
-      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-      if (!linalgOp)
-        return false;
-      SmallVector<unsigned> reductions;
-      linalgOp.getReductionDims(reductions);
-      return llvm::any_of(reductions, [&](unsigned dim) {
-        return llvm::count_if(linalgOp.getDpsInputOperands(),
-                              [&](OpOperand *input) {
-                                return linalgOp.getMatchingIndexingMap(input)
-                                    .isFunctionOfDim(dim);
-                              }) >= 2;
-      });
-    };
-    auto cheap = [&](Operation *op) {
-      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-      return recompute && generic &&
-             generic.getNumParallelLoops() == generic.getNumLoops() &&
-             generic.getRegion().front().getOperations().size() <=
-                 kRecomputeLimit + 1;
-    };
-    linalg::ControlFusionFn control = [=](OpOperand *fused) {
-      Operation *producer = fused->get().getDefiningOp();
-      return producer && (producer->hasOneUse() || cheap(producer)) &&
-             !isNamedContraction(producer) &&
-             !isNamedContraction(fused->getOwner()) &&
-             !(recompute && isProduct(fused->getOwner()));
-    };
-    RewritePatternSet patterns(context);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
-    linalg::populateConstantFoldLinalgOperations(patterns, control);
-    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
-    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
-    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
-    context->getLoadedDialect<linalg::LinalgDialect>()
-        ->getCanonicalizationPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-  bool recompute;
-};
-
-/// Puts the reduction dimensions of every linalg.generic outside GPU
-/// kernels after its parallel ones (their relative order kept): the loops
-/// of a reduction over outer dimensions (a column sum, softmax over dim 0)
-/// then run inside each GPU thread, one column per thread with coalesced
-/// reads, instead of as a host loop that launches and waits for a kernel
-/// per row.
-struct InterchangeReductionsInnermostPass
-    : public PassWrapper<InterchangeReductionsInnermostPass,
-                         OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
-      InterchangeReductionsInnermostPass)
-  StringRef getArgument() const final {
-    return "wrapper-interchange-reductions-innermost";
-  }
-  void runOnOperation() override {
-    SmallVector<linalg::GenericOp> generics;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        generics.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : generics) {
-      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      // Parallel dimensions first, then the reductions.
-      SmallVector<unsigned> order;
-      for (bool parallel : {true, false})
-        for (auto [dim, iterator] : llvm::enumerate(iterators))
-          if ((iterator == utils::IteratorType::parallel) == parallel)
-            order.push_back(dim);
-      if (llvm::is_sorted(order))
-        continue;
-      rewriter.setInsertionPoint(op);
-      // A generic that cannot be interchanged keeps its loop order.
-      (void)linalg::interchangeGenericOp(rewriter, op, order);
-    }
-  }
-};
-
-/// Tiles each outermost scf.parallel by [1, ..., 1, block-size] (no
-/// min/max bounds: the body is guarded) and maps the tile loop to blocks and
-/// the intra-tile loop to threads (upstream's gpu-map-parallel-loops would
-/// put the innermost dimension on y or z).
-struct TileParallelLoopsForGPUPass
-    : public PassWrapper<TileParallelLoopsForGPUPass,
-                         OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileParallelLoopsForGPUPass)
-  explicit TileParallelLoopsForGPUPass(int64_t blockSize)
-      : blockSize(blockSize) {}
-  StringRef getArgument() const final {
-    return "wrapper-tile-parallel-loops-for-gpu";
-  }
-  void runOnOperation() override {
-    SmallVector<scf::ParallelOp> outermost;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
-        outermost.push_back(loop);
-    });
-    for (scf::ParallelOp loop : outermost) {
-      SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
-      sizes.back() = blockSize;
-      auto [tiles, inner] =
-          scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true);
-      // The innermost (contiguous) dimension on x, so that neighbouring
-      // threads touch neighbouring elements and a block's threads (x) stay
-      // within the limits (z allows 64); the next two outer dimensions on
-      // block y and z, further ones sequential in each thread.
-      map(tiles, {gpu::Processor::BlockX, gpu::Processor::BlockY,
-                  gpu::Processor::BlockZ});
-      map(inner, {gpu::Processor::ThreadX, gpu::Processor::Sequential,
-                  gpu::Processor::Sequential});
-    }
-  }
-  /// Maps the loop's dimensions, innermost first, to `processors`.
-  static void map(scf::ParallelOp loop, ArrayRef<gpu::Processor> processors) {
-    MLIRContext *context = loop.getContext();
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
-    unsigned count = loop.getNumLoops();
-    SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
-    for (unsigned d = 0; d < count; ++d) {
-      unsigned fromInner = count - 1 - d;
-      gpu::Processor processor = fromInner < processors.size()
-                                     ? processors[fromInner]
-                                     : gpu::Processor::Sequential;
-      mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
-          context, processor, identity, identity));
-    }
-    (void)gpu::setMappingAttr(loop, mapping);
-  }
-  int64_t blockSize;
-};
-
-/// memref.copy between buffers that are not both contiguous (slices,
-/// concatenation) as linalg.copy, so that it becomes a kernel; contiguous
-/// copies stay memref.copy (a gpu.memcpy on the device).
-struct StridedCopiesToLinalgPass
-    : public PassWrapper<StridedCopiesToLinalgPass,
-                         OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesToLinalgPass)
-  StringRef getArgument() const final {
-    return "wrapper-strided-copies-to-linalg";
-  }
-  void runOnOperation() override {
-    SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp copy) {
-      auto source = cast<MemRefType>(copy.getSource().getType());
-      auto target = cast<MemRefType>(copy.getTarget().getType());
-      if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
-        copies.push_back(copy);
-    });
-    for (memref::CopyOp copy : copies) {
-      OpBuilder b(copy);
-      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
-      copy.erase();
-    }
-  }
-};
-
-/// Erases unrealized_conversion_cast ops without uses (NVVM lowering of
-/// kernels with dynamic memref arguments leaves some; translation to LLVM IR
-/// refuses them).
-struct EraseDeadCastsPass
-    : public PassWrapper<EraseDeadCastsPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EraseDeadCastsPass)
-  StringRef getArgument() const final { return "wrapper-erase-dead-casts"; }
-  void runOnOperation() override {
-    SmallVector<Operation *> dead;
-    getOperation()->walk([&](UnrealizedConversionCastOp cast) {
-      if (cast->use_empty())
-        dead.push_back(cast);
-    });
-    // Later casts first: an earlier one may feed only a dead one.
-    for (Operation *op : llvm::reverse(dead))
-      op->erase();
-  }
-};
-
-/// Erases the blocking gpu.wait that gpu-async-region puts before each
-/// return of a public function: with device arguments a call returns once
-/// its work is queued on the stream (the caller synchronizes, as with
-/// PyTorch's CUDA tensors).
-struct ReturnWithoutWaitingPass
-    : public PassWrapper<ReturnWithoutWaitingPass,
-                         OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReturnWithoutWaitingPass)
-  StringRef getArgument() const final {
-    return "wrapper-cuda-return-without-waiting";
-  }
-  void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (!func.isPublic())
-      return;
-    func.walk([](func::ReturnOp ret) {
-      auto wait = dyn_cast_or_null<gpu::WaitOp>(ret->getPrevNode());
-      if (wait && !wait.getAsyncToken())
-        wait.erase();
-    });
-  }
-};
-
-/// gpu.all_reduce (of the row kernels) as warp shuffles plus a step
-/// through shared memory: upstream's rewrite, which has no pass of its own.
-struct LowerAllReducePass
-    : public PassWrapper<LowerAllReducePass, OperationPass<gpu::GPUModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerAllReducePass)
-  StringRef getArgument() const final { return "wrapper-lower-all-reduce"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
-                    memref::MemRefDialect>();
-  }
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateGpuAllReducePatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
-/// Fails when a kernel calls a libdevice function (__nv_expf, ...) and no
-/// libdevice was found to link: the PTX would not load.
-struct RequireNoLibdeviceCallsPass
-    : public PassWrapper<RequireNoLibdeviceCallsPass,
-                         OperationPass<gpu::GPUModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RequireNoLibdeviceCallsPass)
-  explicit RequireNoLibdeviceCallsPass(std::string toolkit)
-      : toolkit(std::move(toolkit)) {}
-  StringRef getArgument() const final {
-    return "wrapper-require-no-libdevice-calls";
-  }
-  void runOnOperation() override {
-    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
-      if (!func.isExternal() || !func.getName().starts_with("__nv_"))
-        continue;
-      func.emitError() << "kernels call " << func.getName()
-                       << " from CUDA's libdevice, which was not found ("
-                       << (toolkit.empty()
-                               ? "CUDA_ROOT, CUDA_HOME, CUDA_PATH "
-                                 "unset and no /usr/local/cuda"
-                               : "no nvvm/libdevice/libdevice.10.bc "
-                                 "under " +
-                                     toolkit)
-                       << "); set CUDA_HOME or the pipeline's cuda-toolkit "
-                          "option to the CUDA toolkit";
-      return signalPassFailure();
-    }
-  }
-  std::string toolkit;
-};
-
-/// Fails with a message: how a pipeline reports an option that cannot be
-/// honoured once the pipeline runs (pipeline builders cannot fail).
-struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FailPass)
-  explicit FailPass(std::string message) : message(std::move(message)) {}
-  StringRef getArgument() const final { return "wrapper-fail"; }
-  void runOnOperation() override {
-    mlir::emitError(getOperation().getLoc(), message);
-    signalPassFailure();
-  }
-  std::string message;
-};
+/// A pass that fails with `message` (see --wrapper-fail).
+std::unique_ptr<Pass> createFailPass(std::string message) {
+  WrapperFailPassOptions options;
+  options.message = std::move(message);
+  return createWrapperFailPass(options);
+}
 } // namespace
 
 /// Tensors to buffers, with function boundaries taking plain (identity
@@ -394,7 +79,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   // Fuse elementwise producers into consumers while still on tensors.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
-      std::make_unique<FuseElementwiseKeepContractionsPass>());
+      createWrapperFuseElementwiseKeepContractionsPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Row tiles with every producer fused in: a kernel streams its data once
   // and its tile loop is the one spread over threads.
@@ -425,10 +110,10 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                          problem = message.str();
                                          return failure();
                                        })))
-      pass = std::make_unique<FailPass>(
-          "gemm-options: cannot parse '" + options.gemmOptions +
-          "' as options of --wrapper-gemm-template" +
-          (problem.empty() ? std::string() : ": " + problem));
+      pass =
+          createFailPass("gemm-options: cannot parse '" + options.gemmOptions +
+                         "' as options of --wrapper-gemm-template" +
+                         (problem.empty() ? std::string() : ": " + problem));
     pm.addPass(std::move(pass));
   }
   // The wrapper host program (if any) after its kernels are buffers: its
@@ -442,7 +127,7 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
   host.externalConstants = options.externalConstants;
   pm.addPass(createConvertWrapperToStandardPass(host));
   if (options.cInterface)
-    pm.addPass(std::make_unique<AddCInterfacePass>());
+    pm.addPass(createWrapperAddCInterfacePass());
   // Clones that deallocation inserted (a returned view of an argument, for
   // one) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -576,8 +261,9 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   addHostFrontend(pm, host);
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
-      std::make_unique<FuseElementwiseKeepContractionsPass>(
-          /*recompute=*/true));
+      createWrapperFuseElementwiseKeepContractionsPass(
+          WrapperFuseElementwiseKeepContractionsPassOptions{
+              /*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 
   // Buffers, as on the CPU; then the host graph becomes a function that
@@ -594,7 +280,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
 
   // Kernels: parallel loops tiled by the block size, mapped to blocks and
   // threads; the host's buffers moved to the device.
-  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLinalgPass>());
+  pm.addNestedPass<func::FuncOp>(createWrapperStridedCopiesToLinalgPass());
   // Matrix products: calls of cuBLAS through the runtime.
   if (options.cublas) {
     WrapperCUDAMatmulToCublasPassOptions cublas;
@@ -608,25 +294,24 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   rows.vectorize = options.vectorize;
   pm.addNestedPass<func::FuncOp>(createWrapperCUDARowKernelsPass(rows));
   pm.addNestedPass<func::FuncOp>(
-      std::make_unique<InterchangeReductionsInnermostPass>());
+      createWrapperInterchangeReductionsInnermostPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAScalarKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addNestedPass<func::FuncOp>(
-      std::make_unique<TileParallelLoopsForGPUPass>(options.blockSize));
+  pm.addNestedPass<func::FuncOp>(createWrapperTileParallelLoopsForGPUPass(
+      WrapperTileParallelLoopsForGPUPassOptions{options.blockSize}));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   WrapperCUDAPlaceBuffersPassOptions place;
   place.deviceArguments = options.deviceArguments;
   pm.addPass(createWrapperCUDAPlaceBuffersPass(place));
   pm.addPass(createCanonicalizerPass());
   if (options.cInterface)
-    pm.addPass(std::make_unique<AddCInterfacePass>());
+    pm.addPass(createWrapperAddCInterfacePass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<LowerAllReducePass>());
+  pm.addNestedPass<gpu::GPUModuleOp>(createWrapperLowerAllReducePass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAStreamOrderedCallsPass());
   if (options.deviceArguments)
-    pm.addNestedPass<func::FuncOp>(
-        std::make_unique<ReturnWithoutWaitingPass>());
+    pm.addNestedPass<func::FuncOp>(createWrapperCUDAReturnWithoutWaitingPass());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, step by step, with one cleanup
   // it lacks: the kernels' dead casts to memref (left by the descriptor
@@ -659,14 +344,14 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<EraseDeadCastsPass>());
+  pm.addNestedPass<gpu::GPUModuleOp>(createWrapperEraseDeadCastsPass());
   pm.addPass(createGpuToLLVMConversionPass());
   // Memref ops that gpu-to-llvm leaves on the host (memref.reshape with a
   // shape in memory).
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   if (libdevice.empty())
-    pm.addNestedPass<gpu::GPUModuleOp>(
-        std::make_unique<RequireNoLibdeviceCallsPass>(options.cudaToolkit));
+    pm.addNestedPass<gpu::GPUModuleOp>(createWrapperRequireNoLibdeviceCallsPass(
+        WrapperRequireNoLibdeviceCallsPassOptions{options.cudaToolkit}));
   // PTX (compiled by the driver when loaded), or cubin through the
   // toolkit's ptxas (no JIT at load time).
   GpuModuleToBinaryPassOptions binary;
@@ -675,7 +360,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     std::string toolkit =
         findInToolkit(options.cudaToolkit, {"bin", "ptxas"}).first;
     if (toolkit.empty()) {
-      pm.addPass(std::make_unique<FailPass>(
+      pm.addPass(createFailPass(
           "binary=cubin needs ptxas: not found in the CUDA toolkit (" +
           (options.cudaToolkit.empty()
                ? std::string("$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
@@ -687,9 +372,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     binary.compilationTarget = "bin";
     binary.toolkitPath = toolkit;
   } else if (options.binary != "ptx") {
-    pm.addPass(std::make_unique<FailPass>("unknown binary '" +
-                                          options.binary.getValue() +
-                                          "'; expected ptx or cubin"));
+    pm.addPass(createFailPass("unknown binary '" + options.binary.getValue() +
+                              "'; expected ptx or cubin"));
     return;
   }
   pm.addPass(createGpuModuleToBinaryPass(binary));
@@ -697,7 +381,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(std::make_unique<EraseDeadCastsPass>());
+  pm.addPass(createWrapperEraseDeadCastsPass());
 }
 
 void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
@@ -785,5 +469,4 @@ void mlir::wrapper::registerPipelines() {
       "LLVM dialect calling the runtime's mgpu* functions, kernels as PTX in "
       "a gpu.binary (first version: upstream's loop mapping)",
       buildCUDAPipeline);
-  PassRegistration<AddCInterfacePass>();
 }

@@ -6,13 +6,15 @@
 
 #include "Wrapper/InitAll.h"
 
+#include "Wrapper/Codegen/CPU/Passes.h"
+#include "Wrapper/Codegen/CUDA/Passes.h"
+#include "Wrapper/Codegen/Common/Passes.h"
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramDialect.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
 #include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
 #include "Wrapper/Pipelines/Pipelines.h"
-#include "Wrapper/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -122,7 +124,9 @@ void mlir::wrapper::registerAllPasses() {
   tensor_program::registerTensorProgramPasses();
   registerWrapperConversionPasses();
   registerPipelines();
-  registerWrapperTransformsPasses();
+  registerWrapperCodegenCommonPasses();
+  registerWrapperCodegenCPUPasses();
+  registerWrapperCodegenCUDAPasses();
   registerWrapperPasses();
   // Upstream passes that lit tests and pipelines use on their own.
   registerTransformsPasses();

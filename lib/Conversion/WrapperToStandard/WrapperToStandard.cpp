@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/Conversion/WrapperToStandard/WrapperToStandard.h"
+#include "Wrapper/Utils/MemRefDescriptors.h"
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
@@ -129,42 +129,6 @@ struct DebugRuntime {
 /// The name of the pointer slot of the external constant `name`.
 static std::string slotName(StringRef name) {
   return ("__wrapper_slot_" + name).str();
-}
-
-Value mlir::wrapper::buildMemRefOnPointer(OpBuilder &b, Location loc,
-                                          Value pointer, MemRefType type,
-                                          ValueRange sizes) {
-  MLIRContext *context = b.getContext();
-  Type i64 = b.getI64Type();
-  Type ptr = LLVM::LLVMPointerType::get(context);
-  int64_t rank = type.getRank();
-  SmallVector<Type> fields = {ptr, ptr, i64};
-  if (rank > 0) {
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-  }
-  auto structType = LLVM::LLVMStructType::getLiteral(context, fields);
-  Value descriptor = LLVM::PoisonOp::create(b, loc, structType);
-  auto insert = [&](Value value, ArrayRef<int64_t> position) {
-    descriptor =
-        LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
-  };
-  auto constant = [&](int64_t value) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
-  };
-  insert(pointer, {0});
-  insert(pointer, {1});
-  insert(constant(0), {2});
-  Value stride = constant(1);
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    Value size = sizes.empty() ? constant(type.getDimSize(d)) : sizes[d];
-    insert(size, {3, d});
-    insert(stride, {4, d});
-    if (d > 0)
-      stride = LLVM::MulOp::create(b, loc, stride, size);
-  }
-  return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
-      .getResult(0);
 }
 
 /// The LLVM type of `wrapper_tensor` (WrapperShim.h): data, dtype, rank,

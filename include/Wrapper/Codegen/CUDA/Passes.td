@@ -1,0 +1,266 @@
+//===- Passes.td - CUDA code generation passes -------------*- tablegen -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_CODEGEN_CUDA_PASSES_TD
+#define WRAPPER_CODEGEN_CUDA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def WrapperCUDARowKernelsPass
+    : Pass<"wrapper-cuda-row-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Row reductions and the row-local ops around them as "
+                "one-block-per-row GPU kernels";
+  let description = [{
+    Runs on buffers (after bufferization, before the remaining linalg ops
+    become parallel loops). A run of consecutive `linalg.generic`/`fill`
+    ops that share the same leading "row" dimensions and contain at least
+    one reduction over the innermost dimension (softmax, layer_norm,
+    rms_norm, sum/mean/amax over the last dimension) becomes one
+    `gpu.launch` with one block per row:
+
+    - ops over the whole row loop over it with the block's threads
+      (neighbouring threads on neighbouring elements, 128-bit vector loads
+      and stores where the row's contiguous operands are aligned);
+    - a reduction folds each thread's elements, then combines the threads
+      with `gpu.all_reduce` (warp shuffles and a shared-memory step, from
+      upstream's lowering); thread 0 writes the result;
+    - ops over one element per row run on thread 0;
+    - a barrier separates consecutive ops (a row's data moves between them
+      through memory that the block's recent accesses keep in L1).
+
+    Ops join the run only if every buffer written inside it is read and
+    written row by row (the row dimensions index it identically), so the
+    blocks are independent. Allocations, frees, dims and views between the
+    ops are moved around the launch. `block-size` 0 picks the threads per
+    block from the row length (about four vectors per thread, 64 to 1024).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per row (0: from the row length)">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "128-bit loads and stores where alignment allows">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def WrapperCUDAMatmulToCublasPass
+    : Pass<"wrapper-cuda-matmul-to-cublas", "::mlir::ModuleOp"> {
+  let summary = "Matrix products on buffers as calls of cuBLAS (through the "
+                "CUDA runtime)";
+  let description = [{
+    Runs on buffers, before the remaining linalg ops become GPU kernels.
+    A `linalg.matmul`, `linalg.batch_matmul`, or a contraction
+    `linalg.generic` of the same form (`out[b..., m, n] += lhs[b..., m, k] *
+    rhs[b..., k, n]`, either operand transposed in its last two dimensions,
+    either operand without the batch dimensions, f16/bf16 inputs extended
+    to an f32 accumulator) whose buffers have the identity layout becomes a
+    call of the runtime's `wrapperCudaGemm` on the buffers' device
+    addresses: cuBLAS's strided batched product, queued on the runtime's
+    stream (`include/Wrapper/Runtime/WrapperCuda.h`). A zero `linalg.fill`
+    of the output just before the product is folded into it (beta = 0).
+    The declaration of `wrapperCudaGemm` carries `wrapper.cuda_stream_ordered`,
+    which tells `--wrapper-cuda-stream-ordered-calls` that the call needs no
+    wait for earlier GPU work.
+
+    Products of other element types (integers, f64), other layouts (strided
+    views) or other indexing (broadcast batch dimensions of size other than
+    one, several batch dimensions that differ between operands) are left
+    alone and become ordinary kernels.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x32xf32>)
+    linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x32xf32>)
+                  outs(%c : memref<64x32xf32>)
+    // becomes
+    %pa = memref.extract_aligned_pointer_as_index %a : memref<64x128xf32> -> index
+    ...
+    func.call @wrapperCudaGemm(%c1, %c64, %c32, %c128, %a_i64, %c8192, ...)
+    ```
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 products use TF32 tensor cores (10-bit mantissas)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def WrapperCUDAStreamOrderedCallsPass
+    : Pass<"wrapper-cuda-stream-ordered-calls", "::mlir::func::FuncOp"> {
+  let summary = "Drops the host waits that gpu-async-region puts before "
+                "calls of stream-ordered runtime functions";
+  let description = [{
+    `gpu-async-region` makes the host wait for the GPU before any call it
+    cannot see into. A callee marked `wrapper.cuda_stream_ordered` (the
+    runtime's `wrapperCudaGemm`) queues its work on the runtime's one
+    stream, behind the kernels already queued, so the blocking `gpu.wait`
+    right before such a call is erased; the GPU work after it starts a new
+    token (`gpu.wait async`), which the runtime maps to the same stream.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def WrapperCUDAPlaceBuffersPass
+    : Pass<"wrapper-cuda-place-buffers", "::mlir::ModuleOp"> {
+  let summary = "Moves the host code's buffers of a CUDA program to the "
+                "device";
+  let description = [{
+    Runs after the kernels became `gpu.launch` ops (on buffers, outside any
+    launch): `memref.alloc`/`alloca` become `gpu.alloc`, `memref.dealloc`
+    `gpu.dealloc`, `memref.copy` `gpu.memcpy`; a `memref.get_global` is
+    copied to a device buffer where it is read. A public function copies
+    its memref arguments to the device at entry and its memref results back
+    to fresh host buffers before each return, so its callers keep passing
+    and receiving host buffers; the device copies are freed there. A buffer
+    that only host code reads and writes (the shape operand of a
+    `memref.reshape`, built in memory) stays on the host. Host code that
+    still loads or stores any other buffer (a loop not mapped to the GPU) is
+    an error.
+
+    With `device-arguments`, public functions take and return device
+    buffers instead (what `wrapper-run --target=cuda` and a CUDA `model.so`
+    call: the caller copies in and out, and repeated calls keep their data
+    on the device); a result that is an argument or a constant's device copy
+    is returned as a fresh device copy, so that every result is the
+    caller's to free.
+  }];
+  let options = [
+    Option<"deviceArguments", "device-arguments", "bool", /*default=*/"false",
+           "Public functions take and return device buffers">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def WrapperCUDAScalarKernelsPass
+    : Pass<"wrapper-cuda-scalar-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Puts linalg ops without parallel loops into a one-iteration "
+                "scf.parallel, so that they run on the GPU";
+  let description = [{
+    On buffers, before `convert-linalg-to-parallel-loops`: a linalg op with
+    no parallel loop (a rank-0 `linalg.fill` or generic: a size used as a
+    number, a scalar computed from scalars; a reduction of a whole tensor
+    to a scalar) would become host code that reads and writes device
+    memory, which `wrapper-cuda-place-buffers` refuses. Each such op outside
+    any `scf.parallel` and `gpu.launch` is moved into an
+    `scf.parallel (%i) = (0) to (1) step (1)`, which the GPU mapping turns
+    into a launch of one working thread (a whole-tensor reduction then runs
+    sequentially in that thread: correct, not fast).
+
+    ```mlir
+    linalg.fill ins(%v : f32) outs(%out : memref<f32>)
+    // becomes
+    scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+      linalg.fill ins(%v : f32) outs(%out : memref<f32>)
+      scf.reduce
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def WrapperInterchangeReductionsInnermostPass
+    : Pass<"wrapper-interchange-reductions-innermost",
+           "::mlir::func::FuncOp"> {
+  let summary = "Puts the reduction loops of linalg.generic ops after their "
+                "parallel ones";
+  let description = [{
+    Interchanges the iteration dimensions of every `linalg.generic` outside
+    GPU kernels so that its parallel dimensions come first and its
+    reductions last (each group keeping its relative order). The loops of a
+    reduction over outer dimensions (a column sum, softmax over dim 0) then
+    run inside each GPU thread, one column per thread with coalesced reads,
+    instead of as a host loop that launches and waits for a kernel per row.
+    A generic that cannot be interchanged keeps its order.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def WrapperTileParallelLoopsForGPUPass
+    : Pass<"wrapper-tile-parallel-loops-for-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Tiles outermost scf.parallel loops by the block size and "
+                "maps them to GPU blocks and threads";
+  let description = [{
+    Tiles each outermost `scf.parallel` by `[1, ..., 1, block-size]` (no
+    min/max bounds: the body is guarded) and sets the mapping attributes
+    that `--convert-parallel-loops-to-gpu` reads: the innermost (contiguous)
+    dimension's tiles on block x and its intra-tile loop on thread x, so
+    that neighbouring threads touch neighbouring elements; the next two
+    outer dimensions on block y and z; further outer dimensions run
+    sequentially in each thread. (Upstream's `--gpu-map-parallel-loops`
+    would put the innermost dimension on y or z.)
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads of a block along the innermost parallel dimension">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def WrapperStridedCopiesToLinalgPass
+    : Pass<"wrapper-strided-copies-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "memref.copy between strided buffers as linalg.copy";
+  let description = [{
+    A `memref.copy` whose source or target has a non-identity layout (a
+    slice, a part of a concatenation) becomes a `linalg.copy`, so that the
+    CUDA pipeline turns it into a kernel; contiguous copies stay
+    `memref.copy` (a `gpu.memcpy` on the device).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def WrapperCUDAReturnWithoutWaitingPass
+    : Pass<"wrapper-cuda-return-without-waiting", "::mlir::func::FuncOp"> {
+  let summary = "Erases the blocking gpu.wait before the returns of public "
+                "functions";
+  let description = [{
+    `--gpu-async-region` puts a blocking `gpu.wait` before each return. With
+    device arguments (the CUDA pipeline's `device-arguments`) a call returns
+    once its work is queued on the stream and the caller synchronizes, as
+    with PyTorch's CUDA tensors; this pass erases that wait in public
+    functions. Private functions keep theirs.
+  }];
+}
+
+def WrapperLowerAllReducePass
+    : Pass<"wrapper-lower-all-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "gpu.all_reduce as warp shuffles and shared memory";
+  let description = [{
+    Runs upstream's `gpu.all_reduce` rewrite (`populateGpuAllReducePatterns`,
+    which has no pass of its own) on a `gpu.module`: the block reductions of
+    the row kernels become warp shuffles plus one step through workgroup
+    memory.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def WrapperRequireNoLibdeviceCallsPass
+    : Pass<"wrapper-require-no-libdevice-calls", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Fails when kernels call libdevice functions";
+  let description = [{
+    The CUDA pipeline adds this pass when it found no libdevice to link: a
+    kernel that declares a `__nv_*` function (`__nv_expf`, ...) would give
+    PTX that does not load, so the pass reports the function and where
+    libdevice was looked for.
+  }];
+  let options = [
+    Option<"cudaToolkit", "cuda-toolkit", "std::string", /*default=*/"",
+           "The CUDA toolkit that was searched (empty: the environment's)">,
+  ];
+}
+
+#endif // WRAPPER_CODEGEN_CUDA_PASSES_TD

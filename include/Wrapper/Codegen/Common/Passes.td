@@ -1,0 +1,110 @@
+//===- Passes.td - passes shared by the CPU and CUDA code generators *- tablegen -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_CODEGEN_COMMON_PASSES_TD
+#define WRAPPER_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def WrapperApproximateMathPass : Pass<"wrapper-approximate-math"> {
+  let summary = "Replaces transcendental math ops with polynomial approximations";
+  let description = [{
+    Rewrites `math.exp`, `math.expm1`, `math.log`, `math.log1p`, `math.log2`,
+    `math.tanh`, `math.erf`, `math.sin`, `math.cos`, `math.atan`,
+    `math.atan2`, `math.asin`, `math.acos` and `math.cbrt` on f32 (and
+    vectors of f32) into the polynomial approximations of MLIR's math
+    dialect: straight-line arithmetic that LLVM vectorizes, instead of
+    scalar libm calls. The approximations are accurate to a few ulp in f32
+    (erf to about 1e-7 absolute).
+
+    Before:
+    ```mlir
+    %y = math.exp %x : f32
+    ```
+    After: a range reduction and a polynomial in `arith` ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def WrapperAddCInterfacePass
+    : Pass<"wrapper-add-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Marks public functions with llvm.emit_c_interface";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public function with a body, so
+    that `--convert-func-to-llvm` also emits a `_mlir_ciface_<name>` wrapper
+    taking memref descriptors by pointer (how C, `mlir-runner` and the
+    Python loader call a compiled function). The pipelines run it with their
+    `c-interface` option.
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) { return }
+    // becomes
+    func.func @f(%a: memref<4xf32>) attributes {llvm.emit_c_interface} { return }
+    ```
+  }];
+}
+
+def WrapperFuseElementwiseKeepContractionsPass
+    : Pass<"wrapper-fuse-elementwise-keep-contractions",
+           "::mlir::func::FuncOp"> {
+  let summary = "linalg elementwise fusion and reshape propagation that "
+                "leaves named contractions alone";
+  let description = [{
+    Upstream's `--linalg-fuse-elementwise-ops`, except that named
+    contractions (`linalg.matmul`) take no part: folding the reshapes around
+    a matmul into it (what a linear layer on `[batch, tokens, features]`
+    lowers to) would turn it into a batched `linalg.generic` that the GEMM
+    template and cuBLAS do not take.
+
+    With `recompute` (the CUDA pipeline), a small elementwise producer with
+    several users (at most eight payload ops) is fused into each of them and
+    disappears once all have it: recomputing a subtraction in a kernel costs
+    less than a round trip of its result through device memory (layer_norm's
+    `x - mean` feeds both the variance and the normalization). Products (a
+    reduction dimension that two inputs index) then take no producers: a
+    fused producer would be recomputed for every output element's dot
+    product, and the product would no longer be one that cuBLAS takes.
+  }];
+  let options = [
+    Option<"recompute", "recompute", "bool", /*default=*/"false",
+           "Fuse cheap elementwise producers with several users into each "
+           "user (and keep products free of producers)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def WrapperEraseDeadCastsPass : Pass<"wrapper-erase-dead-casts"> {
+  let summary = "Erases unrealized_conversion_cast ops without uses";
+  let description = [{
+    The NVVM lowering of kernels with dynamic memref arguments leaves casts
+    back to memref that nothing uses; translation to LLVM IR refuses them.
+    This pass erases every `builtin.unrealized_conversion_cast` without uses
+    (later ones first, since an earlier cast may feed only a dead one).
+    Casts with uses stay: `--reconcile-unrealized-casts` reports those.
+  }];
+}
+
+def WrapperFailPass : Pass<"wrapper-fail", "::mlir::ModuleOp"> {
+  let summary = "Fails with a message";
+  let description = [{
+    How a pipeline reports an option that cannot be honoured (pipeline
+    builders cannot fail): the builder adds this pass with the message, and
+    running the pipeline reports it as an error at the module's location.
+    ```
+    wrapper-opt --wrapper-fail='message="binary=cubin needs ptxas"' in.mlir
+    ```
+  }];
+  let options = [
+    Option<"message", "message", "std::string", /*default=*/"\"failed\"",
+           "The error message">,
+  ];
+}
+
+#endif // WRAPPER_CODEGEN_COMMON_PASSES_TD

@@ -1,0 +1,717 @@
+//===- GemmTemplate.cpp - packed, blocked GEMM for linalg.matmul ----------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-gemm-template: f32 linalg.matmul on buffers becomes a
+// GEMM in the style of BLIS and of Inductor's C++ GEMM template (seed 002):
+// A packed into row panels, B packed into column panels per K slice (or at
+// compile time when it is a constant), a parallel loop over column blocks,
+// cache blocking over K and M, and a register-tiled vector micro-kernel of
+// its own (a private function, so that it can be called, tested and timed
+// alone). The elementwise consumer of the product (bias, activation,
+// residual, cast) is applied to each tile as it is finished.
+//
+// Upstream has the pieces (linalg tiling, packing by linalg.pack,
+// vectorization to vector.contract) but not a schedule that keeps an mr x nr
+// accumulator tile in registers across K with broadcast A values, which is
+// what a GEMM needs to approach the FMA peak; this pass emits that schedule
+// directly with scf and vector ops (docs/Rationale/GemmTemplate.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmTemplate.h"
+
+#include "Wrapper/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERGEMMTEMPLATEPASS
+#include "Wrapper/Codegen/CPU/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::wrapper::gemm;
+
+bool wrapper::isGemmTemplateCandidate(Operation *op) {
+  auto matmul = dyn_cast_or_null<linalg::MatmulOp>(op);
+  if (!matmul || matmul.hasUserDefinedMaps())
+    return false;
+  return llvm::all_of(matmul->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isF32();
+  });
+}
+
+namespace {
+
+/// How an epilogue input is read at (m, n).
+enum class InputAccess { Product, Vector, Scalar };
+
+/// The elementwise consumer of the product fused into the write-back.
+struct Epilogue {
+  linalg::GenericOp op;
+  SmallVector<InputAccess> access; // one per input of `op`
+  bool readsOutput = false;
+};
+
+/// Whether `type` is a memref whose innermost stride is 1.
+static bool hasUnitInnerStride(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getRank() == 0)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.back() == 1;
+}
+
+/// The op after `op` in its block that may touch memory (skipping pure
+/// ops), or null.
+static Operation *nextEffectfulOp(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!isMemoryEffectFree(next))
+      return next;
+  return nullptr;
+}
+
+static Operation *previousEffectfulOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (!isMemoryEffectFree(prev))
+      return prev;
+  return nullptr;
+}
+
+/// The epilogue of `matmul`, or a reason why its consumer is not one.
+static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
+                                         std::string &why) {
+  Value product = matmul.getOutputs()[0];
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+  if (!generic) {
+    why = "the next op is not a linalg.generic";
+    return failure();
+  }
+  if (!generic.hasPureBufferSemantics() || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != 2 || generic.getNumReductionLoops() != 0) {
+    why = "the next op is not a 2-d elementwise linalg.generic on buffers";
+    return failure();
+  }
+  MLIRContext *context = matmul.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (generic.getMatchingIndexingMap(init) != identity ||
+      !hasUnitInnerStride(init->get().getType())) {
+    why = "the output of the next op is not written at (m, n) with unit "
+          "stride";
+    return failure();
+  }
+  for (Value input : matmul.getInputs())
+    if (input == init->get()) {
+      why = "the next op writes an operand of the matmul";
+      return failure();
+    }
+  Epilogue epilogue;
+  epilogue.op = generic;
+  bool readsProduct = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (input->get() == product) {
+      if (map != identity) {
+        why = "the next op reads the product other than at (m, n)";
+        return failure();
+      }
+      readsProduct = true;
+      epilogue.access.push_back(InputAccess::Product);
+      continue;
+    }
+    if (!isa<MemRefType>(input->get().getType())) {
+      why = "the next op has a scalar input";
+      return failure();
+    }
+    // Every index is m, n or 0, and n (if used) is the innermost one.
+    bool usesN = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (constant && constant.getValue() == 0)
+        continue;
+      if (!dim) {
+        why = "the next op reads an input through a map other than "
+              "(m, n), (n), (m) or ()";
+        return failure();
+      }
+      if (dim.getPosition() == 1) {
+        if (i + 1 != map.getNumResults() ||
+            !hasUnitInnerStride(input->get().getType())) {
+          why = "the next op reads an input along n with a non-unit stride";
+          return failure();
+        }
+        usesN = true;
+      }
+    }
+    epilogue.access.push_back(usesN ? InputAccess::Vector
+                                    : InputAccess::Scalar);
+  }
+  if (!readsProduct) {
+    why = "the next op does not read the product";
+    return failure();
+  }
+  epilogue.readsOutput = !generic.getRegionOutputArgs()[0].use_empty();
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Elementwise>() ||
+        op.getNumResults() != 1 ||
+        llvm::any_of(op.getResultTypes(), llvm::IsaPred<ShapedType>)) {
+      why = ("the payload of the next op has '" + op.getName().getStringRef() +
+             "', which is not elementwise")
+                .str();
+      return failure();
+    }
+  }
+  // The product is read by the epilogue only: nothing else may see the
+  // values of C between the matmul and the epilogue.
+  for (Operation *user : product.getUsers())
+    if (user != matmul && user != generic && !isa<memref::DeallocOp>(user) &&
+        user->isBeforeInBlock(generic) && matmul->isBeforeInBlock(user)) {
+      why = "the product is used between the matmul and the next op";
+      return failure();
+    }
+  return epilogue;
+}
+
+//===----------------------------------------------------------------------===//
+// The GEMM
+//===----------------------------------------------------------------------===//
+
+struct GemmPlan {
+  linalg::MatmulOp matmul;
+  linalg::FillOp zeroFill;          // dropped when set
+  std::optional<Epilogue> epilogue; // fused when set
+  Value packedB;                    // [N/nr][K][nr] when B was prepacked
+};
+
+/// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
+/// finished product, vl columns at a time under a mask.
+static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
+                         Value m, Value n, Value rows, Value cols,
+                         const Blocking &blk) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  linalg::GenericOp generic = epilogue.op;
+  Value out = generic.getDpsInitOperand(0)->get();
+  auto vecOf = [&](Type scalar) { return VectorType::get({blk.vl}, scalar); };
+  auto maskType = VectorType::get({blk.vl}, b.getI1Type());
+  e.loop(rows, [&](Value r) {
+    Value row = e.add(m, r);
+    e.loop(e.idx(0), cols, e.idx(blk.vl), [&](Value j) {
+      Value col = e.add(n, j);
+      Value mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                                ValueRange{e.sub(cols, j)});
+      auto maskedLoad = [&](Value memref, ValueRange indices) -> Value {
+        Type scalar = getElementTypeOrSelf(memref.getType());
+        Value zero = arith::ConstantOp::create(b, loc, vecOf(scalar),
+                                               b.getZeroAttr(vecOf(scalar)));
+        return vector::MaskedLoadOp::create(b, loc, vecOf(scalar), memref,
+                                            indices, mask, zero);
+      };
+      IRMapping mapping;
+      for (auto [input, access] :
+           llvm::zip(generic.getDpsInputOperands(), epilogue.access)) {
+        Value arg = generic.getMatchingBlockArgument(input);
+        if (access == InputAccess::Product) {
+          mapping.map(arg, maskedLoad(product, {row, col}));
+          continue;
+        }
+        AffineMap map = generic.getMatchingIndexingMap(input);
+        SmallVector<Value> indices;
+        for (AffineExpr expr : map.getResults()) {
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            indices.push_back(dim.getPosition() == 0 ? row : col);
+          else
+            indices.push_back(e.idx(0));
+        }
+        if (access == InputAccess::Vector) {
+          mapping.map(arg, maskedLoad(input->get(), indices));
+        } else {
+          Value scalar = memref::LoadOp::create(b, loc, input->get(), indices);
+          mapping.map(arg, vector::BroadcastOp::create(
+                               b, loc, vecOf(scalar.getType()), scalar));
+        }
+      }
+      if (epilogue.readsOutput)
+        mapping.map(generic.getRegionOutputArgs()[0],
+                    maskedLoad(out, {row, col}));
+      for (Operation &op : generic.getBody()->without_terminator()) {
+        SmallVector<Value> operands;
+        for (Value operand : op.getOperands()) {
+          if (Value mapped = mapping.lookupOrNull(operand)) {
+            operands.push_back(mapped);
+            continue;
+          }
+          // Defined outside the payload: the same value in every lane.
+          Value splat = vector::BroadcastOp::create(
+              b, loc, vecOf(operand.getType()), operand);
+          mapping.map(operand, splat);
+          operands.push_back(splat);
+        }
+        OperationState state(op.getLoc(), op.getName());
+        state.addOperands(operands);
+        state.addTypes(vecOf(op.getResult(0).getType()));
+        state.addAttributes(op.getAttrs());
+        mapping.map(op.getResult(0), b.create(state)->getResult(0));
+      }
+      Value result =
+          mapping.lookup(generic.getBody()->getTerminator()->getOperand(0));
+      vector::MaskedStoreOp::create(b, loc, out, ValueRange{row, col}, mask,
+                                    result);
+    });
+  });
+}
+
+/// `omp_get_max_threads` (the OpenMP runtime that runs the parallel loops),
+/// declared in the module of `op` if it is not yet.
+static func::FuncOp getOrDeclareMaxThreads(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto existing = module.lookupSymbol<func::FuncOp>("omp_get_max_threads"))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), "omp_get_max_threads",
+                                   b.getFunctionType({}, {b.getI32Type()}));
+  func.setPrivate();
+  return func;
+}
+
+/// Copies rows x cols elements between C at (m, n) and the local tile.
+static void copyTile(Emitter &e, Value from, ValueRange fromAt, Value to,
+                     ValueRange toAt, Value rows, Value cols) {
+  e.loop(rows, [&](Value r) {
+    e.loop(cols, [&](Value j) {
+      Value v = memref::LoadOp::create(
+          e.b, e.loc, from,
+          ValueRange{e.add(fromAt[0], r), e.add(fromAt[1], j)});
+      memref::StoreOp::create(e.b, e.loc, v, to,
+                              ValueRange{e.add(toAt[0], r), e.add(toAt[1], j)});
+    });
+  });
+}
+
+static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
+                     const Blocking &blk, bool parallel) {
+  linalg::MatmulOp matmul = plan.matmul;
+  // At the epilogue when there is one: only pure ops lie between the two,
+  // and the epilogue may read values they define (views of its inputs).
+  Operation *at = plan.epilogue ? static_cast<Operation *>(plan.epilogue->op)
+                                : matmul.getOperation();
+  OpBuilder b(at);
+  Location loc = matmul.getLoc();
+  Emitter e(b, loc);
+  Type f32 = b.getF32Type();
+  Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
+  Value c = matmul.getOutputs()[0];
+  Value M = e.dim(a, 0), K = e.dim(a, 1), N = e.dim(c, 1);
+  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
+  auto tileType = cast<FunctionType>(ukernel.getFunctionType()).getInput(5);
+  auto vecType = VectorType::get({blk.vl}, f32);
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+
+  // A into [ceil(M/mr)][K][mr] panels, zero rows past M.
+  Value mPanels = e.ceilDiv(M, blk.mr);
+  Value ap = memref::AllocOp::create(
+      b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
+      b.getI64IntegerAttr(64));
+  // Column by column of the panel: mr loads from mr row streams, mr
+  // contiguous stores (a whole panel without the row checks).
+  auto packPanel = [&](Value p, bool whole) {
+    Value panelBase = e.mul(e.mul(p, K), blk.mr);
+    SmallVector<Value> rows, valid;
+    for (int64_t r = 0; r < blk.mr; ++r) {
+      Value row = e.add(e.mul(p, blk.mr), r);
+      if (whole) {
+        rows.push_back(row);
+        continue;
+      }
+      valid.push_back(e.cmp(arith::CmpIPredicate::ult, row, M));
+      rows.push_back(
+          arith::SelectOp::create(b, loc, valid.back(), row, e.idx(0)));
+    }
+    e.loop(K, [&](Value k) {
+      Value dst = e.add(panelBase, e.mul(k, blk.mr));
+      for (int64_t r = 0; r < blk.mr; ++r) {
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{rows[r], k});
+        if (!whole)
+          v = arith::SelectOp::create(b, loc, valid[r], v, zeroF);
+        memref::StoreOp::create(b, loc, v, ap, ValueRange{e.add(dst, r)});
+      }
+    });
+  };
+  e.parallelLoop(parallel, mPanels, [&](Value p) {
+    Value end = e.mul(e.add(p, 1), blk.mr);
+    e.ifThen(
+        e.cmp(arith::CmpIPredicate::ule, end, M),
+        [&] { packPanel(p, /*whole=*/true); },
+        [&] { packPanel(p, /*whole=*/false); });
+  });
+
+  Value bpPrepacked;
+  if (plan.packedB) {
+    Value collapsed = memref::CollapseShapeOp::create(
+        b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
+    bpPrepacked = memref::CastOp::create(b, loc, flat, collapsed);
+  }
+  bool unitStrideB = hasUnitInnerStride(bMat.getType());
+  Value accumulateFirst =
+      arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
+
+  // Thread blocks: the nc-column blocks, and when there are fewer of them
+  // than threads (a narrow N), M split into as many mc-aligned chunks as
+  // the threads left per column block (each chunk packs its own B block).
+  Value nBlocks = e.ceilDiv(N, blk.nc);
+  Value mChunk = e.mul(e.ceilDiv(M, blk.mc), blk.mc);
+  if (parallel) {
+    Value threads = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        func::CallOp::create(b, loc, getOrDeclareMaxThreads(matmul),
+                             ValueRange{})
+            .getResult(0));
+    Value split = arith::MaxSIOp::create(
+        b, loc, e.idx(1),
+        arith::DivSIOp::create(
+            b, loc, threads,
+            arith::MaxSIOp::create(b, loc, nBlocks, e.idx(1)))); // N may be 0
+    mChunk = e.mul(e.ceilDiv(e.ceilDiv(M, split), blk.mc), blk.mc);
+  }
+  mChunk = arith::MaxSIOp::create(b, loc, mChunk, e.idx(blk.mc));
+  Value mChunks = e.ceilDiv(M, mChunk);
+  e.parallelLoop(parallel, e.mul(mChunks, nBlocks), [&](Value block) {
+    Value jb = arith::RemUIOp::create(b, loc, block, nBlocks);
+    Value mStart =
+        e.mul(arith::DivUIOp::create(b, loc, block, nBlocks), mChunk);
+    Value mEnd = e.min(M, e.add(mStart, mChunk));
+    Value n0 = e.mul(jb, blk.nc);
+    Value nCur = e.min(e.sub(N, n0), blk.nc);
+    Value nPanels = e.ceilDiv(nCur, blk.nr);
+    // On the heap: one allocation per block, and no stack that grows with
+    // the number of blocks when the loop is sequential.
+    Value local =
+        memref::AllocOp::create(b, loc, MemRefType::get({blk.mr, blk.nr}, f32),
+                                b.getI64IntegerAttr(64));
+    Value localTile = memref::CastOp::create(b, loc, tileType, local);
+    Value bBuf;
+    if (!bpPrepacked)
+      bBuf = memref::AllocOp::create(b, loc,
+                                     MemRefType::get({blk.nc * blk.kc}, f32),
+                                     b.getI64IntegerAttr(64));
+    Value bp = bpPrepacked
+                   ? bpPrepacked
+                   : memref::CastOp::create(b, loc, flat, bBuf).getResult();
+    e.loop(e.idx(0), K, e.idx(blk.kc), [&](Value pc) {
+      Value kCur = e.min(e.sub(K, pc), blk.kc);
+      if (!bpPrepacked) {
+        // The kc x nc block of B into [nc/nr][kc][nr] panels: plain
+        // vector loads for whole panels of a unit-stride B, masked ones (zero
+        // past N) for the last, lane by lane for any other layout.
+        // Row by row (each row of the block is nc contiguous floats of B),
+        // with the row `prefetchRows` ahead prefetched: consecutive rows
+        // are a page or more apart, beyond the hardware prefetchers.
+        const int64_t prefetchRows = 8;
+        auto packRow = [&](Value k, Value jp, bool whole) {
+          Value row = e.add(pc, k);
+          Value col0 = e.add(n0, e.mul(jp, blk.nr));
+          Value dst = e.mul(e.add(e.mul(jp, kCur), k), blk.nr);
+          for (int64_t j = 0; j < blk.nr; j += blk.vl) {
+            Value col = e.add(col0, j);
+            Value v;
+            if (unitStrideB && whole) {
+              v = vector::LoadOp::create(b, loc, vecType, bMat,
+                                         ValueRange{row, col});
+            } else if (unitStrideB) {
+              v = vector::TransferReadOp::create(b, loc, vecType, bMat,
+                                                 ValueRange{row, col}, zeroF,
+                                                 ArrayRef<bool>{false});
+            } else {
+              v = arith::ConstantOp::create(b, loc, vecType,
+                                            b.getZeroAttr(vecType));
+              for (int64_t lane = 0; lane < blk.vl; ++lane) {
+                Value at = e.add(col, lane);
+                Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
+                Value safe =
+                    arith::SelectOp::create(b, loc, valid, at, e.idx(0));
+                Value x =
+                    memref::LoadOp::create(b, loc, bMat, ValueRange{row, safe});
+                x = arith::SelectOp::create(b, loc, valid, x, zeroF);
+                v = vector::InsertOp::create(b, loc, x, v, lane);
+              }
+            }
+            vector::StoreOp::create(b, loc, v, bBuf, ValueRange{e.add(dst, j)});
+          }
+        };
+        e.loop(kCur, [&](Value k) {
+          if (unitStrideB) {
+            Value ahead = e.add(pc, e.add(k, prefetchRows));
+            e.ifThen(e.cmp(arith::CmpIPredicate::ult, ahead, K), [&] {
+              e.loop(e.idx(0), nCur, e.idx(16), [&](Value j) {
+                memref::PrefetchOp::create(b, loc, bMat,
+                                           ValueRange{ahead, e.add(n0, j)},
+                                           /*isWrite=*/false,
+                                           /*localityHint=*/3,
+                                           /*isDataCache=*/true);
+              });
+            });
+          }
+          e.loop(nPanels, [&](Value jp) {
+            if (!unitStrideB)
+              return packRow(k, jp, /*whole=*/false);
+            Value end = e.add(e.add(n0, e.mul(jp, blk.nr)), blk.nr);
+            e.ifThen(
+                e.cmp(arith::CmpIPredicate::ule, end, N),
+                [&] { packRow(k, jp, /*whole=*/true); },
+                [&] { packRow(k, jp, /*whole=*/false); });
+          });
+        });
+      }
+      Value notFirst = e.cmp(arith::CmpIPredicate::ne, pc, e.idx(0));
+      Value accumulate =
+          arith::OrIOp::create(b, loc, notFirst, accumulateFirst);
+      Value last = e.cmp(arith::CmpIPredicate::sge, e.add(pc, kCur), K);
+      e.loop(mStart, mEnd, e.idx(blk.mc), [&](Value ic) {
+        Value mCur = e.min(e.sub(mEnd, ic), blk.mc);
+        e.loop(nPanels, [&](Value jp) {
+          Value n = e.add(n0, e.mul(jp, blk.nr));
+          Value cols = e.min(e.sub(N, n), blk.nr);
+          Value bOff =
+              bpPrepacked
+                  ? e.mul(e.add(e.mul(e.add(e.div(n0, blk.nr), jp), K), pc),
+                          blk.nr)
+                  : e.mul(e.mul(jp, kCur), blk.nr);
+          e.loop(e.idx(0), mCur, e.idx(blk.mr), [&](Value ir) {
+            Value m = e.add(ic, ir);
+            Value rows = e.min(e.sub(M, m), blk.mr);
+            Value aOff = e.mul(e.add(e.mul(e.div(m, blk.mr), K), pc), blk.mr);
+            Value full = arith::AndIOp::create(
+                b, loc, e.cmp(arith::CmpIPredicate::eq, rows, e.idx(blk.mr)),
+                e.cmp(arith::CmpIPredicate::eq, cols, e.idx(blk.nr)));
+            auto callKernel = [&](Value tile) {
+              func::CallOp::create(
+                  b, loc, ukernel,
+                  ValueRange{ap, aOff, bp, bOff, kCur, tile, accumulate});
+            };
+            e.ifThen(
+                full,
+                [&] {
+                  Value sub = memref::SubViewOp::create(
+                      b, loc, c, ArrayRef<OpFoldResult>{m, n},
+                      ArrayRef<OpFoldResult>{b.getIndexAttr(blk.mr),
+                                             b.getIndexAttr(blk.nr)},
+                      ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                             b.getIndexAttr(1)});
+                  callKernel(memref::CastOp::create(b, loc, tileType, sub));
+                },
+                [&] {
+                  // An edge tile: through the local tile.
+                  e.ifThen(accumulate, [&] {
+                    copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows,
+                             cols);
+                  });
+                  callKernel(localTile);
+                  copyTile(e, local, {e.idx(0), e.idx(0)}, c, {m, n}, rows,
+                           cols);
+                });
+            if (plan.epilogue)
+              e.ifThen(last, [&] {
+                emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+              });
+          });
+        });
+      });
+    });
+    if (bBuf)
+      memref::DeallocOp::create(b, loc, bBuf);
+    memref::DeallocOp::create(b, loc, local);
+  });
+  // With K = 0 no K slice ran, so no tile got its epilogue: C holds what it
+  // held (the kept fill), and the epilogue is applied to all of it.
+  if (plan.epilogue && cast<ShapedType>(a.getType()).getDimSize(1) <= 0) {
+    e.ifThen(e.cmp(arith::CmpIPredicate::eq, K, e.idx(0)), [&] {
+      e.loop(e.idx(0), M, e.idx(blk.mr), [&](Value m) {
+        Value rows = e.min(e.sub(M, m), blk.mr);
+        e.loop(e.idx(0), N, e.idx(blk.nr), [&](Value n) {
+          Value cols = e.min(e.sub(N, n), blk.nr);
+          emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+        });
+      });
+    });
+  }
+  memref::DeallocOp::create(b, loc, ap);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct WrapperGemmTemplatePass
+    : public wrapper::impl::WrapperGemmTemplatePassBase<
+          WrapperGemmTemplatePass> {
+  using Base::Base;
+
+  /// The blocking from the options and the host's vector registers.
+  FailureOr<Blocking> chooseBlocking() {
+    Blocking blk;
+    blk.vl = vectorWidth;
+    if (blk.vl == 0) {
+      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+      blk.vl = features.lookup("avx512f") ? 16
+               : features.lookup("avx2")  ? 8
+                                          : 4;
+    }
+    bool wide = blk.vl >= 16;
+    blk.mr = mr ? static_cast<int64_t>(mr) : (wide ? 12 : 6);
+    blk.nr = nr ? static_cast<int64_t>(nr) : 2 * blk.vl;
+    blk.kc = kc;
+    int64_t mcOption = mc;
+    blk.mc = mcOption ? mcOption : std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
+    blk.nc = nc;
+    ModuleOp module = getOperation();
+    auto bad = [&](const Twine &message) -> FailureOr<Blocking> {
+      mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << message;
+      return failure();
+    };
+    std::string problem = checkRegisterTile(blk);
+    if (!problem.empty())
+      return bad(problem);
+    if (blk.kc < 1)
+      return bad("kc must be at least 1, got " + Twine(blk.kc));
+    if (blk.mc < blk.mr || blk.mc % blk.mr != 0)
+      return bad("mc must be a positive multiple of mr (" + Twine(blk.mr) +
+                 "), got " + Twine(blk.mc));
+    if (blk.nc < blk.nr || blk.nc % blk.nr != 0)
+      return bad("nc must be a positive multiple of nr (" + Twine(blk.nr) +
+                 "), got " + Twine(blk.nc));
+    return blk;
+  }
+
+  /// With the default register tile, a static M smaller than mr gets a
+  /// tile of M rows (no rows of zeros computed), twice as wide when that
+  /// still fits the registers (M = 1 to 6: 4 vectors per row).
+  Blocking adaptToRows(Blocking blk, linalg::MatmulOp matmul) {
+    int64_t rows =
+        cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(0);
+    if (mr != 0 || ShapedType::isDynamic(rows) || rows >= blk.mr || rows < 1)
+      return blk;
+    blk.mr = rows;
+    if (nr == 0 && rows <= 6 && blk.nc % (4 * blk.vl) == 0)
+      blk.nr = 4 * blk.vl;
+    blk.mc = std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
+    return blk;
+  }
+
+  /// Whether M*N*K is statically below `min-parallel-work`.
+  bool isSmallProduct(linalg::MatmulOp matmul) {
+    auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+    auto b = cast<ShapedType>(matmul.getInputs()[1].getType());
+    if (!a.hasStaticShape() || !b.hasStaticShape())
+      return false;
+    return a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) <
+           minParallelWork;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<Blocking> blocking = chooseBlocking();
+    if (failed(blocking))
+      return signalPassFailure();
+    Blocking blk = *blocking;
+    if (failed(defineDeclaredMicroKernels(module)))
+      return signalPassFailure();
+
+    SmallVector<linalg::MatmulOp> matmuls;
+    module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (linalg::MatmulOp matmul : matmuls) {
+      auto refuse = [&](const Twine &why) {
+        if (report)
+          matmul.emitRemark() << "GEMM template not used: " << why;
+      };
+      if (!wrapper::isGemmTemplateCandidate(matmul)) {
+        refuse("operands are not all f32 (or the matmul has its own "
+               "indexing maps)");
+        continue;
+      }
+      if (!matmul.hasPureBufferSemantics()) {
+        refuse("the matmul is on tensors (run bufferization first)");
+        continue;
+      }
+      Value c = matmul.getOutputs()[0];
+      if (!hasUnitInnerStride(c.getType())) {
+        refuse("C does not have a unit inner stride");
+        continue;
+      }
+      auto func = matmul->getParentOfType<func::FuncOp>();
+      if (!func) {
+        refuse("the matmul is not in a func.func");
+        continue;
+      }
+
+      GemmPlan plan;
+      plan.matmul = matmul;
+      // The fill can go only when the first K slice surely stores: with a
+      // K that may be 0 the K loop may not run at all, and C keeps it.
+      int64_t depth =
+          cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
+      if (auto fill = depth > 0 ? dyn_cast_or_null<linalg::FillOp>(
+                                      previousEffectfulOp(matmul))
+                                : nullptr) {
+        if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c &&
+            matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+          plan.zeroFill = fill;
+      }
+      std::string epilogueWhy = "epilogues=false";
+      if (epilogues) {
+        FailureOr<Epilogue> epilogue = matchEpilogue(matmul, epilogueWhy);
+        if (succeeded(epilogue))
+          plan.epilogue = *epilogue;
+      }
+      Blocking local = adaptToRows(blk, matmul);
+      std::string packWhy = "prepack=false";
+      if (prepack)
+        plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
+                                        local.nr, packWhy);
+      func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
+      emitGemm(plan, ukernel, local, parallel && !isSmallProduct(matmul));
+      if (report) {
+        InFlightDiagnostic remark = matmul.emitRemark();
+        remark << "GEMM template: micro-kernel " << local.mr << "x" << local.nr
+               << " (" << local.vl << " lanes), kc " << local.kc << ", mc "
+               << local.mc << ", nc " << local.nc << "; B "
+               << (plan.packedB ? "prepacked at compile time"
+                                : "packed at run time (" + packWhy + ")")
+               << "; epilogue ";
+        if (plan.epilogue)
+          remark << "fused ("
+                 << plan.epilogue->op.getBody()->getOperations().size() - 1
+                 << " payload ops)";
+        else
+          remark << "none (" << epilogueWhy << ")";
+      }
+      if (plan.epilogue)
+        plan.epilogue->op->erase();
+      if (plan.zeroFill)
+        plan.zeroFill->erase();
+      matmul->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,129 @@
+//===- GemmTemplate.h - pieces of --wrapper-gemm-template -------*- C++ -*-===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared by the files of the GEMM template: the blocking, a small IR
+// emitter, the micro-kernel (GemmMicroKernel.cpp) and the compile-time
+// packing of constant weights (GemmPrepack.cpp). Private to lib/Codegen/CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPPER_LIB_TRANSFORMS_GEMMTEMPLATE_H
+#define WRAPPER_LIB_TRANSFORMS_GEMMTEMPLATE_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir {
+namespace wrapper {
+namespace gemm {
+
+/// Register tile, vector width and cache blocks, all in elements.
+struct Blocking {
+  int64_t mr, nr, vl, kc, mc, nc;
+};
+
+/// Why the register tile (mr, nr, vl) of `blk` cannot be used, or an empty
+/// string: vl a power of two up to 64, mr from 1 to 32, nr 1 to 8 vectors.
+std::string checkRegisterTile(const Blocking &blk);
+
+/// Builds index arithmetic and structured loops at one builder position.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y == 0 ? x : add(x, idx(y)); }
+  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, idx(y)); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, idx(y)).getResult();
+  }
+  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
+  /// x / y rounded up, for x >= 0 and y >= 1.
+  Value ceilDiv(Value x, Value y) {
+    return arith::DivUIOp::create(b, loc, add(x, sub(y, idx(1))), y);
+  }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value min(Value x, int64_t y) { return min(x, idx(y)); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value dim(Value memref, int64_t d) {
+    return memref::DimOp::create(b, loc, memref, d);
+  }
+
+  /// scf.for from lb to ub by step; `body` gets the induction variable.
+  void loop(Value lb, Value ub, Value step,
+            llvm::function_ref<void(Value)> body) {
+    auto op = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVar());
+  }
+  void loop(Value ub, llvm::function_ref<void(Value)> body) {
+    loop(idx(0), ub, idx(1), body);
+  }
+  /// The same as an scf.parallel when `parallel`.
+  void parallelLoop(bool parallel, Value ub,
+                    llvm::function_ref<void(Value)> body) {
+    if (!parallel)
+      return loop(ub, body);
+    auto op = scf::ParallelOp::create(b, loc, ValueRange{idx(0)},
+                                      ValueRange{ub}, ValueRange{idx(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVars()[0]);
+  }
+  void ifThen(Value cond, llvm::function_ref<void()> thenBody,
+              llvm::function_ref<void()> elseBody = nullptr) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/!!elseBody);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    thenBody();
+    if (elseBody) {
+      b.setInsertionPoint(op.elseBlock()->getTerminator());
+      elseBody();
+    }
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The micro-kernel of `blk`'s register tile, created in `module` (with its
+/// body) unless it is there already:
+///   @__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>(Ap, aOff, Bp, bOff, kc,
+///                                               C tile, accumulate)
+/// computes C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where Ap's k-th
+/// column of mr values starts at aOff + k * mr and Bp's k-th row of nr
+/// values at bOff + k * nr.
+func::FuncOp getOrCreateMicroKernel(ModuleOp module, const Blocking &blk);
+
+/// Gives declared micro-kernels (a `func.func private` of that name without
+/// a body, as a test or a tuning harness writes them) their body; an error
+/// for a name or type that is not a micro-kernel's.
+LogicalResult defineDeclaredMicroKernels(ModuleOp module);
+
+/// If `b` is an argument of the kernel function `func` that its only
+/// wrapper.call passes from a wrapper.constant with a value, packs that
+/// constant into [ceil(N/nr)][K][nr] panels (shared with other kernels that
+/// packed it the same way), passes the packed constant instead and returns
+/// the retyped argument; null with the reason in `why` otherwise.
+Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b, int64_t nr,
+                       std::string &why);
+
+} // namespace gemm
+} // namespace wrapper
+} // namespace mlir
+
+#endif // WRAPPER_LIB_TRANSFORMS_GEMMTEMPLATE_H

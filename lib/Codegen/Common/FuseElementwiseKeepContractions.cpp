@@ -1,0 +1,89 @@
+//===- FuseElementwiseKeepContractions.cpp - elementwise fusion -----------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-fuse-elementwise-keep-contractions: upstream's
+// elementwise fusion and reshape propagation, with named contractions left
+// out and (with `recompute`) cheap producers fused into several users.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERFUSEELEMENTWISEKEEPCONTRACTIONSPASS
+#include "Wrapper/Codegen/Common/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct FuseElementwiseKeepContractionsPass
+    : public wrapper::impl::WrapperFuseElementwiseKeepContractionsPassBase<
+          FuseElementwiseKeepContractionsPass> {
+  using WrapperFuseElementwiseKeepContractionsPassBase::
+      WrapperFuseElementwiseKeepContractionsPassBase;
+  /// Payload ops of a producer that is still cheap enough to recompute.
+  static constexpr unsigned kRecomputeLimit = 8;
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    auto isNamedContraction = [](Operation *op) {
+      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+      return linalgOp && !isa<linalg::GenericOp>(op) &&
+             linalg::isaContractionOpInterface(linalgOp);
+    };
+    auto isProduct = [](Operation *op) {
+      auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        return false;
+      SmallVector<unsigned> reductions;
+      linalgOp.getReductionDims(reductions);
+      return llvm::any_of(reductions, [&](unsigned dim) {
+        return llvm::count_if(linalgOp.getDpsInputOperands(),
+                              [&](OpOperand *input) {
+                                return linalgOp.getMatchingIndexingMap(input)
+                                    .isFunctionOfDim(dim);
+                              }) >= 2;
+      });
+    };
+    bool recompute = this->recompute;
+    auto cheap = [&](Operation *op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+      return recompute && generic &&
+             generic.getNumParallelLoops() == generic.getNumLoops() &&
+             generic.getRegion().front().getOperations().size() <=
+                 kRecomputeLimit + 1;
+    };
+    linalg::ControlFusionFn control = [=](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      return producer && (producer->hasOneUse() || cheap(producer)) &&
+             !isNamedContraction(producer) &&
+             !isNamedContraction(fused->getOwner()) &&
+             !(recompute && isProduct(fused->getOwner()));
+    };
+    RewritePatternSet patterns(context);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
