@@ -12,7 +12,7 @@
 #include "InterpreterImpl.h"
 
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
-#include "Wrapper/Runtime/WrapperRuntime.h"
+#include "Wrapper/Support/HalfPrecision.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,9 +42,9 @@ double mlir::wrapper::roundToElementType(double value, Type type) {
   if (type.isF32())
     return static_cast<float>(value);
   if (type.isF16())
-    return wrapper_f16_to_f32(wrapper_f32_to_f16(static_cast<float>(value)));
+    return wrapper_half_f16_to_f32(wrapper_half_f32_to_f16(static_cast<float>(value)));
   if (type.isBF16())
-    return wrapper_bf16_to_f32(wrapper_f32_to_bf16(static_cast<float>(value)));
+    return wrapper_half_bf16_to_f32(wrapper_half_f32_to_bf16(static_cast<float>(value)));
   if (auto integer = dyn_cast<IntegerType>(type)) {
     if (std::isnan(value))
       return 0;
