@@ -29,15 +29,15 @@ func.func @weights(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
-// Tests that composites, reductions and casts of constants fold whole, that
-// ops with a non-constant operand stay, and that a result above
-// max-elements stays (SMALL).
+// Tests that reductions and casts of constants fold, that composites stay
+// (the pipelines decompose them first; see @decomposed_softmax), that ops
+// with a non-constant operand stay, and that a result above max-elements
+// stays (SMALL).
 // CHECK-LABEL: func.func @kinds
 // CHECK-DAG: tensor_program.constant dense<[1.000000e+00, 5.000000e-01]> : tensor<2xf16>
 // CHECK-DAG: tensor_program.constant dense<4> : tensor<i32>
-// CHECK-DAG: tensor_program.constant dense<5.000000e-01> : tensor<1x2xf32>
+// CHECK-DAG: tensor_program.softmax
 // CHECK: tensor_program.add %{{.*}}, %{{.*}} : (tensor<2xf32>, tensor<2xf32>)
-// CHECK-NOT: tensor_program.softmax
 // CHECK-NOT: tensor_program.reduce_sum
 // SMALL-LABEL: func.func @kinds
 // SMALL: tensor_program.broadcast
@@ -51,4 +51,82 @@ func.func @kinds(%x: tensor<2xf32>) -> (tensor<2xf16>, tensor<i32>, tensor<1x2xf
   %y = tensor_program.add %x, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %b = tensor_program.broadcast %a : tensor<2xf32> -> tensor<4x2xf32>
   return %h, %s, %sm, %y, %b : tensor<2xf16>, tensor<i32>, tensor<1x2xf32>, tensor<2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// Tests that a softmax of constants folds once decomposed (what the
+// pipelines run first): max, subtract, exp, sum, divide.
+// RUN: wrapper-opt %s --split-input-file --tensor-program-decompose --tensor-program-fold-constants | FileCheck %s --check-prefix=DECOMPOSED
+// DECOMPOSED-LABEL: func.func @decomposed_softmax
+// DECOMPOSED-NEXT: %[[C:.*]] = tensor_program.constant dense<{{\[\[}}5.000000e-01, 5.000000e-01], [0.119202{{[0-9]*}}, 8.80797{{[0-9]*}}e-01]]> : tensor<2x2xf32>
+// DECOMPOSED-NEXT: return %[[C]]
+func.func @decomposed_softmax() -> tensor<2x2xf32> {
+  %z = tensor_program.constant dense<[[3.0, 3.0], [1.0, 3.0]]> : tensor<2x2xf32>
+  %sm = tensor_program.softmax %z dim 1 : tensor<2x2xf32>
+  return %sm : tensor<2x2xf32>
+}
+
+// -----
+
+// Tests integer semantics: division toward zero, floor division, Python's
+// remainder, wrap-around at the width, bitwise ops, comparisons to i1.
+// CHECK-LABEL: func.func @integers
+// CHECK-DAG: tensor_program.constant dense<[-3, 3]> : tensor<2xi32>
+// CHECK-DAG: tensor_program.constant dense<[-4, 3]> : tensor<2xi32>
+// CHECK-DAG: tensor_program.constant dense<1> : tensor<2xi32>
+// CHECK-DAG: tensor_program.constant dense<-128> : tensor<i8>
+// CHECK-DAG: tensor_program.constant dense<[true, false]> : tensor<2xi1>
+// CHECK-DAG: tensor_program.constant dense<[6, 1]> : tensor<2xi32>
+func.func @integers() -> (tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i8>, tensor<2xi1>, tensor<2xi32>) {
+  %a = tensor_program.constant dense<[-7, 7]> : tensor<2xi32>
+  %b = tensor_program.constant dense<2> : tensor<2xi32>
+  %div = tensor_program.div %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %fdiv = tensor_program.floor_div %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %rem = tensor_program.remainder %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %m = tensor_program.constant dense<127> : tensor<i8>
+  %one = tensor_program.constant dense<1> : tensor<i8>
+  %wrap = tensor_program.add %m, %one : (tensor<i8>, tensor<i8>) -> tensor<i8>
+  %lt = tensor_program.compare lt, %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+  %x = tensor_program.constant dense<[4, 3]> : tensor<2xi32>
+  %or = tensor_program.xor %x, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %div, %fdiv, %rem, %wrap, %lt, %or : tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i8>, tensor<2xi1>, tensor<2xi32>
+}
+
+// -----
+
+// Tests that values the definitions leave open are not folded: integer
+// division by zero, a NaN cast to an integer.
+// CHECK-LABEL: func.func @open_values
+// CHECK: tensor_program.div
+// CHECK: tensor_program.cast
+func.func @open_values() -> (tensor<2xi32>, tensor<i32>) {
+  %a = tensor_program.constant dense<[1, 2]> : tensor<2xi32>
+  %z = tensor_program.constant dense<[1, 0]> : tensor<2xi32>
+  %d = tensor_program.div %a, %z : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %nan = tensor_program.constant dense<0x7FC00000> : tensor<f32>
+  %c = tensor_program.cast %nan : tensor<f32> to tensor<i32>
+  return %d, %c : tensor<2xi32>, tensor<i32>
+}
+
+// -----
+
+// Tests layout ops and generators: slice with a step, concat, pad, iota,
+// broadcast of a splat (stays a splat).
+// CHECK-LABEL: func.func @layout
+// CHECK-DAG: tensor_program.constant dense<[0, 2, 4]> : tensor<3xi64>
+// CHECK-DAG: tensor_program.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 9.000000e+00], [0.000000e+00, 1.000000e+00, 2.000000e+00, 9.000000e+00]]> : tensor<2x4xf32>
+// CHECK-DAG: tensor_program.constant dense<[-1.000000e+00, 0.000000e+00, 2.000000e+00, 4.000000e+00, -1.000000e+00]> : tensor<5xf32>
+// CHECK-DAG: tensor_program.constant dense<7.000000e+00> : tensor<1000x1000xf32>
+func.func @layout() -> (tensor<3xi64>, tensor<2x4xf32>, tensor<5xf32>, tensor<1000x1000xf32>) {
+  %i = tensor_program.iota dim 0 : tensor<6xi64>
+  %s = tensor_program.slice %i dim 0 start 0 end 6 step 2 : tensor<6xi64> -> tensor<3xi64>
+  %r = tensor_program.iota dim 1 : tensor<2x3xf32>
+  %nine = tensor_program.constant dense<9.0> : tensor<2x1xf32>
+  %c = tensor_program.concat %r, %nine dim 1 : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  %v = tensor_program.constant dense<[0.0, 2.0, 4.0]> : tensor<3xf32>
+  %p = tensor_program.pad %v low [1] high [1] value -1.0 : tensor<3xf32> -> tensor<5xf32>
+  %seven = tensor_program.constant dense<7.0> : tensor<f32>
+  %big = tensor_program.broadcast %seven : tensor<f32> -> tensor<1000x1000xf32>
+  return %s, %c, %p, %big : tensor<3xi64>, tensor<2x4xf32>, tensor<5xf32>, tensor<1000x1000xf32>
 }

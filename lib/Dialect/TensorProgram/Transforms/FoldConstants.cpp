@@ -4,16 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements --tensor-program-fold-constants with the reference interpreter
-// as the evaluator, so that folding computes exactly what the oracle of the
-// integration tests computes.
+// Implements --tensor-program-fold-constants over the dialect's evaluation
+// helper (ConstantEvaluation.h), not the reference interpreter: the
+// interpreter stays the integration tests' independent oracle, so a folding
+// mistake shows up as a difference between compiled and interpreted runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 
+#include "Wrapper/Dialect/TensorProgram/IR/ConstantEvaluation.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
-#include "Wrapper/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -31,49 +32,10 @@ namespace tensor_program {
 using namespace mlir;
 namespace tp = mlir::tensor_program;
 
-/// The value of a constant op as a host tensor, or nullopt.
-static std::optional<wrapper::HostTensor> constantValue(Operation *op,
-                                                        std::string &error) {
-  if (!isa_and_nonnull<tp::ConstantOp>(op))
-    return std::nullopt;
-  FailureOr<SmallVector<wrapper::HostTensor>> values =
-      wrapper::evaluateOperation(op, {}, error);
-  if (failed(values) || values->size() != 1)
-    return std::nullopt;
-  return values->front();
-}
-
-/// `tensor` as the elements attribute of `type`, or null.
-static DenseElementsAttr toAttribute(const wrapper::HostTensor &tensor,
-                                     RankedTensorType type) {
-  Type element = type.getElementType();
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    SmallVector<APFloat> values;
-    values.reserve(tensor.values.size());
-    for (double v : tensor.values) {
-      APFloat value(v);
-      bool lost = false;
-      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &lost);
-      values.push_back(value);
-    }
-    return DenseElementsAttr::get(type, values);
-  }
-  if (auto intType = dyn_cast<IntegerType>(element)) {
-    SmallVector<APInt> values;
-    values.reserve(tensor.values.size());
-    for (double v : tensor.values)
-      values.push_back(APInt(intType.getWidth(), static_cast<int64_t>(v),
-                             /*isSigned=*/true, /*implicitTrunc=*/true));
-    return DenseElementsAttr::get(type, values);
-  }
-  return {};
-}
-
 /// Reshapes and permutations of dense constants move bytes: done on the raw
-/// data (the interpreter's element-by-element evaluation in double costs
-/// seconds on a model's weights). Null when `op` is not such an op or its
-/// input is not a plain dense attribute of byte-sized elements.
+/// data (element-by-element evaluation costs seconds on a model's weights).
+/// Null when `op` is not such an op or its input is not a plain dense attribute
+/// of byte-sized elements.
 static DenseElementsAttr foldLayout(Operation *op) {
   if (!isa<tp::ReshapeOp, tp::PermuteOp>(op) || op->getNumOperands() < 1)
     return {};
@@ -107,8 +69,7 @@ static DenseElementsAttr foldLayout(Operation *op) {
   SmallVector<int64_t> index(rank, 0);
   int64_t source = 0;
   for (int64_t flat = 0, n = type.getNumElements(); flat < n; ++flat) {
-    std::memcpy(out.data() + flat * bytes, raw.data() + source * bytes,
-                bytes);
+    std::memcpy(out.data() + flat * bytes, raw.data() + source * bytes, bytes);
     for (int64_t d = rank - 1; d >= 0; --d) {
       source += stride[d];
       if (++index[d] < outShape[d])
@@ -129,8 +90,6 @@ struct TensorProgramFoldConstantsPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     int64_t folded = 0;
-    // Values of constants, computed once each.
-    DenseMap<Operation *, wrapper::HostTensor> known;
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
       if (op->getParentOp() == func)
@@ -153,46 +112,18 @@ struct TensorProgramFoldConstantsPass
         ++folded;
         continue;
       }
-      std::string error;
-      SmallVector<wrapper::HostTensor> operands;
-      bool allConstant = true;
-      for (Value operand : op->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        auto it = def ? known.find(def) : known.end();
-        if (it == known.end()) {
-          std::optional<wrapper::HostTensor> value = constantValue(def, error);
-          if (!value) {
-            allConstant = false;
-            break;
-          }
-          it = known.try_emplace(def, std::move(*value)).first;
-        }
-        operands.push_back(it->second);
-      }
-      if (!allConstant)
-        continue;
-      FailureOr<SmallVector<wrapper::HostTensor>> results =
-          wrapper::evaluateOperation(op, operands, error);
+      SmallVector<DenseElementsAttr> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(dyn_cast<DenseElementsAttr>(
+            operand.getDefiningOp<tp::ConstantOp>().getValue()));
+      FailureOr<SmallVector<DenseElementsAttr>> results =
+          tp::evaluateConstantOp(op, operands);
       if (failed(results))
         continue; // Not evaluable here: it stays and is compiled.
       OpBuilder b(op);
       SmallVector<Value> replacements;
-      for (auto [result, value] : llvm::zip(op->getResults(), *results)) {
-        auto type = cast<RankedTensorType>(result.getType());
-        DenseElementsAttr attr = toAttribute(value, type);
-        if (!attr)
-          break;
-        auto constant = tp::ConstantOp::create(b, op->getLoc(), attr);
-        known.try_emplace(constant, value);
-        replacements.push_back(constant);
-      }
-      if (replacements.size() != op->getNumResults()) {
-        for (Value v : replacements) {
-          known.erase(v.getDefiningOp());
-          v.getDefiningOp()->erase();
-        }
-        continue;
-      }
+      for (DenseElementsAttr value : *results)
+        replacements.push_back(tp::ConstantOp::create(b, op->getLoc(), value));
       op->replaceAllUsesWith(replacements);
       op->erase();
       ++folded;
@@ -200,10 +131,8 @@ struct TensorProgramFoldConstantsPass
     // Constants nothing uses any more.
     for (auto constant :
          llvm::make_early_inc_range(func.getOps<tp::ConstantOp>()))
-      if (constant->use_empty()) {
-        known.erase(constant);
+      if (constant->use_empty())
         constant->erase();
-      }
     if (report)
       emitRemark(func.getLoc())
           << "tensor-program-fold-constants: folded " << folded << " ops";
@@ -211,10 +140,7 @@ struct TensorProgramFoldConstantsPass
 
   /// Whether `op` may be replaced by its value.
   bool isFoldable(Operation *op) {
-    if (!isa<tp::TensorProgramDialect>(op->getDialect()) ||
-        isa<tp::ConstantOp, tp::FusedOp, tp::ExternOp, tp::CopyBackOp,
-            tp::YieldOp>(op) ||
-        op->getNumRegions() != 0 || op->getNumResults() == 0)
+    if (!tp::canEvaluateConstantOp(op))
       return false;
     for (Type type : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(type);

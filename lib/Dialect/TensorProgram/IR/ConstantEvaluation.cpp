@@ -1,0 +1,877 @@
+//===- ConstantEvaluation.cpp - tensor_program ops on constants -----------===//
+//
+// Part of the Wrapper project.
+//
+// Each op kind becomes one scalar or index rule, chosen once per op and
+// applied to every element: floats in double, integers in int64_t with
+// two's-complement wrap-around (computed on uint64_t), i1 as 0 and 1.
+// Written from the ops' definitions in TensorProgramOps.td, not from the
+// reference interpreter, which stays the independent oracle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Dialect/TensorProgram/IR/ConstantEvaluation.h"
+
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tensor_program;
+
+namespace {
+/// A constant being evaluated: row-major elements of `type`, as doubles
+/// (float element types) or int64_t (integers; i1 as 0 and 1).
+struct Values {
+  RankedTensorType type;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+
+  bool isFloat() const { return isa<FloatType>(type.getElementType()); }
+  int64_t size() const { return type.getNumElements(); }
+};
+
+/// One element of an operand: `f` for float operands, `i` for integers.
+struct Scalar {
+  double f = 0;
+  int64_t i = 0;
+};
+
+/// Operand splats larger than this are not expanded into element vectors.
+constexpr int64_t kMaxExpandedSplat = int64_t(1) << 24;
+
+Values fromAttribute(DenseElementsAttr attr) {
+  Values v;
+  v.type = cast<RankedTensorType>(attr.getType());
+  Type element = v.type.getElementType();
+  if (element.isF32()) {
+    auto range = attr.getValues<float>();
+    v.floats.assign(range.begin(), range.end());
+  } else if (element.isF64()) {
+    auto range = attr.getValues<double>();
+    v.floats.assign(range.begin(), range.end());
+  } else if (isa<FloatType>(element)) {
+    v.floats.reserve(v.size());
+    for (const APFloat &value : attr.getValues<APFloat>())
+      v.floats.push_back(value.convertToDouble()); // exact for f16, bf16
+  } else if (element.isInteger(1)) {
+    v.ints.reserve(v.size());
+    for (bool value : attr.getValues<bool>())
+      v.ints.push_back(value ? 1 : 0);
+  } else {
+    v.ints.reserve(v.size());
+    for (const APInt &value : attr.getValues<APInt>())
+      v.ints.push_back(value.getSExtValue());
+  }
+  return v;
+}
+
+DenseElementsAttr toAttribute(const Values &v) {
+  Type element = v.type.getElementType();
+  if (element.isF32()) {
+    SmallVector<float> data(v.floats.begin(), v.floats.end());
+    return DenseElementsAttr::get(v.type, ArrayRef<float>(data));
+  }
+  if (element.isF64())
+    return DenseElementsAttr::get(v.type, ArrayRef<double>(v.floats));
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> data;
+    data.reserve(v.floats.size());
+    for (double x : v.floats) {
+      APFloat value(x);
+      bool lost = false;
+      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      data.push_back(value);
+    }
+    return DenseElementsAttr::get(v.type, data);
+  }
+  if (element.isInteger(1)) {
+    SmallVector<bool> data;
+    data.reserve(v.ints.size());
+    for (int64_t x : v.ints)
+      data.push_back(x != 0);
+    return DenseElementsAttr::get(v.type, data);
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<APInt> data;
+  data.reserve(v.ints.size());
+  for (int64_t x : v.ints)
+    data.push_back(APInt(width, x, /*isSigned=*/true, /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(v.type, data);
+}
+
+Values make(RankedTensorType type) {
+  Values v;
+  v.type = type;
+  if (v.isFloat())
+    v.floats.assign(v.size(), 0.0);
+  else
+    v.ints.assign(v.size(), 0);
+  return v;
+}
+
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Calls `body(index, flat)` for every multi-index of `shape` in row-major
+/// order.
+void forEachIndex(ArrayRef<int64_t> shape,
+                  function_ref<void(ArrayRef<int64_t>, int64_t)> body) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    body(index, flat);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// Strides that read `shape` broadcast (NumPy rules, trailing alignment) to
+/// a result of rank `rank`: 0 for size-1 and missing leading dimensions.
+SmallVector<int64_t> broadcastStrides(ArrayRef<int64_t> shape, size_t rank) {
+  SmallVector<int64_t> strides = stridesOf(shape);
+  SmallVector<int64_t> result(rank, 0);
+  size_t lead = rank - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    result[lead + d] = shape[d] == 1 ? 0 : strides[d];
+  return result;
+}
+
+/// out[index] = in[source(index)], or `fill` where source is negative.
+Values remap(const Values &in, RankedTensorType type,
+             function_ref<int64_t(ArrayRef<int64_t>)> source, double fill) {
+  Values out = make(type);
+  forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index, int64_t flat) {
+    int64_t from = source(index);
+    if (out.isFloat())
+      out.floats[flat] = from < 0 ? fill : in.floats[from];
+    else
+      out.ints[flat] = from < 0 ? static_cast<int64_t>(fill) : in.ints[from];
+  });
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar rules
+//===----------------------------------------------------------------------===//
+
+/// One element's rule: reads the operands' elements, writes the result's
+/// (as a double for float results, an int64_t otherwise); false when the
+/// value is left open by the op's definition.
+using Rule = std::function<bool(ArrayRef<Scalar>, Scalar &)>;
+
+uint64_t bits(int64_t x) { return static_cast<uint64_t>(x); }
+int64_t wrap(uint64_t x) { return static_cast<int64_t>(x); }
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+/// The rule of a float-operand binary op, or null.
+Rule floatBinary(Operation *op) {
+  using F = std::function<double(double, double)>;
+  F f =
+      TypeSwitch<Operation *, F>(op)
+          .Case([](AddOp) { return [](double a, double b) { return a + b; }; })
+          .Case([](SubOp) { return [](double a, double b) { return a - b; }; })
+          .Case([](MulOp) { return [](double a, double b) { return a * b; }; })
+          .Case([](DivOp) { return [](double a, double b) { return a / b; }; })
+          .Case([](MaxOp) {
+            return [](double a, double b) {
+              return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+            };
+          })
+          .Case([](MinOp) {
+            return [](double a, double b) {
+              return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+            };
+          })
+          .Case([](PowOp) {
+            return [](double a, double b) { return std::pow(a, b); };
+          })
+          .Case([](FloorDivOp) {
+            return [](double a, double b) { return std::floor(a / b); };
+          })
+          .Case([](FmodOp) {
+            return [](double a, double b) { return std::fmod(a, b); };
+          })
+          .Case([](RemainderOp) {
+            // Python's %: the sign of the divisor.
+            return [](double a, double b) {
+              double r = std::fmod(a, b);
+              return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+            };
+          })
+          .Case([](Atan2Op) {
+            return [](double a, double b) { return std::atan2(a, b); };
+          })
+          .Default([](Operation *) { return F(); });
+  if (!f)
+    return {};
+  return [f](ArrayRef<Scalar> x, Scalar &r) {
+    r.f = f(x[0].f, x[1].f);
+    return true;
+  };
+}
+
+/// The rule of an integer-operand binary op, or null.
+Rule intBinary(Operation *op) {
+  using F = std::function<bool(int64_t, int64_t, int64_t &)>;
+  F f = TypeSwitch<Operation *, F>(op)
+            .Case([](AddOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = wrap(bits(a) + bits(b));
+                return true;
+              };
+            })
+            .Case([](SubOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = wrap(bits(a) - bits(b));
+                return true;
+              };
+            })
+            .Case([](MulOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = wrap(bits(a) * bits(b));
+                return true;
+              };
+            })
+            .Case([](DivOp) {
+              // Toward zero, as arith.divsi; by zero or overflowing: open.
+              return [](int64_t a, int64_t b, int64_t &r) {
+                if (b == 0 ||
+                    (a == std::numeric_limits<int64_t>::min() && b == -1))
+                  return false;
+                r = a / b;
+                return true;
+              };
+            })
+            .Case([](FloorDivOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                if (b == 0 ||
+                    (a == std::numeric_limits<int64_t>::min() && b == -1))
+                  return false;
+                r = a / b;
+                if ((a % b != 0) && ((a < 0) != (b < 0)))
+                  --r;
+                return true;
+              };
+            })
+            .Case([](FmodOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                if (b == 0 || b == -1) {
+                  r = 0;
+                  return b != 0;
+                }
+                r = a % b;
+                return true;
+              };
+            })
+            .Case([](RemainderOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                if (b == 0 || b == -1) {
+                  r = 0;
+                  return b != 0;
+                }
+                r = a % b;
+                if (r != 0 && ((r < 0) != (b < 0)))
+                  r += b;
+                return true;
+              };
+            })
+            .Case([](MaxOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = std::max(a, b);
+                return true;
+              };
+            })
+            .Case([](MinOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = std::min(a, b);
+                return true;
+              };
+            })
+            .Case([](PowOp) {
+              // Negative exponents have no integer value: open.
+              return [](int64_t a, int64_t b, int64_t &r) {
+                if (b < 0)
+                  return false;
+                uint64_t result = 1, base = bits(a);
+                for (uint64_t e = bits(b); e; e >>= 1) {
+                  if (e & 1)
+                    result *= base;
+                  base *= base;
+                }
+                r = wrap(result);
+                return true;
+              };
+            })
+            .Case([](AndOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = a & b;
+                return true;
+              };
+            })
+            .Case([](OrOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = a | b;
+                return true;
+              };
+            })
+            .Case([](XorOp) {
+              return [](int64_t a, int64_t b, int64_t &r) {
+                r = a ^ b;
+                return true;
+              };
+            })
+            .Default([](Operation *) { return F(); });
+  if (!f)
+    return {};
+  return [f](ArrayRef<Scalar> x, Scalar &r) { return f(x[0].i, x[1].i, r.i); };
+}
+
+/// The rule of a float unary op, or null.
+Rule floatUnary(Operation *op) {
+  using F = std::function<double(double)>;
+  F f =
+      TypeSwitch<Operation *, F>(op)
+          .Case([](NegOp) { return [](double x) { return -x; }; })
+          .Case([](AbsOp) { return [](double x) { return std::fabs(x); }; })
+          .Case([](ExpOp) { return [](double x) { return std::exp(x); }; })
+          .Case([](LogOp) { return [](double x) { return std::log(x); }; })
+          .Case([](SqrtOp) { return [](double x) { return std::sqrt(x); }; })
+          .Case([](RsqrtOp) {
+            return [](double x) { return 1.0 / std::sqrt(x); };
+          })
+          .Case([](TanhOp) { return [](double x) { return std::tanh(x); }; })
+          .Case([](ErfOp) { return [](double x) { return std::erf(x); }; })
+          .Case([](SigmoidOp) { return [](double x) { return sigmoid(x); }; })
+          .Case([](ReluOp) {
+            return
+                [](double x) { return std::isnan(x) ? x : std::max(x, 0.0); };
+          })
+          .Case([](SiluOp) { return [](double x) { return x * sigmoid(x); }; })
+          .Case([](SinOp) { return [](double x) { return std::sin(x); }; })
+          .Case([](CosOp) { return [](double x) { return std::cos(x); }; })
+          .Case([](TanOp) { return [](double x) { return std::tan(x); }; })
+          .Case([](AsinOp) { return [](double x) { return std::asin(x); }; })
+          .Case([](AcosOp) { return [](double x) { return std::acos(x); }; })
+          .Case([](AtanOp) { return [](double x) { return std::atan(x); }; })
+          .Case([](SinhOp) { return [](double x) { return std::sinh(x); }; })
+          .Case([](CoshOp) { return [](double x) { return std::cosh(x); }; })
+          .Case([](AsinhOp) { return [](double x) { return std::asinh(x); }; })
+          .Case([](AcoshOp) { return [](double x) { return std::acosh(x); }; })
+          .Case([](AtanhOp) { return [](double x) { return std::atanh(x); }; })
+          .Case([](Log1pOp) { return [](double x) { return std::log1p(x); }; })
+          .Case([](Expm1Op) { return [](double x) { return std::expm1(x); }; })
+          .Case([](Log2Op) { return [](double x) { return std::log2(x); }; })
+          .Case([](Log10Op) { return [](double x) { return std::log10(x); }; })
+          .Case([](Exp2Op) { return [](double x) { return std::exp2(x); }; })
+          .Case([](FloorOp) { return [](double x) { return std::floor(x); }; })
+          .Case([](CeilOp) { return [](double x) { return std::ceil(x); }; })
+          // Ties to even (the default rounding mode).
+          .Case([](RoundOp) {
+            return [](double x) { return std::nearbyint(x); };
+          })
+          .Case([](TruncOp) { return [](double x) { return std::trunc(x); }; })
+          .Case([](SignOp) {
+            return [](double x) {
+              return std::isnan(x) ? x : (x > 0 ? 1.0 : (x < 0 ? -1.0 : x));
+            };
+          })
+          .Case([](GeluOp gelu) -> F {
+            if (gelu.getApproximate() == GeluApproximation::none)
+              return [](double x) {
+                return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+              };
+            return [](double x) {
+              return 0.5 * x *
+                     (1 + std::tanh(std::sqrt(2.0 / M_PI) *
+                                    (x + 0.044715 * x * x * x)));
+            };
+          })
+          .Default([](Operation *) { return F(); });
+  if (!f)
+    return {};
+  return [f](ArrayRef<Scalar> x, Scalar &r) {
+    r.f = f(x[0].f);
+    return true;
+  };
+}
+
+/// The rule of an integer unary op, or null.
+Rule intUnary(Operation *op, bool isBool) {
+  using F = std::function<int64_t(int64_t)>;
+  F f =
+      TypeSwitch<Operation *, F>(op)
+          .Case([](NegOp) { return [](int64_t x) { return wrap(-bits(x)); }; })
+          .Case([](AbsOp) {
+            return [](int64_t x) { return x < 0 ? wrap(-bits(x)) : x; };
+          })
+          .Case([](SignOp) {
+            return [](int64_t x) -> int64_t { return (x > 0) - (x < 0); };
+          })
+          .Case([](ReluOp) {
+            return [](int64_t x) { return std::max<int64_t>(x, 0); };
+          })
+          .Case<FloorOp, CeilOp, RoundOp, TruncOp>(
+              [](auto) { return [](int64_t x) { return x; }; })
+          .Case([&](NotOp) -> F {
+            if (isBool)
+              return [](int64_t x) -> int64_t { return x == 0; };
+            return [](int64_t x) { return ~x; };
+          })
+          .Default([](Operation *) { return F(); });
+  if (!f)
+    return {};
+  return [f](ArrayRef<Scalar> x, Scalar &r) {
+    r.i = f(x[0].i);
+    return true;
+  };
+}
+
+bool compare(ComparePredicate predicate, double a, double b) {
+  bool unordered = std::isnan(a) || std::isnan(b);
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return !unordered && a == b;
+  case ComparePredicate::ne:
+    return unordered || a != b;
+  case ComparePredicate::lt:
+    return !unordered && a < b;
+  case ComparePredicate::le:
+    return !unordered && a <= b;
+  case ComparePredicate::gt:
+    return !unordered && a > b;
+  case ComparePredicate::ge:
+    return !unordered && a >= b;
+  }
+  return false;
+}
+
+bool compare(ComparePredicate predicate, int64_t a, int64_t b) {
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return a == b;
+  case ComparePredicate::ne:
+    return a != b;
+  case ComparePredicate::lt:
+    return a < b;
+  case ComparePredicate::le:
+    return a <= b;
+  case ComparePredicate::gt:
+    return a > b;
+  case ComparePredicate::ge:
+    return a >= b;
+  }
+  return false;
+}
+
+/// The rule of `op` (elementwise) whose operands have `operandFloat`
+/// element kinds and whose result has `result` element type, or null.
+Rule elementwiseRule(Operation *op, ArrayRef<bool> operandFloat, Type result) {
+  if (auto cmp = dyn_cast<CompareOp>(op)) {
+    ComparePredicate predicate = cmp.getPredicate();
+    if (operandFloat[0])
+      return [predicate](ArrayRef<Scalar> x, Scalar &r) {
+        r.i = compare(predicate, x[0].f, x[1].f);
+        return true;
+      };
+    return [predicate](ArrayRef<Scalar> x, Scalar &r) {
+      r.i = compare(predicate, x[0].i, x[1].i);
+      return true;
+    };
+  }
+  if (isa<WhereOp>(op))
+    return [](ArrayRef<Scalar> x, Scalar &r) {
+      r = x[0].i != 0 ? x[1] : x[2];
+      return true;
+    };
+  if (isa<CastOp>(op)) {
+    bool fromFloat = operandFloat[0];
+    if (result.isInteger(1))
+      return [fromFloat](ArrayRef<Scalar> x, Scalar &r) {
+        r.i = fromFloat ? x[0].f != 0 : x[0].i != 0;
+        return true;
+      };
+    if (isa<FloatType>(result))
+      return [fromFloat](ArrayRef<Scalar> x, Scalar &r) {
+        r.f = fromFloat ? x[0].f : static_cast<double>(x[0].i);
+        return true;
+      };
+    if (!fromFloat) // Integer to integer: wrapped to the width later.
+      return [](ArrayRef<Scalar> x, Scalar &r) {
+        r.i = x[0].i;
+        return true;
+      };
+    // Float to integer: toward zero; NaN and values the width cannot hold
+    // have no defined result.
+    unsigned width = result.getIntOrFloatBitWidth();
+    double limit = std::ldexp(1.0, static_cast<int>(width) - 1);
+    return [limit](ArrayRef<Scalar> x, Scalar &r) {
+      double t = std::trunc(x[0].f);
+      if (!(t >= -limit && t < limit))
+        return false;
+      r.i = static_cast<int64_t>(t);
+      return true;
+    };
+  }
+  bool isFloat = operandFloat.back();
+  if (op->getNumOperands() == 2)
+    return isFloat ? floatBinary(op) : intBinary(op);
+  if (op->getNumOperands() == 1)
+    return isFloat ? floatUnary(op) : intUnary(op, result.isInteger(1));
+  return {};
+}
+
+FailureOr<Values> evaluateElementwise(Operation *op, ArrayRef<Values> in,
+                                      RankedTensorType type) {
+  SmallVector<bool> operandFloat;
+  for (const Values &v : in)
+    operandFloat.push_back(v.isFloat());
+  Rule rule = elementwiseRule(op, operandFloat, type.getElementType());
+  if (!rule)
+    return failure();
+  size_t rank = type.getRank();
+  SmallVector<SmallVector<int64_t>> strides;
+  for (const Values &v : in) {
+    if (v.type.getRank() > static_cast<int64_t>(rank))
+      return failure();
+    strides.push_back(broadcastStrides(v.type.getShape(), rank));
+  }
+  Values out = make(type);
+  bool ok = true;
+  SmallVector<Scalar, 3> x(in.size());
+  forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index, int64_t flat) {
+    if (!ok)
+      return;
+    for (size_t k = 0; k < in.size(); ++k) {
+      int64_t at = 0;
+      for (size_t d = 0; d < rank; ++d)
+        at += index[d] * strides[k][d];
+      if (in[k].isFloat())
+        x[k].f = in[k].floats[at];
+      else
+        x[k].i = in[k].ints[at];
+    }
+    Scalar r;
+    if (!rule(x, r)) {
+      ok = false;
+      return;
+    }
+    if (out.isFloat())
+      out.floats[flat] = r.f;
+    else
+      out.ints[flat] = r.i;
+  });
+  if (!ok)
+    return failure();
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, generators, layout
+//===----------------------------------------------------------------------===//
+
+FailureOr<Values> reduce(Operation *op, const Values &in,
+                         ArrayRef<int64_t> dims, RankedTensorType type) {
+  int64_t rank = in.type.getRank();
+  SmallVector<bool> reduced(rank, false);
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0)
+      d += rank;
+    if (d < 0 || d >= rank)
+      return failure();
+    reduced[d] = true;
+    count *= in.type.getDimSize(d);
+  }
+  // Output position of each input element: the kept dimensions' indices.
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < rank; ++d)
+    kept.push_back(reduced[d] ? 1 : in.type.getDimSize(d));
+  SmallVector<int64_t> keptStrides = stridesOf(kept);
+  for (int64_t d = 0; d < rank; ++d)
+    if (reduced[d])
+      keptStrides[d] = 0;
+  bool isMean = isa<ReduceMeanOp>(op);
+  Values out = make(type);
+  if (out.size() * count != in.size())
+    return failure();
+  if (in.isFloat()) {
+    double identity = TypeSwitch<Operation *, double>(op)
+                          .Case([](ReduceProdOp) { return 1.0; })
+                          .Case([](ReduceMaxOp) { return -INFINITY; })
+                          .Case([](ReduceMinOp) { return INFINITY; })
+                          .Default([](Operation *) { return 0.0; });
+    std::fill(out.floats.begin(), out.floats.end(), identity);
+    forEachIndex(
+        in.type.getShape(), [&](ArrayRef<int64_t> index, int64_t flat) {
+          int64_t o = 0;
+          for (int64_t d = 0; d < rank; ++d)
+            o += index[d] * keptStrides[d];
+          double &acc = out.floats[o];
+          double x = in.floats[flat];
+          TypeSwitch<Operation *>(op)
+              .Case<ReduceSumOp, ReduceMeanOp>([&](auto) { acc += x; })
+              .Case([&](ReduceProdOp) { acc *= x; })
+              .Case([&](ReduceMaxOp) {
+                acc = std::isnan(acc) || std::isnan(x) ? NAN : std::max(acc, x);
+              })
+              .Case([&](ReduceMinOp) {
+                acc = std::isnan(acc) || std::isnan(x) ? NAN : std::min(acc, x);
+              });
+        });
+    if (isMean)
+      for (double &v : out.floats)
+        v /= static_cast<double>(count);
+    return out;
+  }
+  if (isMean)
+    return failure(); // torch.mean takes floats only.
+  int64_t identity =
+      TypeSwitch<Operation *, int64_t>(op)
+          .Case([](ReduceProdOp) { return int64_t(1); })
+          .Case([](ReduceMaxOp) { return std::numeric_limits<int64_t>::min(); })
+          .Case([](ReduceMinOp) { return std::numeric_limits<int64_t>::max(); })
+          .Default([](Operation *) { return int64_t(0); });
+  std::fill(out.ints.begin(), out.ints.end(), identity);
+  forEachIndex(in.type.getShape(), [&](ArrayRef<int64_t> index, int64_t flat) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      o += index[d] * keptStrides[d];
+    int64_t &acc = out.ints[o];
+    int64_t x = in.ints[flat];
+    TypeSwitch<Operation *>(op)
+        .Case([&](ReduceSumOp) { acc = wrap(bits(acc) + bits(x)); })
+        .Case([&](ReduceProdOp) { acc = wrap(bits(acc) * bits(x)); })
+        .Case([&](ReduceMaxOp) { acc = std::max(acc, x); })
+        .Case([&](ReduceMinOp) { acc = std::min(acc, x); });
+  });
+  return out;
+}
+
+/// A value of `type` whose every element is `value` converted as full does.
+Values filled(RankedTensorType type, double value) {
+  Values out = make(type);
+  if (out.isFloat())
+    std::fill(out.floats.begin(), out.floats.end(), value);
+  else
+    std::fill(out.ints.begin(), out.ints.end(),
+              type.getElementType().isInteger(1)
+                  ? static_cast<int64_t>(value != 0)
+                  : static_cast<int64_t>(value));
+  return out;
+}
+
+FailureOr<Values> evaluateLayout(Operation *op, ArrayRef<Values> in,
+                                 RankedTensorType type) {
+  ArrayRef<int64_t> outShape = type.getShape();
+  return TypeSwitch<Operation *, FailureOr<Values>>(op)
+      .Case([&](ReshapeOp) -> FailureOr<Values> {
+        Values out = in[0];
+        out.type = type;
+        return out;
+      })
+      .Case([&](PermuteOp permute) -> FailureOr<Values> {
+        ArrayRef<int64_t> perm = permute.getPermutation();
+        SmallVector<int64_t> strides = stridesOf(in[0].type.getShape());
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) {
+              int64_t at = 0;
+              for (size_t d = 0; d < index.size(); ++d)
+                at += index[d] * strides[perm[d]];
+              return at;
+            },
+            0);
+      })
+      .Case([&](BroadcastOp) -> FailureOr<Values> {
+        if (in[0].type.getRank() > type.getRank())
+          return failure();
+        SmallVector<int64_t> strides =
+            broadcastStrides(in[0].type.getShape(), type.getRank());
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) {
+              int64_t at = 0;
+              for (size_t d = 0; d < index.size(); ++d)
+                at += index[d] * strides[d];
+              return at;
+            },
+            0);
+      })
+      .Case([&](SliceOp slice) -> FailureOr<Values> {
+        int64_t dim = slice.getDim();
+        int64_t start = slice.getStart(), step = slice.getStep();
+        if (dim < 0 || dim >= type.getRank() || start < 0 || step < 1)
+          return failure();
+        SmallVector<int64_t> strides = stridesOf(in[0].type.getShape());
+        int64_t size = in[0].type.getDimSize(dim);
+        if (outShape[dim] > 0 && start + (outShape[dim] - 1) * step >= size)
+          return failure();
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) {
+              int64_t at = 0;
+              for (size_t d = 0; d < index.size(); ++d)
+                at += (static_cast<int64_t>(d) == dim ? start + index[d] * step
+                                                      : index[d]) *
+                      strides[d];
+              return at;
+            },
+            0);
+      })
+      .Case([&](PadOp pad) -> FailureOr<Values> {
+        ArrayRef<int64_t> low = pad.getLow();
+        if (llvm::any_of(low, [](int64_t v) { return v < 0; }) ||
+            llvm::any_of(pad.getHigh(), [](int64_t v) { return v < 0; }))
+          return failure(); // Cropping pads stay.
+        ArrayRef<int64_t> inShape = in[0].type.getShape();
+        SmallVector<int64_t> strides = stridesOf(inShape);
+        double value = pad.getValue().convertToDouble();
+        if (!type.getElementType().isInteger(1) &&
+            !isa<FloatType>(type.getElementType()))
+          value = std::trunc(value);
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) -> int64_t {
+              int64_t at = 0;
+              for (size_t d = 0; d < index.size(); ++d) {
+                int64_t i = index[d] - low[d];
+                if (i < 0 || i >= inShape[d])
+                  return -1;
+                at += i * strides[d];
+              }
+              return at;
+            },
+            value);
+      })
+      .Case([&](ConcatOp concat) -> FailureOr<Values> {
+        int64_t dim = concat.getDim();
+        if (dim < 0 || dim >= type.getRank())
+          return failure();
+        // The input each position along `dim` comes from.
+        SmallVector<int64_t> owner, offset;
+        for (auto [k, v] : llvm::enumerate(in))
+          for (int64_t i = 0; i < v.type.getDimSize(dim); ++i) {
+            owner.push_back(k);
+            offset.push_back(i);
+          }
+        if (static_cast<int64_t>(owner.size()) != outShape[dim])
+          return failure();
+        SmallVector<SmallVector<int64_t>> strides;
+        for (const Values &v : in)
+          strides.push_back(stridesOf(v.type.getShape()));
+        Values out = make(type);
+        forEachIndex(outShape, [&](ArrayRef<int64_t> index, int64_t flat) {
+          int64_t k = owner[index[dim]];
+          int64_t at = 0;
+          for (size_t d = 0; d < index.size(); ++d)
+            at += (static_cast<int64_t>(d) == dim ? offset[index[dim]]
+                                                  : index[d]) *
+                  strides[k][d];
+          if (out.isFloat())
+            out.floats[flat] = in[k].floats[at];
+          else
+            out.ints[flat] = in[k].ints[at];
+        });
+        return out;
+      })
+      .Default([](Operation *) { return failure(); });
+}
+} // namespace
+
+bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
+  return (isElementwise(op) && !isa<ConstantOp>(op)) ||
+         isa<FullOp, IotaOp, ReshapeOp, PermuteOp, BroadcastOp, SliceOp,
+             ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
+             ReduceMinOp, ReduceMeanOp>(op);
+}
+
+FailureOr<SmallVector<DenseElementsAttr>>
+mlir::tensor_program::evaluateConstantOp(Operation *op,
+                                         ArrayRef<DenseElementsAttr> operands) {
+  if (!canEvaluateConstantOp(op) || op->getNumResults() != 1 ||
+      operands.size() != op->getNumOperands())
+    return failure();
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return failure();
+  for (DenseElementsAttr operand : operands)
+    if (!operand || !cast<ShapedType>(operand.getType()).hasStaticShape())
+      return failure();
+
+  // Splat operands of elementwise and pure layout ops: one element
+  // computed, a splat result.
+  bool allSplat =
+      llvm::all_of(operands, [](DenseElementsAttr a) { return a.isSplat(); });
+  bool splatKeeping =
+      isElementwise(op) || isa<ReshapeOp, PermuteOp, BroadcastOp, SliceOp>(op);
+  if (allSplat && splatKeeping && !operands.empty()) {
+    SmallVector<Values> scalars;
+    for (DenseElementsAttr a : operands)
+      scalars.push_back(fromAttribute(
+          DenseElementsAttr::get(RankedTensorType::get({}, a.getElementType()),
+                                 a.getSplatValue<Attribute>())));
+    auto scalarType = RankedTensorType::get({}, type.getElementType());
+    FailureOr<Values> one = isElementwise(op)
+                                ? evaluateElementwise(op, scalars, scalarType)
+                                : FailureOr<Values>(scalars[0]);
+    if (failed(one))
+      return failure();
+    DenseElementsAttr value = toAttribute(*one);
+    return SmallVector<DenseElementsAttr>{
+        DenseElementsAttr::get(type, value.getSplatValue<Attribute>())};
+  }
+
+  SmallVector<Values> in;
+  for (DenseElementsAttr a : operands) {
+    if (a.isSplat() && a.getNumElements() > kMaxExpandedSplat)
+      return failure();
+    in.push_back(fromAttribute(a));
+  }
+  FailureOr<Values> result =
+      TypeSwitch<Operation *, FailureOr<Values>>(op)
+          .Case([&](FullOp full) -> FailureOr<Values> {
+            return filled(type, full.getValue().convertToDouble());
+          })
+          .Case([&](IotaOp iota) -> FailureOr<Values> {
+            int64_t dim = iota.getDim();
+            if (dim < 0 || dim >= type.getRank())
+              return failure();
+            Values out = make(type);
+            forEachIndex(type.getShape(),
+                         [&](ArrayRef<int64_t> index, int64_t flat) {
+                           if (out.isFloat())
+                             out.floats[flat] = index[dim];
+                           else
+                             out.ints[flat] = index[dim];
+                         });
+            return out;
+          })
+          .Case<ReduceSumOp, ReduceProdOp, ReduceMaxOp, ReduceMinOp,
+                ReduceMeanOp>([&](auto r) -> FailureOr<Values> {
+            return reduce(op, in[0], r.getDims(), type);
+          })
+          .Default([&](Operation *) -> FailureOr<Values> {
+            if (isElementwise(op))
+              return evaluateElementwise(op, in, type);
+            return evaluateLayout(op, in, type);
+          });
+  if (failed(result) || result->size() != type.getNumElements())
+    return failure();
+  return SmallVector<DenseElementsAttr>{toAttribute(*result)};
+}
