@@ -7,12 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Wrapper/InitAll.h"
 #include "Wrapper/Target/Cpp/WrapperToCpp.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
-  mlir::wrapper::registerWrapperToCppTranslation();
+  mlir::wrapper::registerWrapperToCppTranslation(
+      [](mlir::DialectRegistry &registry) {
+        mlir::wrapper::registerAllDialects(registry);
+      });
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "Wrapper translation driver"));
 }

@@ -4,19 +4,29 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/InitAll.h"
 #include "Wrapper/Target/Cpp/WrapperToCpp.h"
 
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramDialect.h"
+#include "Wrapper/Dialect/Wrapper/IR/WrapperDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 using namespace mlir;
 
-void mlir::wrapper::registerWrapperToCppTranslation() {
-  auto dialects = [](DialectRegistry &registry) {
-    registerAllDialects(registry);
-    registry.insert<emitc::EmitCDialect>();
+void mlir::wrapper::registerWrapperToCppTranslation(
+    std::function<void(DialectRegistry &)> registerDialects) {
+  auto dialects = [registerDialects](DialectRegistry &registry) {
+    registry
+        .insert<wrapper::WrapperDialect, tensor_program::TensorProgramDialect,
+                arith::ArithDialect, emitc::EmitCDialect, func::FuncDialect,
+                memref::MemRefDialect>();
+    if (registerDialects)
+      registerDialects(registry);
   };
   TranslateFromMLIRRegistration toCpp(
       "wrapper-to-cpp",

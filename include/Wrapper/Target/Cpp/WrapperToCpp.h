@@ -8,7 +8,10 @@
 #define WRAPPER_TARGET_CPP_WRAPPERTOCPP_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/LLVM.h"
+
+#include <functional>
 
 namespace mlir {
 namespace wrapper {
@@ -22,8 +25,12 @@ LogicalResult translateWrapperToCpp(ModuleOp module, raw_ostream &os,
                                     bool emitMain = false);
 
 /// Registers `--wrapper-to-cpp` and `--wrapper-to-cpp-main` with
-/// mlir-translate's registry.
-void registerWrapperToCppTranslation();
+/// mlir-translate's registry. The translations load the dialects they read
+/// and write (wrapper, tensor_program, func, arith, memref, emitc);
+/// `registerDialects` adds the ones the input's kernels use (a tool passes
+/// its full set, as wrapper-translate passes registerAllDialects).
+void registerWrapperToCppTranslation(
+    std::function<void(DialectRegistry &)> registerDialects = nullptr);
 
 } // namespace wrapper
 } // namespace mlir
