@@ -156,3 +156,52 @@ def test_dynamic_sizes_must_agree():
         model(x, np.ones((3, 8), np.float32))
     with pytest.raises(wrapper_mlir.WrapperError, match="must equal"):
         model(np.ones((1, 8), np.float32), x)  # a dynamic 1 is not broadcast
+
+
+def test_package_modules_import_without_cycles():
+    """The package's modules form layers: the front (_api) above the torch
+    path (_torch) above the text path (_compile); no module imports one that
+    imports it back (statically, lazy imports inside functions included)."""
+    import ast
+    from pathlib import Path
+
+    import wrapper_mlir
+
+    root = Path(wrapper_mlir.__file__).parent
+    modules = {}
+    for path in root.rglob("*.py"):
+        name = ".".join(path.relative_to(root).with_suffix("").parts)
+        name = name.removesuffix(".__init__") if name != "__init__" else ""
+        modules[name] = path
+    edges = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name.split(".")[:-1] if not path.name == "__init__.py" else name.split(".")
+        package = [p for p in package if p]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+                # `from . import x` imports the submodule x when there is one.
+                submodules = [f"{target}.{a.name}".lstrip(".") for a in node.names]
+                for found in [m for m in submodules if m in modules] or [target]:
+                    if found in modules and found != name:
+                        edges[name].add(found)
+    # The package __init__ re-exports; cycles through it are not layering.
+    edges.pop("", None)
+    for targets in edges.values():
+        targets.discard("")
+    state = {}
+
+    def visit(node, trail):
+        state[node] = "open"
+        for target in edges.get(node, ()):
+            assert state.get(target) != "open", "import cycle: " + " -> ".join(trail + [target])
+            if target not in state:
+                visit(target, trail + [target])
+        state[node] = "done"
+
+    for name in edges:
+        if name not in state:
+            visit(name, [name])
+    assert "_torch" in edges["_api"] and "_compile" in edges["_torch"]
+    assert "_torch" not in edges["_compile"]

@@ -25,7 +25,8 @@ needs it.
 
 import sys
 
-from ._compile import CompiledModel, WrapperError, compile, find_tool
+from ._api import compile
+from ._compile import CompiledModel, WrapperError, find_tool
 
 __all__ = ["compile", "CompiledModel", "WrapperError", "explain", "find_tool",
            "register_backend"]

@@ -105,10 +105,12 @@ class CompiledModel:
     """A compiled tensor_program function. Call it with one array per
     argument; it returns a tuple of arrays, one per result."""
 
-    def __init__(self, library, source, options, workdir, target="cpu", source_path=None):
+    def __init__(self, library, source, command, workdir, target="cpu"):
         self._source = source
-        self._source_path = source_path
-        self._options = options
+        # The wrapper-compile command that built the library, less -o: ir()
+        # reruns it up to a stage (--emit-mlir), so the IR shown is what
+        # this compilation made, options and target included.
+        self._command = command
         self._workdir = workdir
         self.target = target
         try:
@@ -246,79 +248,16 @@ class CompiledModel:
 
     def ir(self, stage="frontend"):
         """The module after a stage: 'source', 'frontend' (kernels and host
-        graph), 'llvm' (the LLVM dialect)."""
+        graph; CPU), 'llvm' (the LLVM dialect)."""
         if stage == "source":
             return self._source
-        if self.target == "cuda":
-            pipelines = {"llvm": "--wrapper-cuda-pipeline=c-interface=true"}
-        else:
-            pipelines = {
-                "frontend": f"--wrapper-cpu-frontend={self._options}",
-                "llvm": f"--wrapper-cpu-pipeline={self._options}",
-            }
-        if stage not in pipelines:
+        stages = ("llvm",) if self.target == "cuda" else ("frontend", "llvm")
+        if stage not in stages:
             raise WrapperError(
-                f"unknown stage '{stage}'; expected one of source, "
-                + ", ".join(pipelines)
+                f"unknown stage '{stage}'; expected one of source, " + ", ".join(stages)
             )
-        if self._source_path is not None:
-            # The module as compiled (with its weights file attribute).
-            return _run([find_tool("wrapper-opt"), str(self._source_path), pipelines[stage]],
-                        f"wrapper-opt {pipelines[stage]}")
-        return _run(
-            [find_tool("wrapper-opt"), "-", pipelines[stage]],
-            f"wrapper-opt {pipelines[stage]}",
-            stdin=self._source,
-        )
-
-
-def compile(graph, example_inputs=None, target="cpu", *, entry=None, example_kwargs=None,
-            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True):
-    """Compiles `graph` for `target` and returns a callable model.
-
-    `graph` is one of:
-
-    * tensor_program text (the types come from the program; returns a
-      CompiledModel taking and returning NumPy arrays);
-    * a `torch.nn.Module` with `example_inputs` (and `example_kwargs`):
-      exported with torch.export, decomposed to core ATen, imported; with
-      `dynamic_batch`, dimension 0 of every tensor input is dynamic;
-    * a `torch.export.ExportedProgram` (its dynamic dimensions stay
-      dynamic);
-
-    the last two return a TorchModel called like the module. `target` is
-    "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs to the
-    device and its outputs back on each call; `parallel`, `gemm` and
-    `plan_memory` are CPU options). With `fallback`, torch ops the compiler
-    lacks run in PyTorch, each with a warning; without, they are an error.
-    """
-    if target not in ("cpu", "cuda"):
-        raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
-    if not isinstance(graph, str):
-        try:
-            import torch
-        except ImportError:
-            raise WrapperError(
-                f"graph must be tensor_program text (got {type(graph).__name__}; "
-                "compiling torch modules needs torch installed)") from None
-        if not isinstance(graph, (torch.nn.Module, torch.export.ExportedProgram)):
-            raise WrapperError(
-                "graph must be tensor_program text, a torch.nn.Module or a "
-                f"torch.export.ExportedProgram, got {type(graph).__name__}")
-        if entry is not None:
-            raise WrapperError("entry= names a function of tensor_program text; a torch "
-                               "model has one entry")
-        from ._torch import compile_torch
-
-        return compile_torch(graph, example_inputs, example_kwargs=example_kwargs,
-                             dynamic_batch=dynamic_batch, parallel=parallel, gemm=gemm,
-                             plan_memory=plan_memory, target=target, fallback=fallback)
-    if example_inputs is not None or example_kwargs is not None or dynamic_batch:
-        raise WrapperError("example_inputs, example_kwargs and dynamic_batch are for torch "
-                           "models; tensor_program text carries its own types (write ? for "
-                           "a dynamic dimension)")
-    return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
-                         plan_memory=plan_memory, target=target)
+        return _run(self._command + [f"--emit-mlir={stage}", "-o", "-"],
+                    f"wrapper-compile --emit-mlir={stage}")
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
@@ -341,8 +280,6 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
     command = [
         find_tool("wrapper-compile"),
         str(source),
-        "-o",
-        str(library),
         f"--parallel={_bool_option(parallel)}",
         f"--gemm={_bool_option(gemm)}",
         f"--plan-memory={plan_memory}",
@@ -355,10 +292,5 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
         # Weights appended to model.so and mapped at load: LLVM never sees
         # them (embedding them costs seconds per 10 MB of weights).
         command.append("--weights=appended")
-    _run(command, "wrapper-compile")
-    options = " ".join(
-        [f"parallel={_bool_option(parallel)}", f"gemm={_bool_option(gemm)}",
-         f"plan-memory={plan_memory}"]
-    )
-    model = CompiledModel(str(library), graph, options, workdir, target, source_path=source)
-    return model
+    _run(command + ["-o", str(library)], "wrapper-compile")
+    return CompiledModel(str(library), graph, command, workdir, target)

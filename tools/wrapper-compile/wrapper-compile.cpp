@@ -133,6 +133,12 @@ static cl::opt<unsigned>
          cl::desc("Threads that optimize and generate code, each for a part of "
                   "the module (0: one per hardware thread)"),
          cl::init(0), cl::cat(category));
+static cl::opt<std::string> emitMLIR(
+    "emit-mlir",
+    cl::desc("Write the module after a stage of this compilation to -o (- "
+             "for stdout) instead of a model.so: frontend (kernels and the "
+             "planned host graph; CPU) or llvm (the LLVM dialect)"),
+    cl::value_desc("stage"), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -376,6 +382,23 @@ int main(int argc, char **argv) {
   if (target != "cpu" && target != "cuda")
     return fail("--target must be cpu or cuda, got '" + target + "'");
   bool cuda = target == "cuda";
+  if (!emitMLIR.empty() && emitMLIR != "frontend" && emitMLIR != "llvm")
+    return fail("unknown --emit-mlir stage '" + emitMLIR +
+                "'; expected frontend or llvm");
+  if (cuda && emitMLIR == "frontend")
+    return fail("--emit-mlir=frontend is a CPU stage; the CUDA pipeline "
+                "has one stage (--emit-mlir=llvm)");
+  // Writes the module to -o: the end of a compilation with --emit-mlir.
+  auto emit = [&]() -> int {
+    std::string message;
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(outputFile, &message);
+    if (!out)
+      return fail("cannot write '" + outputFile + "': " + message);
+    module->print(out->os());
+    out->keep();
+    return 0;
+  };
   if (cuda && appended)
     return fail("--weights=appended is not supported with --target=cuda "
                 "(the constants are embedded and copied to the device)");
@@ -417,6 +440,8 @@ int main(int argc, char **argv) {
       if (failed(pm.run(module)))
         return fail("compilation failed");
     }
+    if (emitMLIR == "frontend")
+      return emit();
     if (appended && failed(takeOutConstants(module, weights, blob, error)))
       return fail(error);
     PassManager pm(&context);
@@ -434,6 +459,8 @@ int main(int argc, char **argv) {
   }
 
   timer.done("MLIR pipeline");
+  if (emitMLIR == "llvm")
+    return emit();
   // LLVM IR for the host CPU (or --mcpu/--mattr), position independent.
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
