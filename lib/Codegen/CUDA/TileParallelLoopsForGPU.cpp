@@ -10,10 +10,15 @@
 
 #include "Wrapper/Codegen/CUDA/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 namespace mlir {
 namespace wrapper {
@@ -41,7 +46,10 @@ struct TileParallelLoopsForGPUPass
       if (!loop->getParentOfType<scf::ParallelOp>())
         outermost.push_back(loop);
     });
+    IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : outermost) {
+      if (linearize)
+        loop = linearizeLoop(rewriter, loop);
       SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
       sizes.back() = blockSize;
       auto [tiles, inner] =
@@ -56,6 +64,28 @@ struct TileParallelLoopsForGPUPass
                   gpu::Processor::Sequential});
     }
   }
+  /// `loop` with all its dimensions collapsed into one (row-major, so that
+  /// neighbouring iterations stay neighbouring elements of the innermost
+  /// dimension), through upstream's collapseParallelLoops. Loops with one
+  /// dimension or with reductions are returned as they are.
+  static scf::ParallelOp linearizeLoop(RewriterBase &rewriter,
+                                       scf::ParallelOp loop) {
+    if (loop.getNumLoops() < 2 || loop.getNumResults() != 0)
+      return loop;
+    Block *block = loop->getBlock();
+    Operation *before = loop->getPrevNode();
+    std::vector<unsigned> all(loop.getNumLoops());
+    std::iota(all.begin(), all.end(), 0u);
+    collapseParallelLoops(rewriter, loop, {all});
+    // The collapsed loop replaces `loop` at its place.
+    for (Operation &op : llvm::make_range(
+             before ? std::next(before->getIterator()) : block->begin(),
+             block->end()))
+      if (auto collapsed = dyn_cast<scf::ParallelOp>(op))
+        return collapsed;
+    llvm_unreachable("collapseParallelLoops left no loop");
+  }
+
   /// Maps the loop's dimensions, innermost first, to `processors`.
   static void map(scf::ParallelOp loop, ArrayRef<gpu::Processor> processors) {
     MLIRContext *context = loop.getContext();

@@ -191,20 +191,33 @@ def WrapperTileParallelLoopsForGPUPass
   let summary = "Tiles outermost scf.parallel loops by the block size and "
                 "maps them to GPU blocks and threads";
   let description = [{
-    Tiles each outermost `scf.parallel` by `[1, ..., 1, block-size]` (no
+    Collapses each outermost `scf.parallel` into one dimension (row-major:
+    upstream's `collapseParallelLoops`), tiles it by `block-size` (no
     min/max bounds: the body is guarded) and sets the mapping attributes
-    that `--convert-parallel-loops-to-gpu` reads: the innermost (contiguous)
-    dimension's tiles on block x and its intra-tile loop on thread x, so
-    that neighbouring threads touch neighbouring elements; the next two
-    outer dimensions on block y and z; further outer dimensions run
-    sequentially in each thread. (Upstream's `--gpu-map-parallel-loops`
-    would put the innermost dimension on y or z.)
+    that `--convert-parallel-loops-to-gpu` reads: the tiles on block x (up
+    to 2^31 - 1 blocks), the intra-tile loop on thread x. Neighbouring
+    threads touch neighbouring elements, every thread of a block has work
+    however short the innermost dimension is, and no dimension runs
+    sequentially inside a thread: a depthwise convolution's
+    `[N, C, 1, OH, OW]` loop is one grid of `N*C*OH*OW` threads. Loops with
+    reductions keep their dimensions.
+
+    With `linearize=false`, the dimensions stay: the innermost one is tiled
+    (tiles on block x, the intra-tile loop on thread x), the next two go to
+    block y and z, and further outer ones run sequentially in each thread.
+    (Upstream's `--gpu-map-parallel-loops` would put the innermost
+    dimension on y or z.)
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
-           "Threads of a block along the innermost parallel dimension">,
+           "Threads of a block">,
+    Option<"linearize", "linearize", "bool", /*default=*/"true",
+           "Collapse every parallel loop into one dimension before mapping "
+           "it (otherwise: innermost dimension on x, the next two on block "
+           "y and z)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }
