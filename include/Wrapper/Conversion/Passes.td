@@ -67,32 +67,40 @@ def ConvertTensorProgramToWrapperPass
     : Pass<"convert-tensor-program-to-wrapper", "::mlir::ModuleOp"> {
   let summary = "Turns tensor_program functions into kernels and a wrapper host graph";
   let description = [{
-    Each public `func.func` that is a tensor program (tensor arguments and
-    results; only `tensor_program` ops, `tensor.dim`, index constants and
-    the return) becomes a `wrapper.graph` on buffers, and each
-    `tensor_program.fused` op a kernel. Other functions are left as they
-    are (`--convert-tensor-program-to-linalg` lowers them whole).
+    Each public function that is a tensor program (tensor arguments and
+    results; only `tensor_program` ops, `tensor.dim`, index constants and the
+    return) becomes a `wrapper.graph`; each fused op a kernel:
 
-    * a private `func.func @<graph>_kernel_<n>` taking its inputs and then
-      its outputs as memrefs, whose body is the fused region lowered to
-      linalg on tensors between `bufferization.to_tensor` of the inputs and
-      `bufferization.materialize_in_destination` into the outputs;
-    * a `wrapper.kernel` definition naming it, with metadata (kind, source
-      ops);
-    * in the graph: a `wrapper.comment` naming the source ops, a
-      `wrapper.alloc` per output (dynamic sizes read with `memref.dim` from
-      the inputs they derive from), the `wrapper.call`, and a `wrapper.free`
-      after the last use of every intermediate buffer.
+    ```mlir
+    wrapper.graph @mlp(%x: memref<4x8xf32>, %w: memref<8x16xf32>) -> memref<4x16xf32> {
+      wrapper.comment "Source nodes: exp, neg"
+      %buf = wrapper.alloc() : memref<4x8xf32>
+      wrapper.call @mlp_kernel_0(%x, %buf) : memref<4x8xf32>, memref<4x8xf32>
+      wrapper.comment "Source nodes: matmul, relu"
+      %buf_0 = wrapper.alloc() : memref<4x16xf32>
+      wrapper.call @mlp_kernel_1(%buf, %w, %buf_0) : ...
+      wrapper.free %buf : memref<4x8xf32>
+      wrapper.return %buf_0 : memref<4x16xf32>
+    }
+    func.func private @mlp_kernel_0_impl(%in: memref<4x8xf32>, %out: memref<4x8xf32>) {
+      %t = bufferization.to_tensor %in restrict : memref<4x8xf32> to tensor<4x8xf32>
+      ... linalg on tensors ...
+      bufferization.materialize_in_destination %r in restrict writable %out : ...
+      return
+    }
+    wrapper.kernel @mlp_kernel_0 = @mlp_kernel_0_impl metadata {kind = "pointwise", source_ops = ["exp", "neg"]}
+    ```
 
-    Computing ops outside fused regions are first wrapped in one-op fused
-    regions. Non-splat constants become `wrapper.constant`s read with
-    `wrapper.get_constant`; `copy_back` becomes a copy kernel into the
-    argument, which the signature marks `wrapper.mutated`; an output that is
-    an argument is marked `wrapper.alias_of`.
-
-    Refused with a diagnostic: `tensor_program.extern` (no runtime kernels
-    yet), a dynamic output dimension whose size cannot be traced to an
-    input dimension, and functions with non-tensor arguments or results.
+    Output buffers are allocated by the host before the call; their dynamic
+    sizes are traced back through the kernel's ops to `memref.dim` of its
+    inputs (elementwise broadcasting, reductions, permutations, slices,
+    concatenation, padding, contractions, and the size operands of reshape,
+    broadcast and full). Intermediates are freed after their last use.
+    Non-splat constants become `wrapper.constant`s; `copy_back` becomes a copy
+    kernel into the argument, marked `wrapper.mutated`; a returned argument is
+    marked `wrapper.alias_of`; a constant or a buffer returned twice is copied
+    so that the caller owns every output. Refused: `extern` (no runtime kernels
+    yet) and composites that were not decomposed.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

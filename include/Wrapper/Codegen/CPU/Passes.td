@@ -192,44 +192,75 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
                 "multi-threaded GEMM with a vector micro-kernel and a fused "
                 "epilogue";
   let description = [{
-    The CPU GEMM template (seed 002, Inductor's packed C++ GEMM, is the
-    model). Each `linalg.matmul` on buffers whose operands are all f32 is
-    replaced by:
+    The CPU GEMM (a module pass, after bufferization): every `linalg.matmul`
+    on buffers whose operands are f32 becomes a packed, blocked,
+    multi-threaded GEMM in the style of BLIS and of Inductor's C++ GEMM
+    template (seed 002):
 
-    - a packing of `A` into row panels of `mr` rows (`[M/mr][K][mr]`, zero
-      padded), parallel over the panels;
-    - a parallel loop over column blocks of `nc` columns (one block per
-      OpenMP iteration), inside it a loop over `kc`-deep slices of `K`, a
-      packing of the `kc x nc` block of `B` into column panels of `nr`
-      columns (`[nc/nr][kc][nr]`), a loop over `mc`-row blocks of `A`, and
-      the `jr`/`ir` loops of the micro-kernel (the B panel stays in L1 while
-      the A block streams from L2);
-    - calls of the micro-kernel, a private function
-      `@__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>` that keeps the
-      `mr x nr` tile of `C` in `mr * nr / vl` vector registers and does
-      one `vector.fma` per register and `k` (the A value broadcast, the B
-      row loaded). Tiles at the edges of `C` go through a local tile.
+    ```
+    pack A into [ceil(M/mr)][K][mr] row panels (zero rows past M)   scf.parallel
+    scf.parallel jb over ceil(N/nc) column blocks                  (OpenMP)
+      scf.for pc over K by kc
+        pack B[pc:pc+kc, block] into [nc/nr][kc][nr] panels  (unless prepacked)
+        scf.for ic over M by mc
+          scf.for jp over the block's nr-wide panels     (B panel stays in L1)
+            scf.for ir over the mc rows by mr            (A block from L2)
+              call @__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>(...)
+              after the last K slice: the epilogue on this tile
+    ```
 
-    When `B` is a function argument that the single `wrapper.call` of the
-    kernel passes from a `wrapper.constant` with a value (frozen weights),
-    the constant is packed at compile time into the panel layout over the
-    whole of `K` (`[N/nr][K][nr]`), the kernel takes the packed constant,
-    and no packing of `B` happens at run time.
+    The micro-kernel is a private function of its own (tagged
+    `wrapper.gemm_micro_kernel`), so it can be called and timed alone: it keeps
+    the `mr x nr` tile of C in `mr * nr / vl` vectors through its `k` loop and
+    does, per `k`, `nr / vl` vector loads of B, `mr` broadcasts of A and
+    `mr * nr / vl` `vector.fma`. It accumulates onto the tile or starts from
+    zero. Tiles at the right and bottom edges go through a local `mr x nr`
+    tile.
 
-    A zero `linalg.fill` of `C` right before the matmul is dropped (the
-    first `K` slice stores instead of accumulating). An elementwise
-    `linalg.generic` that is the next op with memory effects, reads `C`
-    with the identity map, and writes another buffer (bias add, activation,
-    residual add, cast: any payload of elementwise arith/math ops, with
-    other inputs indexed by `(m, n)`, `(n)`, `(m)` or `()`) is applied to
-    each tile of `C` right after its last `K` slice, on vectors, and the
-    generic is erased.
+    - **Blocking** (options): `vector-width` (0: 16 lanes with AVX-512, 8 with
+      AVX2, 4 otherwise, from the host's features; `wrapper-run` and
+      `wrapper-compile` set it from their target, `--mcpu`/`--mattr`), `mr` (0: 12 with AVX-512,
+      6 otherwise), `nr` (0: two vectors), `kc` (512), `mc` (0: about 144, a
+      multiple of `mr`), `nc` (256, a multiple of `nr`; one parallel
+      iteration). Bad values are errors naming the option.
+    - **Zero fill**: a `linalg.fill` of C with zero right before the matmul is
+      dropped when K is static and positive (the first K slice stores). Without
+      it the first slice accumulates onto C. With a K that may be 0 the fill
+      stays and, at K = 0, the epilogue is applied to the whole of C.
+    - **Thread blocks**: column blocks of `nc`, and, when there are fewer than
+      `omp_get_max_threads()`, `mc`-aligned row chunks as well. A static M
+      below the default `mr` gets an M-row tile (four vectors wide up to M = 6).
+    - **Epilogue**: the next op with memory effects, if it is a 2-d parallel
+      `linalg.generic` on buffers that reads C at `(m, n)`, writes a unit-stride
+      output at `(m, n)`, reads its other inputs at `(m, n)`, `(n)`, `(m)` or `()`
+      (or through constant-0 indices) and whose payload is elementwise
+      arith/math ops, is applied to each tile after its last K slice: `vl`
+      columns at a time under a mask, its payload cloned on vectors. Bias,
+      relu, gelu, silu, residual add, row scale and casts (to bf16, say) all
+      fit. The generic is erased.
+    - **Prepacked weights** (`prepack`, true): when B is an argument of a
+      kernel function whose only `wrapper.call` passes a `wrapper.constant` with
+      a value, the constant is packed at compile time into
+      `[ceil(N/nr)][K][nr]` (`@<name>_packed<nr>`), the call passes the packed
+      constant, the kernel's argument type changes accordingly, and the
+      unpacked constant goes if nothing else reads it.
+    - **Refused**, with a remark under `report=true`: operands that are not all
+      f32, matmuls with their own indexing maps, matmuls on tensors, a C with a
+      non-unit inner stride. Such matmuls stay for the loop lowering.
+    - `parallel=false` makes both parallel loops `scf.for`.
 
-    Refused (the matmul is left to the loop lowering, with a remark under
-    `report`): non-f32 operands, a `C` or output with a non-unit inner
-    stride. Options choose the register tile (`mr`, `nr`), the vector
-    width (`vector-width`, 0: 16 with AVX-512, 8 with AVX2, 4 otherwise,
-    from the host's features) and the cache blocks (`kc`, `mc`, `nc`).
+    `--wrapper-tile-and-fuse{skip-gemm}` (set by the CPU pipeline with
+    `gemm=true`) leaves these matmuls and their elementwise consumers untiled and
+    in their 2-d form, so that the template finds them.
+
+    Tests: `test/Codegen/CPU/gemm-template.mlir` (structure of the GEMM and the
+    micro-kernel, AVX-512 and AVX2 blockings, epilogue fused or not, no fill,
+    prepacked constant in hex, every refusal and bad option),
+    `test/Integration/CPU/gemm.mlir` (executing: tails in M, N and K, several
+    blocks of every level, every epilogue kind, M = 1, dynamic M, frozen
+    weights, one and two threads, and the same without the template, against
+    the reference interpreter). `bench/run.sh gemm` measures it against
+    OpenBLAS. Design notes: `docs/Rationale/GemmTemplate.md`.
   }];
   let options = [
     Option<"mr", "mr", "int64_t", "0",

@@ -14,28 +14,58 @@ def WrapperCUDARowKernelsPass
   let summary = "Row reductions and the row-local ops around them as "
                 "one-block-per-row GPU kernels";
   let description = [{
-    Runs on buffers (after bufferization, before the remaining linalg ops
-    become parallel loops). A run of consecutive `linalg.generic`/`fill`
-    ops that share the same leading "row" dimensions and contain at least
-    one reduction over the innermost dimension (softmax, layer_norm,
-    rms_norm, sum/mean/amax over the last dimension) becomes one
+    On buffers, before the remaining linalg ops become parallel loops. A run
+    of consecutive `linalg.generic`/`linalg.fill` ops that share their leading
+    ("row") loops and contain a reduction over the innermost loop (softmax,
+    layer_norm, rms_norm, sums and maxima over the last dimension) becomes one
     `gpu.launch` with one block per row:
 
-    - ops over the whole row loop over it with the block's threads
-      (neighbouring threads on neighbouring elements, 128-bit vector loads
-      and stores where the row's contiguous operands are aligned);
-    - a reduction folds each thread's elements, then combines the threads
-      with `gpu.all_reduce` (warp shuffles and a shared-memory step, from
-      upstream's lowering); thread 0 writes the result;
-    - ops over one element per row run on thread 0;
-    - a barrier separates consecutive ops (a row's data moves between them
-      through memory that the block's recent accesses keep in L1).
+    - ops over the whole row loop over it with the block's threads,
+      neighbouring threads on neighbouring elements, with 128-bit
+      `vector.load`/`vector.store` (alignment 16) where every operand indexed
+      along the row is contiguous and aligned and the row length a static
+      multiple of the vector;
+    - when the block covers a static row in at most 8 steps, the row loops
+      are straight-line code and each thread loads its part of every input once
+      (the values stay in registers for every later op of the run: softmax,
+      layer_norm and rms_norm read x once);
+    - a reduction folds each thread's elements, combines the threads with
+      `gpu.all_reduce` (lowered by `wrapper-lower-all-reduce`, upstream's warp
+      shuffles plus a shared-memory step; 32-bit values) and thread 0 folds
+      the total into the output;
+    - ops over one element per row (`mean = sum / n`, `rsqrt`) run on thread 0;
+      a `gpu.barrier` separates the ops.
 
-    Ops join the run only if every buffer written inside it is read and
-    written row by row (the row dimensions index it identically), so the
-    blocks are independent. Allocations, frees, dims and views between the
-    ops are moved around the launch. `block-size` 0 picks the threads per
-    block from the row length (about four vectors per thread, 64 to 1024).
+    An op joins a run only if every buffer written in the run is read and
+    written row by row (the row loops index it identically, through the same
+    value), so blocks never depend on each other; allocations, frees, dims and
+    views between the ops move around the launch. A reduction across rows (a
+    column sum), over several loops, or of 64-bit values is left alone, as is
+    anything that would make rows depend on each other. A lone elementwise op
+    whose static rows are at least 512 elements and aligned becomes the same
+    kind of kernel (one vector per thread). Options: `block-size` (0: the row
+    length over four vectors per thread, 64 to 1024), `vectorize` (true).
+    Part of `--wrapper-cuda-pipeline`.
+
+    ```mlir
+    // row max, then x - max (linalg on memrefs) becomes:
+    gpu.launch blocks(%b, ...) in (%gx = %rows, ...) threads(%t, ...) in (%bx = %c64, ...) {
+      %v = vector.load %x[%b, %j] {alignment = 16 : i64} : memref<16x512xf32>, vector<4xf32>
+      ...                                   // this thread's partial maximum
+      %m = gpu.all_reduce maximumf %p uniform {} : (f32) -> f32
+      scf.if %first { memref.store ... }    // thread 0 writes the row's maximum
+      gpu.barrier
+      ...                                   // x - max, 128-bit stores
+    }
+    ```
+
+    Before forming runs, a generic whose innermost loops are several
+    reductions that every operand indexes as its contiguous innermost
+    dimensions has them folded into one (upstream's
+    `linalg::collapseOpIterationDims`, which collapses the buffers too): a max
+    over `[rows, 5, 6]` becomes one over `[rows, 30]`, the sum of a whole
+    `[3, 5, 6]` tensor one over `[90]` (one block). Keepdim outputs and
+    broadcasts (zero results in a map) and strided buffers are not folded.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
@@ -114,24 +144,38 @@ def WrapperCUDAPlaceBuffersPass
   let summary = "Moves the host code's buffers of a CUDA program to the "
                 "device";
   let description = [{
-    Runs after the kernels became `gpu.launch` ops (on buffers, outside any
-    launch): `memref.alloc`/`alloca` become `gpu.alloc`, `memref.dealloc`
-    `gpu.dealloc`, `memref.copy` `gpu.memcpy`; a `memref.get_global` is
-    copied to a device buffer where it is read. A public function copies
-    its memref arguments to the device at entry and its memref results back
-    to fresh host buffers before each return, so its callers keep passing
-    and receiving host buffers; the device copies are freed there. A buffer
-    that only host code reads and writes (the shape operand of a
-    `memref.reshape`, built in memory) stays on the host. Host code that
-    still loads or stores any other buffer (a loop not mapped to the GPU) is
-    an error.
+    After the kernels became `gpu.launch` ops (outside any launch):
+    `memref.alloc`/`alloca` become `gpu.alloc`, `memref.dealloc`
+    `gpu.dealloc`, `memref.copy` `gpu.memcpy`, and a `memref.get_global`
+    (weights, a kernel's constants) is read through its device copy: a call of
+    the runtime's `wrapperCudaConstant` with the constant's two-pointer slot
+    (an internal LLVM global, `__wrapper_cuda_constant_<name>`), which copies
+    it on first use and afterwards returns the copy, so a weight crosses the
+    bus once per process, not once per call. A public
+    function copies its memref arguments to the device on entry and its memref
+    results to fresh host buffers before each return, freeing the device copies
+    and the device storage of the results there (once per storage: a result
+    may be a view of a reused buffer), so callers keep passing host buffers. A buffer that only host code
+    reads and writes (the shape of a `memref.reshape`, built in memory) stays a
+    host allocation. Host code that still loads or stores any other buffer (a
+    loop not mapped to the GPU) is an error naming the reason. With
+    `device-arguments`, public functions instead take and return device
+    buffers (no copies; a result that is an argument or a constant's device
+    copy is returned as a fresh copy, so every result is the caller's to free).
+    Part of `--wrapper-cuda-pipeline`.
 
-    With `device-arguments`, public functions take and return device
-    buffers instead (what `wrapper-run --target=cuda` and a CUDA `model.so`
-    call: the caller copies in and out, and repeated calls keep their data
-    on the device); a result that is an argument or a constant's device copy
-    is returned as a fresh device copy, so that every result is the
-    caller's to free.
+    ```mlir
+    func.func @main(%x: memref<?x8xf32>) -> memref<?x8xf32> {
+      %d = gpu.alloc(%n) : memref<?x8xf32>      // was: uses of %x
+      gpu.memcpy %d, %x : memref<?x8xf32>, memref<?x8xf32>
+      ...                                       // gpu.launch on %d
+      %h = memref.alloc(%n) : memref<?x8xf32>
+      gpu.memcpy %h, %r : memref<?x8xf32>, memref<?x8xf32>
+      gpu.dealloc %r : memref<?x8xf32>
+      gpu.dealloc %d : memref<?x8xf32>
+      return %h : memref<?x8xf32>
+    }
+    ```
   }];
   let options = [
     Option<"deviceArguments", "device-arguments", "bool", /*default=*/"false",
