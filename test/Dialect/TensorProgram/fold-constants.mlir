@@ -130,3 +130,21 @@ func.func @layout() -> (tensor<3xi64>, tensor<2x4xf32>, tensor<5xf32>, tensor<10
   %big = tensor_program.broadcast %seven : tensor<f32> -> tensor<1000x1000xf32>
   return %s, %c, %p, %big : tensor<3xi64>, tensor<2x4xf32>, tensor<5xf32>, tensor<1000x1000xf32>
 }
+
+// -----
+
+// Tests products of constants: matmul with a broadcast batch, integer
+// batch_matmul (the rotary tables of a transformer are such products).
+// CHECK-LABEL: func.func @products
+// CHECK-DAG: tensor_program.constant dense<{{\[\[\[}}9.000000e+00], [2.100000e+01]], {{\[\[}}1.000000e+00], [1.000000e+00]]]> : tensor<2x2x1xf32>
+// CHECK-DAG: tensor_program.constant dense<{{\[\[\[}}19, 22], [43, 50]]]> : tensor<1x2x2xi32>
+// CHECK-NOT: matmul
+func.func @products() -> (tensor<2x2x1xf32>, tensor<1x2x2xi32>) {
+  %a = tensor_program.constant dense<[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]> : tensor<2x2x3xf32>
+  %b = tensor_program.constant dense<[[1.0], [1.0], [2.0]]> : tensor<3x1xf32>
+  %m = tensor_program.matmul %a, %b : (tensor<2x2x3xf32>, tensor<3x1xf32>) -> tensor<2x2x1xf32>
+  %c = tensor_program.constant dense<[[[1, 2], [3, 4]]]> : tensor<1x2x2xi32>
+  %d = tensor_program.constant dense<[[[5, 6], [7, 8]]]> : tensor<1x2x2xi32>
+  %e = tensor_program.batch_matmul %c, %d : (tensor<1x2x2xi32>, tensor<1x2x2xi32>) -> tensor<1x2x2xi32>
+  return %m, %e : tensor<2x2x1xf32>, tensor<1x2x2xi32>
+}

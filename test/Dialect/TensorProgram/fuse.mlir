@@ -155,3 +155,27 @@ func.func @dim_of_member(%x: tensor<?x6xf32>) -> tensor<?x3x2xf32> {
   %e = tensor_program.exp %v : tensor<?x3x2xf32>
   return %e : tensor<?x3x2xf32>
 }
+
+// -----
+
+// Tests that no two groups feed each other: %b joins %c's group and uses
+// %a, so %d (using %a and %c) may not join %a's group (max-group-size=2
+// keeps it out of %c's): it gets a group of its own instead of making the
+// fused ops a cycle (found on Llama's rotary embedding).
+// RUN: wrapper-opt %s --split-input-file --tensor-program-fuse=max-group-size=2 | FileCheck %s --check-prefix=CYCLE
+// CYCLE-LABEL: func.func @mutual
+// CYCLE: %[[A:.*]] = tensor_program.fused pointwise(%arg0)
+// CYCLE: tensor_program.exp
+// CYCLE: %[[BC:.*]]:2 = tensor_program.fused pointwise(%arg1, %[[A]])
+// CYCLE: tensor_program.neg
+// CYCLE: tensor_program.add
+// CYCLE: %[[D:.*]] = tensor_program.fused pointwise(%[[A]], %[[BC]]#0)
+// CYCLE: tensor_program.mul
+// CYCLE: return %[[BC]]#1, %[[D]]
+func.func @mutual(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %a = tensor_program.exp %x : tensor<8xf32>
+  %c = tensor_program.neg %y : tensor<8xf32>
+  %b = tensor_program.add %a, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %d = tensor_program.mul %a, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %b, %d : tensor<8xf32>, tensor<8xf32>
+}

@@ -45,6 +45,9 @@ struct Scalar {
 /// Operand splats larger than this are not expanded into element vectors.
 constexpr int64_t kMaxExpandedSplat = int64_t(1) << 24;
 
+/// Multiply-adds above which a product of constants is not evaluated.
+constexpr int64_t kMaxProductWork = int64_t(1) << 26;
+
 Values fromAttribute(DenseElementsAttr attr) {
   Values v;
   v.type = cast<RankedTensorType>(attr.getType());
@@ -663,6 +666,60 @@ FailureOr<Values> reduce(Operation *op, const Values &in,
   return out;
 }
 
+/// torch.matmul (and bmm): `[..., M, K] x [..., K, N] -> [..., M, N]`, the
+/// batch dimensions broadcast; sums in double (floats) or wrapping int64.
+FailureOr<Values> product(const Values &lhs, const Values &rhs,
+                          RankedTensorType type) {
+  int64_t rank = type.getRank();
+  if (lhs.type.getRank() < 2 || rhs.type.getRank() < 2 || rank < 2 ||
+      lhs.isFloat() != rhs.isFloat())
+    return failure();
+  int64_t m = lhs.type.getDimSize(lhs.type.getRank() - 2);
+  int64_t k = lhs.type.getDimSize(lhs.type.getRank() - 1);
+  int64_t n = rhs.type.getDimSize(rhs.type.getRank() - 1);
+  if (rhs.type.getDimSize(rhs.type.getRank() - 2) != k ||
+      type.getDimSize(rank - 2) != m || type.getDimSize(rank - 1) != n)
+    return failure();
+  // Element strides of each operand's batch dimensions, broadcast to the
+  // result's (0 where an operand has size 1 or lacks the dimension).
+  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  auto batchStrides = [&](const Values &v) {
+    ArrayRef<int64_t> shape = v.type.getShape();
+    SmallVector<int64_t> strides =
+        broadcastStrides(shape.drop_back(2), batch.size());
+    for (int64_t &stride : strides)
+      stride *= shape[shape.size() - 2] * shape.back();
+    return strides;
+  };
+  SmallVector<int64_t> lhsStrides = batchStrides(lhs),
+                       rhsStrides = batchStrides(rhs);
+  Values out = make(type);
+  forEachIndex(batch, [&](ArrayRef<int64_t> index, int64_t flat) {
+    int64_t a = 0, b = 0;
+    for (size_t d = 0; d < index.size(); ++d) {
+      a += index[d] * lhsStrides[d];
+      b += index[d] * rhsStrides[d];
+    }
+    int64_t c = flat * m * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        if (lhs.isFloat()) {
+          double sum = 0;
+          for (int64_t l = 0; l < k; ++l)
+            sum += lhs.floats[a + i * k + l] * rhs.floats[b + l * n + j];
+          out.floats[c + i * n + j] = sum;
+        } else {
+          uint64_t sum = 0;
+          for (int64_t l = 0; l < k; ++l)
+            sum +=
+                bits(lhs.ints[a + i * k + l]) * bits(rhs.ints[b + l * n + j]);
+          out.ints[c + i * n + j] = wrap(sum);
+        }
+      }
+  });
+  return out;
+}
+
 /// A value of `type` whose every element is `value` converted as full does.
 Values filled(RankedTensorType type, double value) {
   Values out = make(type);
@@ -798,7 +855,7 @@ bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
   return (isElementwise(op) && !isa<ConstantOp>(op)) ||
          isa<FullOp, IotaOp, ReshapeOp, PermuteOp, BroadcastOp, SliceOp,
              ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
-             ReduceMinOp, ReduceMeanOp>(op);
+             ReduceMinOp, ReduceMeanOp, MatmulOp, BatchMatmulOp>(op);
 }
 
 FailureOr<SmallVector<DenseElementsAttr>>
@@ -865,6 +922,15 @@ mlir::tensor_program::evaluateConstantOp(Operation *op,
           .Case<ReduceSumOp, ReduceProdOp, ReduceMaxOp, ReduceMinOp,
                 ReduceMeanOp>([&](auto r) -> FailureOr<Values> {
             return reduce(op, in[0], r.getDims(), type);
+          })
+          .Case<MatmulOp, BatchMatmulOp>([&](auto) -> FailureOr<Values> {
+            // Products of large constants stay (their cost is the
+            // compiled kernel's business, not the compiler's).
+            if (type.getNumElements() *
+                    in[0].type.getDimSize(in[0].type.getRank() - 1) >
+                kMaxProductWork)
+              return failure();
+            return product(in[0], in[1], type);
           })
           .Default([&](Operation *) -> FailureOr<Values> {
             if (isElementwise(op))

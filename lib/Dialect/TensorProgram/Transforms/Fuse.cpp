@@ -117,17 +117,24 @@ bool Fuser::isFusible(Operation *op) {
 }
 
 /// Whether `op` (transitively) uses a value produced by `group`. Only ops
-/// after the group's first op can.
+/// after the group's first op can. A member of another group stands for
+/// its whole group: once fused, each of that group's results needs all of
+/// the group's inputs, so a path through any member counts (two groups
+/// that each feed the other would make a cycle of fused ops).
 bool Fuser::dependsOn(Operation *op, Group &group) {
   unsigned first = position.lookup(group.ops.front());
   SmallVector<Operation *> worklist = {op};
   llvm::SmallPtrSet<Operation *, 32> seen;
+  llvm::SmallPtrSet<Group *, 8> expanded;
   while (!worklist.empty()) {
     Operation *current = worklist.pop_back_val();
     if (!seen.insert(current).second)
       continue;
     if (group.members.contains(current))
       return true;
+    if (Group *other = groupOf.lookup(current);
+        other && other != &group && expanded.insert(other).second)
+      llvm::append_range(worklist, other->ops);
     auto it = position.find(current);
     if (it == position.end() || it->second < first)
       continue;

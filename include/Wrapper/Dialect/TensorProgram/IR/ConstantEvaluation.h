@@ -22,8 +22,9 @@ namespace tensor_program {
 /// Whether evaluateConstantOp knows `op`'s kind: every elementwise op
 /// (arithmetic, math functions, comparisons, where, casts, gelu), full,
 /// iota, the layout ops reshape, permute, broadcast, slice, concat and pad,
-/// and the reductions reduce_sum/prod/max/min/mean. Products, convolutions,
-/// composites, indexing and scans are computed at run time instead.
+/// the reductions reduce_sum/prod/max/min/mean, and matmul and batch_matmul
+/// (up to 2^26 multiply-adds). Convolutions, composites, indexing and scans
+/// are computed at run time instead.
 bool canEvaluateConstantOp(Operation *op);
 
 /// The results of `op` when its operands have the values `operands` (one
