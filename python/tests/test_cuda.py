@@ -99,3 +99,32 @@ def test_torch_modules_on_gpu():
     # fused attention and rms_norm kernels of CUDA's dispatch included), all
     # of which the CUDA pipeline lowers.
     assert not failures, "\n".join(failures)
+
+
+def test_target_follows_the_example_inputs_device():
+    """Without target=, compile() and torch.compile(backend="wrapper") pick
+    "cuda" for CUDA example inputs (and "cpu" for CPU ones)."""
+    torch = pytest.importorskip("torch")
+    import warnings
+
+    from modules import build
+
+    cpu_model = wrapper_mlir.compile(build("mlp").eval(), [torch.randn(3, 64)])
+    assert cpu_model.compiled.target == "cpu"
+    if not torch.cuda.is_available():
+        _compile_or_skip(MLP)  # checks the refusal, then skips
+        pytest.skip("torch sees no GPU")
+    module = build("mlp").cuda().eval()
+    x = torch.randn(3, 64, device="cuda")
+    model = wrapper_mlir.compile(module, [x])
+    assert model.compiled.target == "cuda"
+    torch._dynamo.reset()
+    compiled = torch.compile(module, backend="wrapper")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # an eager fallback fails the test
+        with torch.no_grad():
+            got = compiled(x)
+            expected = module(x)
+    assert got.device.type == "cuda"
+    torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-4)
+    torch.testing.assert_close(model(x), expected, rtol=2e-4, atol=2e-4)

@@ -6,7 +6,7 @@ reverse."""
 from ._compile import WrapperError, _compile_text
 
 
-def compile(graph, example_inputs=None, target="cpu", *, entry=None, example_kwargs=None,
+def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwargs=None,
             dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True):
     """Compiles `graph` for `target` and returns a callable model.
 
@@ -22,11 +22,13 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None, example_kwa
 
     the last two return a TorchModel called like the module. `target` is
     "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs to the
-    device and its outputs back on each call; `parallel`, `gemm` and
+    device and its outputs back on each call); left out, it is "cuda" for a
+    torch model whose example inputs are CUDA tensors and "cpu" otherwise
+    (`parallel`, `gemm` and
     `plan_memory` are CPU options). With `fallback`, torch ops the compiler
     lacks run in PyTorch, each with a warning; without, they are an error.
     """
-    if target not in ("cpu", "cuda"):
+    if target is not None and target not in ("cpu", "cuda"):
         raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
     if not isinstance(graph, str):
         try:
@@ -52,4 +54,4 @@ def compile(graph, example_inputs=None, target="cpu", *, entry=None, example_kwa
                            "models; tensor_program text carries its own types (write ? for "
                            "a dynamic dimension)")
     return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
-                         plan_memory=plan_memory, target=target)
+                         plan_memory=plan_memory, target=target or "cpu")

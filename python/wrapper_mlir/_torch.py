@@ -19,7 +19,7 @@ OPTIONS = {
     "parallel": True,       # kernels on OpenMP threads
     "gemm": True,           # f32 products through the packed GEMM template
     "plan_memory": "reuse", # none, reuse or pool
-    "target": "cpu",        # cpu or cuda
+    "target": None,         # cpu or cuda; None: cuda when an example input is a CUDA tensor
     "fallback": True,       # ops outside the table run in PyTorch (else an error)
 }
 
@@ -36,9 +36,18 @@ def check_options(options, where):
     if merged["plan_memory"] not in ("none", "reuse", "pool"):
         raise WrapperError(f"{where}: plan_memory must be 'none', 'reuse' or 'pool', "
                            f"got {merged['plan_memory']!r}")
+    if merged["target"] is None:
+        merged["target"] = "cpu"
     if merged["target"] not in ("cpu", "cuda"):
         raise WrapperError(f"{where}: target must be 'cpu' or 'cuda', got {merged['target']!r}")
     return merged
+
+
+def default_target(example_inputs):
+    """The target a torch model compiles for when none is given: "cuda" when
+    an example input is a CUDA tensor (the model then runs on the device
+    its inputs are on), else "cpu"."""
+    return "cuda" if _torch_device(example_inputs) is not None else "cpu"
 
 
 def _compile_imported(imported, options):
@@ -133,6 +142,8 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
                   **options):
     """compile() of an nn.Module (exported with the example inputs), an
     ExportedProgram or a GraphModule."""
+    if options.get("target") is None:
+        options["target"] = default_target(list(example_inputs or ()))
     options = check_options(options, "wrapper_mlir.compile")
     start = time.perf_counter()
     if isinstance(graph, torch.export.ExportedProgram):
@@ -253,8 +264,10 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
 
     merged = dict(options or {})
     merged.update(kwargs)
-    options = check_options(merged, "torch.compile(backend='wrapper')")
     example_inputs = list(example_inputs)
+    if merged.get("target") is None:
+        merged["target"] = default_target(example_inputs)
+    options = check_options(merged, "torch.compile(backend='wrapper')")
     weights = {i for i, v in enumerate(example_inputs)
                if isinstance(v, torch.Tensor) and _is_weight(graph_module, i, v)}
 
