@@ -118,6 +118,7 @@ def test_target_follows_the_example_inputs_device():
     x = torch.randn(3, 64, device="cuda")
     model = wrapper_mlir.compile(module, [x])
     assert model.compiled.target == "cuda"
+    wrapper_mlir.register_backend()  # torch was imported after wrapper_mlir
     torch._dynamo.reset()
     compiled = torch.compile(module, backend="wrapper")
     with warnings.catch_warnings():
