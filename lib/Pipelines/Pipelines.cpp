@@ -76,6 +76,13 @@ static void addBufferization(OpPassManager &pm) {
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUCodegenOptions &options) {
+  // The target, decided once and recorded on the module for the passes
+  // that tune for it.
+  WrapperCPUTargetPassOptions target;
+  target.cpu = options.targetCPU;
+  target.features = options.targetFeatures;
+  target.vectorWidth = options.vectorWidth;
+  pm.addPass(createWrapperCPUTargetPass(target));
   // Fuse elementwise producers into consumers while still on tensors.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
@@ -431,6 +438,9 @@ void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
   codegen.tileElements = options.tileElements;
   codegen.gemm = options.gemm;
   codegen.gemmOptions = options.gemmOptions;
+  codegen.targetCPU = options.targetCPU;
+  codegen.targetFeatures = options.targetFeatures;
+  codegen.vectorWidth = options.vectorWidth;
   buildCPUCodegenPipeline(pm, codegen);
 }
 

@@ -125,15 +125,16 @@ func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
   return {};
 }
 
-std::string mlir::wrapper::gemmOptionsFor(const llvm::TargetMachine &machine,
-                                          StringRef user) {
+mlir::wrapper::CPUTarget
+mlir::wrapper::cpuTargetOf(const llvm::TargetMachine &machine) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
-  int lanes = 4;
-  if (info && info->checkFeatures("+avx512f"))
-    lanes = 16;
-  else if (info && info->checkFeatures("+avx2"))
-    lanes = 8;
-  return ("vector-width=" + llvm::Twine(lanes) + " " + user).str();
+  CPUTarget target;
+  target.cpu = machine.getTargetCPU().str();
+  target.features = machine.getTargetFeatureString().str();
+  target.vectorWidth = vectorWidthForFeatures([&](StringRef name) {
+    return info && info->checkFeatures(("+" + name).str());
+  });
+  return target;
 }
 
 void mlir::wrapper::privatizeAllBut(ModuleOp module, func::FuncOp entry) {

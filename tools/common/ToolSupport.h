@@ -7,6 +7,8 @@
 #ifndef WRAPPER_TOOLS_COMMON_TOOLSUPPORT_H
 #define WRAPPER_TOOLS_COMMON_TOOLSUPPORT_H
 
+#include "Wrapper/Codegen/CPU/Passes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -65,11 +67,10 @@ std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(StringRef cpu, StringRef features, bool pic,
                         std::string &error);
 
-/// Options of --wrapper-gemm-template for `machine`: its vector width (16
-/// f32 lanes with AVX-512, 8 with AVX2, 4 otherwise) followed by `user`
-/// (which may override it), so that the micro-kernel fits the CPU the code
-/// is generated for rather than the host.
-std::string gemmOptionsFor(const llvm::TargetMachine &machine, StringRef user);
+/// The CPU target `machine` generates code for, as the code generator
+/// records it (--wrapper-cpu-target): its CPU name, features and the width
+/// of its vector registers.
+CPUTarget cpuTargetOf(const llvm::TargetMachine &machine);
 
 /// The function to run or compile: `name` when given, else the only public
 /// function with a body, else `main`. Null with a message in `error`.

@@ -451,7 +451,11 @@ int main(int argc, char **argv) {
     codegen.approximateMath = options.approximateMath;
     codegen.tileElements = options.tileElements;
     codegen.gemm = gemm;
-    codegen.gemmOptions = gemmOptionsFor(*machine, gemmOptions);
+    codegen.gemmOptions = gemmOptions;
+    CPUTarget cpuTarget = cpuTargetOf(*machine);
+    codegen.targetCPU = cpuTarget.cpu;
+    codegen.targetFeatures = cpuTarget.features;
+    codegen.vectorWidth = cpuTarget.vectorWidth;
     codegen.externalConstants = appended;
     buildCPUCodegenPipeline(pm, codegen);
     if (failed(pm.run(module)))

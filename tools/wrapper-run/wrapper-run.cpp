@@ -373,18 +373,20 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
   return std::move(*engine);
 }
 
-/// --gemm-options with the vector width of the target (--mcpu/--mattr or
-/// the host). A target that cannot be created leaves the width to the pass;
-/// the JIT reports the problem.
-static std::string gemmPassOptions() {
-  static const std::string options = [] {
+/// The CPU that --mcpu/--mattr (or the host) describe, as the code
+/// generator records it. A target that cannot be created leaves the choice
+/// to the pipeline (the host); the JIT reports the problem.
+static std::optional<CPUTarget> commandLineCPUTarget() {
+  static const std::optional<CPUTarget> target =
+      []() -> std::optional<CPUTarget> {
     std::string error;
     std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(
         targetCPU, targetFeatures, /*pic=*/false, error);
-    return machine ? gemmOptionsFor(*machine, gemmOptions)
-                   : std::string(gemmOptions);
+    if (!machine)
+      return std::nullopt;
+    return cpuTargetOf(*machine);
   }();
-  return options;
+  return target;
 }
 
 /// Sets `options` to what the command line asks for.
@@ -394,7 +396,12 @@ static void setPipelineOptions(CPUPipelineOptions &options) {
   options.profile = benchmark > 0;
   options.tileElements = tileElements;
   options.gemm = gemm;
-  options.gemmOptions = gemmPassOptions();
+  options.gemmOptions = gemmOptions;
+  if (std::optional<CPUTarget> target = commandLineCPUTarget()) {
+    options.targetCPU = target->cpu;
+    options.targetFeatures = target->features;
+    options.vectorWidth = target->vectorWidth;
+  }
   options.planMemory = planMemory;
   options.foldConstants = foldConstants;
   options.fuse = fuse;
@@ -665,7 +672,12 @@ int main(int argc, char **argv) {
       options.profile = benchmark > 0;
       options.tileElements = tileElements;
       options.gemm = gemm;
-      options.gemmOptions = gemmPassOptions();
+      options.gemmOptions = gemmOptions;
+      if (std::optional<CPUTarget> target = commandLineCPUTarget()) {
+        options.targetCPU = target->cpu;
+        options.targetFeatures = target->features;
+        options.vectorWidth = target->vectorWidth;
+      }
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

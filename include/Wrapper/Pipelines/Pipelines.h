@@ -53,6 +53,20 @@ struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> targetCPU{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU to generate code for (--wrapper-cpu-target; "
+                     "empty: the host)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("LLVM target features of that CPU (+avx2,-avx512f)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes of its vector registers (0: from the "
+                     "features or the host)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> gemmOptions{
       *this, "gemm-options",
       llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
@@ -125,6 +139,20 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> targetCPU{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU to generate code for (--wrapper-cpu-target; "
+                     "empty: the host)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("LLVM target features of that CPU (+avx2,-avx512f)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes of its vector registers (0: from the "
+                     "features or the host)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> gemmOptions{
       *this, "gemm-options",
       llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "

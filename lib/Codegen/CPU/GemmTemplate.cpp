@@ -36,9 +36,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/TargetParser/Host.h"
-
 namespace mlir {
 namespace wrapper {
 #define GEN_PASS_DEF_WRAPPERGEMMTEMPLATEPASS
@@ -568,15 +565,17 @@ struct WrapperGemmTemplatePass
           WrapperGemmTemplatePass> {
   using Base::Base;
 
-  /// The blocking from the options and the host's vector registers.
+  /// The blocking from the options and the target's vector registers.
   FailureOr<Blocking> chooseBlocking() {
     Blocking blk;
     blk.vl = vectorWidth;
     if (blk.vl == 0) {
-      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-      blk.vl = features.lookup("avx512f") ? 16
-               : features.lookup("avx2")  ? 8
-                                          : 4;
+      // The target recorded on the module (--wrapper-cpu-target), else
+      // the host's.
+      std::optional<wrapper::CPUTarget> target =
+          wrapper::getCPUTarget(getOperation());
+      blk.vl = target ? target->vectorWidth
+                      : wrapper::getHostCPUTarget().vectorWidth;
     }
     bool wide = blk.vl >= 16;
     blk.mr = mr ? static_cast<int64_t>(mr) : (wide ? 12 : 6);

@@ -814,3 +814,9 @@ wrapper.graph @message_without_text() {
   "wrapper.debug_message"() : () -> ()
   wrapper.return
 }
+
+// -----
+
+// expected-error @below {{'wrapper.cpu_target' must be a dictionary {cpu = string, features = string, vector_width = 4, 8 or 16} on a module}}
+module attributes {wrapper.cpu_target = {cpu = "x", features = "", vector_width = 12 : i64}} {
+}

@@ -217,7 +217,8 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
     zero. Tiles at the right and bottom edges go through a local `mr x nr`
     tile.
 
-    - **Blocking** (options): `vector-width` (0: 16 lanes with AVX-512, 8 with
+    - **Blocking** (options): `vector-width` (0: the module's
+      `wrapper.cpu_target` (see `--wrapper-cpu-target`), else 16 lanes with AVX-512, 8 with
       AVX2, 4 otherwise, from the host's features; `wrapper-run` and
       `wrapper-compile` set it from their target, `--mcpu`/`--mattr`), `mr` (0: 12 with AVX-512,
       6 otherwise), `nr` (0: two vectors), `kc` (512), `mc` (0: about 144, a
@@ -292,6 +293,36 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def WrapperCPUTargetPass : Pass<"wrapper-cpu-target", "::mlir::ModuleOp"> {
+  let summary = "Records the CPU that code is generated for on the module";
+  let description = [{
+    Decides the target once and records it as the module attribute
+    `wrapper.cpu_target = {cpu = "...", features = "...", vector_width = N}`,
+    which later passes read instead of probing the machine themselves (the
+    GEMM template takes its vector width from it). The options give the
+    target (the tools pass what their LLVM target machine was built for:
+    `--mcpu`, `--mattr`, and the width of its vector registers in f32
+    lanes); without options, a module that already carries the attribute
+    keeps it, and one that does not gets the host's (16 lanes with
+    AVX-512F, 8 with AVX2, 4 otherwise). The first pass of
+    `--wrapper-cpu-codegen`.
+
+    ```mlir
+    module attributes {wrapper.cpu_target = {cpu = "skylake-avx512",
+        features = "+avx512f", vector_width = 16 : i64}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"",
+           "The CPU name (empty: the host's, unless the module has a target)">,
+    Option<"features", "features", "std::string", /*default=*/"",
+           "LLVM target features, such as +avx2,-avx512f">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "f32 lanes of a vector register (0: from the features or the "
+           "host)">,
+  ];
 }
 
 #endif // WRAPPER_CODEGEN_CPU_PASSES_TD

@@ -252,6 +252,18 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                                   "kernel name on a function";
     return success();
   }
+  // The CPU code is generated for (--wrapper-cpu-target).
+  if (attr.getName() == "wrapper.cpu_target") {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto width = dict ? dict.getAs<IntegerAttr>("vector_width") : nullptr;
+    if (!isa<ModuleOp>(op) || !dict || !dict.getAs<StringAttr>("cpu") ||
+        !dict.getAs<StringAttr>("features") || !width ||
+        !llvm::is_contained({4, 8, 16}, width.getInt()))
+      return op->emitOpError()
+             << "'wrapper.cpu_target' must be a dictionary {cpu = string, "
+                "features = string, vector_width = 4, 8 or 16} on a module";
+    return success();
+  }
   // The micro-kernel of --wrapper-gemm-template; a runtime function that
   // queues its work on the CUDA runtime's stream
   // (--wrapper-cuda-stream-ordered-calls).
