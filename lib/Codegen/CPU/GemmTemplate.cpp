@@ -565,57 +565,16 @@ struct WrapperGemmTemplatePass
           WrapperGemmTemplatePass> {
   using Base::Base;
 
-  /// The blocking from the options and the target's vector registers.
-  FailureOr<Blocking> chooseBlocking() {
-    Blocking blk;
-    blk.vl = vectorWidth;
-    if (blk.vl == 0) {
-      // The target recorded on the module (--wrapper-cpu-target), else
-      // the host's.
-      std::optional<wrapper::CPUTarget> target =
-          wrapper::getCPUTarget(getOperation());
-      blk.vl = target ? target->vectorWidth
-                      : wrapper::getHostCPUTarget().vectorWidth;
-    }
-    bool wide = blk.vl >= 16;
-    blk.mr = mr ? static_cast<int64_t>(mr) : (wide ? 12 : 6);
-    blk.nr = nr ? static_cast<int64_t>(nr) : 2 * blk.vl;
-    blk.kc = kc;
-    int64_t mcOption = mc;
-    blk.mc = mcOption ? mcOption : std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
-    blk.nc = nc;
-    ModuleOp module = getOperation();
-    auto bad = [&](const Twine &message) -> FailureOr<Blocking> {
-      mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << message;
-      return failure();
-    };
-    std::string problem = checkRegisterTile(blk);
-    if (!problem.empty())
-      return bad(problem);
-    if (blk.kc < 1)
-      return bad("kc must be at least 1, got " + Twine(blk.kc));
-    if (blk.mc < blk.mr || blk.mc % blk.mr != 0)
-      return bad("mc must be a positive multiple of mr (" + Twine(blk.mr) +
-                 "), got " + Twine(blk.mc));
-    if (blk.nc < blk.nr || blk.nc % blk.nr != 0)
-      return bad("nc must be a positive multiple of nr (" + Twine(blk.nr) +
-                 "), got " + Twine(blk.nc));
-    return blk;
-  }
-
-  /// With the default register tile, a static M smaller than mr gets a
-  /// tile of M rows (no rows of zeros computed), twice as wide when that
-  /// still fits the registers (M = 1 to 6: 4 vectors per row).
-  Blocking adaptToRows(Blocking blk, linalg::MatmulOp matmul) {
-    int64_t rows =
-        cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(0);
-    if (mr != 0 || ShapedType::isDynamic(rows) || rows >= blk.mr || rows < 1)
-      return blk;
-    blk.mr = rows;
-    if (nr == 0 && rows <= 6 && blk.nc % (4 * blk.vl) == 0)
-      blk.nr = 4 * blk.vl;
-    blk.mc = std::max<int64_t>(1, 144 / blk.mr) * blk.mr;
-    return blk;
+  /// What the options ask of the blocking.
+  wrapper::GemmBlockingRequest request() {
+    wrapper::GemmBlockingRequest request;
+    request.mr = mr;
+    request.nr = nr;
+    request.vectorWidth = vectorWidth;
+    request.kc = kc;
+    request.mc = mc;
+    request.nc = nc;
+    return request;
   }
 
   /// Whether M*N*K is statically below `min-parallel-work`.
@@ -630,10 +589,13 @@ struct WrapperGemmTemplatePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<Blocking> blocking = chooseBlocking();
-    if (failed(blocking))
+    // Inconsistent options are an error whether or not a product takes
+    // them.
+    std::string problem;
+    if (failed(wrapper::selectGemmBlocking(nullptr, request(), problem))) {
+      mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << problem;
       return signalPassFailure();
-    Blocking blk = *blocking;
+    }
     if (failed(defineDeclaredMicroKernels(module)))
       return signalPassFailure();
 
@@ -683,7 +645,22 @@ struct WrapperGemmTemplatePass
         if (succeeded(epilogue))
           plan.epilogue = *epilogue;
       }
-      Blocking local = adaptToRows(blk, matmul);
+      // The blocking recorded on the product
+      // (--wrapper-gemm-select-blocking), else the one chosen now.
+      Blocking local;
+      if (std::optional<Blocking> recorded =
+              wrapper::getRecordedGemmBlocking(matmul)) {
+        local = *recorded;
+        std::string bad = wrapper::checkGemmBlocking(local);
+        if (!bad.empty()) {
+          matmul.emitError()
+              << "wrapper-gemm-template: recorded wrapper.gemm_blocking: "
+              << bad;
+          return signalPassFailure();
+        }
+      } else {
+        local = *wrapper::selectGemmBlocking(matmul, request(), problem);
+      }
       std::string packWhy = "prepack=false";
       if (prepack)
         plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],

@@ -13,6 +13,8 @@
 #ifndef WRAPPER_LIB_TRANSFORMS_GEMMTEMPLATE_H
 #define WRAPPER_LIB_TRANSFORMS_GEMMTEMPLATE_H
 
+#include "Wrapper/Codegen/CPU/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,9 +28,7 @@ namespace wrapper {
 namespace gemm {
 
 /// Register tile, vector width and cache blocks, all in elements.
-struct Blocking {
-  int64_t mr, nr, vl, kc, mc, nc;
-};
+using Blocking = GemmBlocking;
 
 /// Why the register tile (mr, nr, vl) of `blk` cannot be used, or an empty
 /// string: vl a power of two up to 64, mr from 1 to 32, nr 1 to 8 vectors.

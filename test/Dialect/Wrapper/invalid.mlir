@@ -820,3 +820,11 @@ wrapper.graph @message_without_text() {
 // expected-error @below {{'wrapper.cpu_target' must be a dictionary {cpu = string, features = string, vector_width = 4, 8 or 16} on a module}}
 module attributes {wrapper.cpu_target = {cpu = "x", features = "", vector_width = 12 : i64}} {
 }
+
+// -----
+
+func.func @bad_blocking(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  // expected-error @below {{'wrapper.gemm_blocking' must be a dictionary of positive integers kc, mc, mr, nc, nr, vl}}
+  linalg.matmul {wrapper.gemm_blocking = {mr = 0 : i64}} ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}

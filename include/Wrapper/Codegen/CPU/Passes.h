@@ -45,6 +45,41 @@ std::optional<CPUTarget> getCPUTarget(ModuleOp module);
 /// Records `target` on `module`.
 void setCPUTarget(ModuleOp module, const CPUTarget &target);
 
+/// The blocking of one product under the GEMM template: the register tile
+/// (mr x nr, vl f32 lanes per vector) and the cache blocks (kc, mc, nc).
+struct GemmBlocking {
+  int64_t mr = 0, nr = 0, vl = 0, kc = 0, mc = 0, nc = 0;
+};
+
+/// What a user asks of the blocking; 0 leaves a choice to the selection
+/// (vl: the module's recorded target, else the host).
+struct GemmBlockingRequest {
+  int64_t mr = 0, nr = 0, vectorWidth = 0, kc = 512, mc = 0, nc = 256;
+};
+
+/// The attribute that records a product's blocking
+/// (`{mr, nr, vl, kc, mc, nc}`): written by --wrapper-gemm-select-blocking,
+/// honoured by --wrapper-gemm-template.
+constexpr llvm::StringLiteral kGemmBlockingAttrName = "wrapper.gemm_blocking";
+
+/// The blocking the GEMM template uses for `matmul` under `request`: the
+/// vector width from the request, the module's target or the host; the
+/// register tile 12 x 2 vectors with AVX-512 and 6 x 2 vectors otherwise,
+/// narrowed to M rows (and widened) when a static M is smaller; mc about
+/// 144 rows. Fails with `error` set when the request is inconsistent.
+FailureOr<GemmBlocking> selectGemmBlocking(Operation *matmul,
+                                           const GemmBlockingRequest &request,
+                                           std::string &error);
+
+/// Why `blocking` cannot be used, or an empty string.
+std::string checkGemmBlocking(const GemmBlocking &blocking);
+
+/// The blocking recorded on `op` (kGemmBlockingAttrName), if any.
+std::optional<GemmBlocking> getRecordedGemmBlocking(Operation *op);
+
+/// Records `blocking` on `op`.
+void setRecordedGemmBlocking(Operation *op, const GemmBlocking &blocking);
+
 /// Whether the GEMM template (--wrapper-gemm-template) takes `op`: a
 /// linalg.matmul whose operands all have f32 elements.
 bool isGemmTemplateCandidate(Operation *op);

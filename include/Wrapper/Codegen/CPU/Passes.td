@@ -325,4 +325,40 @@ def WrapperCPUTargetPass : Pass<"wrapper-cpu-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def WrapperGemmSelectBlockingPass
+    : Pass<"wrapper-gemm-select-blocking", "::mlir::ModuleOp"> {
+  let summary = "Records on each f32 product the blocking the GEMM template "
+                "gives it";
+  let description = [{
+    The tuning decision of `--wrapper-gemm-template`, made visible: every
+    `linalg.matmul` the template takes gets the attribute
+    `wrapper.gemm_blocking = {kc, mc, mr, nc, nr, vl}` with the blocking it
+    would choose (register tile `mr` x `nr` of `vl`-lane vectors, cache
+    blocks `kc`, `mc`, `nc`; the vector width from the module's
+    `wrapper.cpu_target`, else the host; narrow static M rows get a
+    narrower, wider tile). The template uses a recorded blocking as it is
+    (after checking it), so a schedule can be inspected and edited in the
+    IR, one product at a time. The options are the template's; products
+    that already carry a blocking keep it unless `overwrite`.
+
+    ```mlir
+    linalg.matmul {wrapper.gemm_blocking = {kc = 512 : i64, mc = 144 : i64,
+        mr = 12 : i64, nc = 256 : i64, nr = 32 : i64, vl = 16 : i64}}
+        ins(%a, %b : ...) outs(%c : ...)
+    ```
+  }];
+  let options = [
+    Option<"mr", "mr", "int64_t", "0", "Rows of the register tile (0: chosen)">,
+    Option<"nr", "nr", "int64_t", "0",
+           "Columns of the register tile (0: two vectors)">,
+    Option<"vectorWidth", "vector-width", "int64_t", "0",
+           "f32 lanes (0: the module's target, else the host)">,
+    Option<"kc", "kc", "int64_t", "512", "Depth of a K slice">,
+    Option<"mc", "mc", "int64_t", "0", "Rows of an A block (0: about 144)">,
+    Option<"nc", "nc", "int64_t", "256", "Columns of a B panel">,
+    Option<"overwrite", "overwrite", "bool", "false",
+           "Replace blockings already recorded">,
+  ];
+}
+
 #endif // WRAPPER_CODEGEN_CPU_PASSES_TD

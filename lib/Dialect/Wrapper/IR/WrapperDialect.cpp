@@ -264,6 +264,23 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                 "features = string, vector_width = 4, 8 or 16} on a module";
     return success();
   }
+  // The blocking of a product under the GEMM template
+  // (--wrapper-gemm-select-blocking); its values are checked where used.
+  if (attr.getName() == "wrapper.gemm_blocking") {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    bool ok = dict && dict.size() == 6 &&
+              llvm::all_of(dict, [](NamedAttribute field) {
+                auto value = dyn_cast<IntegerAttr>(field.getValue());
+                return value && value.getInt() > 0 &&
+                       llvm::is_contained({"kc", "mc", "mr", "nc", "nr", "vl"},
+                                          field.getName().getValue());
+              });
+    if (!ok)
+      return op->emitOpError()
+             << "'wrapper.gemm_blocking' must be a dictionary of positive "
+                "integers kc, mc, mr, nc, nr, vl";
+    return success();
+  }
   // The micro-kernel of --wrapper-gemm-template; a runtime function that
   // queues its work on the CUDA runtime's stream
   // (--wrapper-cuda-stream-ordered-calls).
