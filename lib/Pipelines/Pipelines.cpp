@@ -74,8 +74,10 @@ static void addBufferization(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
-void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
-                                            const CPUCodegenOptions &options) {
+/// --wrapper-cpu-codegen with the code generator's options of any pipeline.
+template <typename Derived>
+static void addCPUCodegen(OpPassManager &pm,
+                          const CPUCodegenOptionsMixin<Derived> &options) {
   // The target, decided once and recorded on the module for the passes
   // that tune for it.
   WrapperCPUTargetPassOptions target;
@@ -427,21 +429,20 @@ void mlir::wrapper::buildCPUFrontendPipeline(
   addHostFrontend(pm, host);
 }
 
+void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
+                                            const CPUCodegenOptions &options) {
+  addCPUCodegen(pm, options);
+}
+
+void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
+                                            const CPUPipelineOptions &options) {
+  addCPUCodegen(pm, options);
+}
+
 void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
                                      const CPUPipelineOptions &options) {
   buildCPUFrontendPipeline(pm, options);
-  CPUCodegenOptions codegen;
-  codegen.parallel = options.parallel;
-  codegen.cInterface = options.cInterface;
-  codegen.approximateMath = options.approximateMath;
-  codegen.profile = options.profile;
-  codegen.tileElements = options.tileElements;
-  codegen.gemm = options.gemm;
-  codegen.gemmOptions = options.gemmOptions;
-  codegen.targetCPU = options.targetCPU;
-  codegen.targetFeatures = options.targetFeatures;
-  codegen.vectorWidth = options.vectorWidth;
-  buildCPUCodegenPipeline(pm, codegen);
+  addCPUCodegen(pm, options);
 }
 
 void mlir::wrapper::buildWrapperToLLVMPipeline(OpPassManager &pm) {
@@ -463,7 +464,9 @@ void mlir::wrapper::registerPipelines() {
       "Lowers linalg programs (on tensors or buffers, func.func entries) to "
       "the LLVM dialect: bufferization, deallocation, parallel loops on "
       "OpenMP, and LLVM lowering; runnable with mlir-runner",
-      buildCPUCodegenPipeline);
+      [](OpPassManager &pm, const CPUCodegenOptions &options) {
+        buildCPUCodegenPipeline(pm, options);
+      });
   PassPipelineRegistration<CPUPipelineOptions>(
       "wrapper-cpu-pipeline",
       "Compiles tensor_program functions to the LLVM dialect for the CPU",

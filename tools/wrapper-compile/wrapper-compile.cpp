@@ -445,19 +445,16 @@ int main(int argc, char **argv) {
     if (appended && failed(takeOutConstants(module, weights, blob, error)))
       return fail(error);
     PassManager pm(&context);
-    CPUCodegenOptions codegen;
-    codegen.parallel = options.parallel;
-    codegen.cInterface = options.cInterface;
-    codegen.approximateMath = options.approximateMath;
-    codegen.tileElements = options.tileElements;
-    codegen.gemm = gemm;
-    codegen.gemmOptions = gemmOptions;
+    // The code generator's options are the same object's: what the front
+    // end got plus the target and the GEMM choices.
+    options.gemm = gemm;
+    options.gemmOptions = gemmOptions;
     CPUTarget cpuTarget = cpuTargetOf(*machine);
-    codegen.targetCPU = cpuTarget.cpu;
-    codegen.targetFeatures = cpuTarget.features;
-    codegen.vectorWidth = cpuTarget.vectorWidth;
-    codegen.externalConstants = appended;
-    buildCPUCodegenPipeline(pm, codegen);
+    options.targetCPU = cpuTarget.cpu;
+    options.targetFeatures = cpuTarget.features;
+    options.vectorWidth = cpuTarget.vectorWidth;
+    options.externalConstants = appended;
+    buildCPUCodegenPipeline(pm, options);
     if (failed(pm.run(module)))
       return fail("compilation failed");
   }

@@ -665,19 +665,10 @@ int main(int argc, char **argv) {
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to
-      // the codegen pipeline.
-      CPUCodegenOptions options;
-      options.parallel = parallel;
-      options.cInterface = true;
-      options.profile = benchmark > 0;
-      options.tileElements = tileElements;
-      options.gemm = gemm;
-      options.gemmOptions = gemmOptions;
-      if (std::optional<CPUTarget> target = commandLineCPUTarget()) {
-        options.targetCPU = target->cpu;
-        options.targetFeatures = target->features;
-        options.vectorWidth = target->vectorWidth;
-      }
+      // the codegen pipeline, with the code generator's share of the same
+      // options.
+      CPUPipelineOptions options;
+      setPipelineOptions(options);
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();

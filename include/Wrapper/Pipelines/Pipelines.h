@@ -14,150 +14,112 @@ class OpPassManager;
 
 namespace wrapper {
 
-/// Options of --wrapper-cpu-codegen.
-struct CPUCodegenOptions : public PassPipelineOptions<CPUCodegenOptions> {
-  PassOptions::Option<bool> profile{
+/// The options of the CPU code generator, declared once and mixed into
+/// every pipeline that contains it (--wrapper-cpu-codegen alone, and
+/// --wrapper-cpu-pipeline): `Derived` is the pipeline's options type.
+template <typename Derived>
+struct CPUCodegenOptionsMixin : public PassPipelineOptions<Derived> {
+  template <typename T> using Option = mlir::detail::PassOptions::Option<T>;
+
+  Option<bool> profile{
       *this, "profile",
       llvm::cl::desc("Time every kernel call with the runtime's profiling "
                      "counters (wrapper-run --benchmark reads them)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> parallel{
+  Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
                      "threads (OMP_NUM_THREADS threads)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> cInterface{
+  Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C interface wrapper "
                      "(_mlir_ciface_<name>) taking memref descriptors by "
                      "pointer"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> approximateMath{
+  Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> externalConstants{
+  Option<bool> externalConstants{
       *this, "external-constants",
       llvm::cl::desc("Read constants without a value through pointer slots "
                      "that the loader fills (model.so with appended "
                      "weights)"),
       llvm::cl::init(false)};
-  PassOptions::Option<int64_t> tileElements{
+  Option<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
                      "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
       llvm::cl::init(4096)};
-  PassOptions::Option<bool> gemm{
+  Option<bool> gemm{
       *this, "gemm",
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> targetCPU{
+  Option<std::string> targetCPU{
       *this, "target-cpu",
       llvm::cl::desc("The CPU to generate code for (--wrapper-cpu-target; "
                      "empty: the host)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> targetFeatures{
+  Option<std::string> targetFeatures{
       *this, "target-features",
       llvm::cl::desc("LLVM target features of that CPU (+avx2,-avx512f)"),
       llvm::cl::init("")};
-  PassOptions::Option<int64_t> vectorWidth{
+  Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("f32 lanes of its vector registers (0: from the "
                      "features or the host)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> gemmOptions{
+  Option<std::string> gemmOptions{
       *this, "gemm-options",
       llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
                      "options (for example 'kc=384 mc=96')"),
       llvm::cl::init("")};
 };
 
-/// Options of --wrapper-cpu-pipeline.
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
-  PassOptions::Option<bool> profile{
-      *this, "profile",
-      llvm::cl::desc("Time every kernel call with the runtime's profiling "
-                     "counters (wrapper-run --benchmark reads them)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> fuse{
+/// Options of --wrapper-cpu-codegen.
+struct CPUCodegenOptions : public CPUCodegenOptionsMixin<CPUCodegenOptions> {};
+
+/// Options of --wrapper-cpu-pipeline (and --wrapper-cpu-frontend): the
+/// front end's, plus the code generator's (the same declarations as
+/// --wrapper-cpu-codegen's, not copies).
+struct CPUPipelineOptions : public CPUCodegenOptionsMixin<CPUPipelineOptions> {
+  Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> wrapperHost{
+  Option<bool> wrapperHost{
       *this, "wrapper-host",
       llvm::cl::desc("Compile through kernels and a wrapper host graph "
                      "(--convert-tensor-program-to-wrapper); otherwise lower "
                      "each function to linalg as a whole"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> parallel{
-      *this, "parallel",
-      llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
-                     "threads"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> cInterface{
-      *this, "c-interface",
-      llvm::cl::desc("Give every public function a C interface wrapper"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> approximateMath{
-      *this, "approximate-math",
-      llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
-                     "polynomial approximations (a few ulp in f32)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> foldConstants{
+  Option<bool> foldConstants{
       *this, "fold-constants",
       llvm::cl::desc("Freeze: evaluate ops that depend only on constants at "
                      "compile time (--tensor-program-fold-constants)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> planMemory{
+  Option<std::string> planMemory{
       *this, "plan-memory",
       llvm::cl::desc("Storage planning of the host graph "
                      "(--wrapper-plan-memory): none, reuse or pool"),
       llvm::cl::init("reuse")};
-  PassOptions::Option<std::string> debugPrinter{
+  Option<std::string> debugPrinter{
       *this, "debug-printer",
       llvm::cl::desc("Debug output around kernel calls "
                      "(--wrapper-insert-debug-printer): off, save, print or "
                      "kernel-names"),
       llvm::cl::init("off")};
-  PassOptions::ListOption<std::string> debugKernels{
+  mlir::detail::PassOptions::ListOption<std::string> debugKernels{
       *this, "debug-kernels",
       llvm::cl::desc("Kernels the debug printer instruments (all when "
                      "empty)")};
-  PassOptions::Option<std::string> debugDir{
+  Option<std::string> debugDir{
       *this, "debug-dir",
       llvm::cl::desc("Directory of the .npy files of debug-printer=save"),
       llvm::cl::init(".")};
-  PassOptions::Option<int64_t> tileElements{
-      *this, "tile-elements",
-      llvm::cl::desc("Iterations of the parallel loops in one row tile of "
-                     "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
-      llvm::cl::init(4096)};
-  PassOptions::Option<bool> gemm{
-      *this, "gemm",
-      llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
-                     "(--wrapper-gemm-template) with fused epilogues"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> targetCPU{
-      *this, "target-cpu",
-      llvm::cl::desc("The CPU to generate code for (--wrapper-cpu-target; "
-                     "empty: the host)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> targetFeatures{
-      *this, "target-features",
-      llvm::cl::desc("LLVM target features of that CPU (+avx2,-avx512f)"),
-      llvm::cl::init("")};
-  PassOptions::Option<int64_t> vectorWidth{
-      *this, "vector-width",
-      llvm::cl::desc("f32 lanes of its vector registers (0: from the "
-                     "features or the host)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> gemmOptions{
-      *this, "gemm-options",
-      llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
-                     "options (for example 'kc=384 mc=96')"),
-      llvm::cl::init("")};
 };
 
 /// Options of --wrapper-cuda-pipeline.
@@ -257,6 +219,10 @@ void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 /// every remaining dialect to LLVM.
 void buildCPUCodegenPipeline(OpPassManager &pm,
                              const CPUCodegenOptions &options);
+/// The same with the code generator's options of a whole CPU pipeline
+/// (what a tool that runs the front end and the code generator apart uses).
+void buildCPUCodegenPipeline(OpPassManager &pm,
+                             const CPUPipelineOptions &options);
 
 /// tensor_program in, LLVM dialect out: decomposition, lowering to linalg,
 /// then the CPU codegen pipeline.
