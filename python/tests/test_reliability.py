@@ -210,3 +210,34 @@ def test_torch_compile_from_eight_threads():
     for i, (g, e) in enumerate(zip(got, expected)):
         assert not isinstance(g, Exception), f"call {i}: {g}"
         assert torch.equal(g, e), f"call {i} differs"
+
+
+def test_models_in_a_torch_process_share_torchs_openmp_threads():
+    """With PyTorch in the process, a CPU model runs its parallel loops on
+    PyTorch's OpenMP runtime (libgomp, through the runtime's adapter of the
+    __kmpc_* entry points) instead of a second pool: the same outputs as a
+    serial build, also between torch ops that leave libgomp's workers
+    spinning."""
+    torch = pytest.importorskip("torch")
+    from wrapper_mlir import _compile
+
+    model = wrapper_mlir.compile(MLP)  # torch is imported: the adapter
+    if os.environ.get("WRAPPER_OPENMP") == "libomp":
+        pytest.skip("WRAPPER_OPENMP=libomp keeps LLVM's runtime")
+    assert _compile._kmpc_adapter_state is True
+    forks = _compile._kmpc_over_gomp.wrapper_kmpc_over_gomp_forks
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((64, 64), dtype=np.float32)
+    weights = _weights(rng)
+    before = forks()
+    got = model(x, *weights)
+    assert forks() > before
+    serial = wrapper_mlir.compile(MLP, parallel=False)(x, *weights)
+    for g, e in zip(got, serial):
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+    t = torch.randn(256, 256)
+    for _ in range(20):
+        (t @ t).relu().sum()
+        again = model(x, *weights)
+        np.testing.assert_array_equal(again[0], got[0])
+        np.testing.assert_array_equal(again[1], got[1])

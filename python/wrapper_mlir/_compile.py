@@ -5,6 +5,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import weakref
 from pathlib import Path
@@ -62,6 +63,48 @@ def find_tool(name):
     )
 
 
+_kmpc_over_gomp = None
+
+
+def _share_torch_openmp():
+    """In a process where PyTorch runs its ops on GNU OpenMP (libgomp), makes
+    the CPU models loaded from now on run their parallel loops on the same
+    threads: PyTorch's libgomp is made global and the runtime's adapter of
+    LLVM OpenMP's entry points over it (libwrapper_kmpc_over_gomp.so) is
+    loaded globally, so a model's __kmpc_* calls bind there instead of to a
+    second thread pool (libomp) that would fight PyTorch's spinning workers
+    for the cores. WRAPPER_OPENMP=libomp keeps libomp. Returns whether the
+    adapter is in use."""
+    global _kmpc_adapter_state
+    if _kmpc_adapter_state is not None:
+        return _kmpc_adapter_state
+    _kmpc_adapter_state = False
+    if os.environ.get("WRAPPER_OPENMP", "") == "libomp" or "torch" not in sys.modules:
+        _kmpc_adapter_state = None  # decide again once torch is imported
+        return False
+    try:
+        with open("/proc/self/maps") as maps:
+            gomp = next((line.split()[-1] for line in maps
+                         if "/libgomp" in line and ".so" in line.split()[-1]), None)
+    except OSError:
+        gomp = None
+    if gomp is None:
+        return False
+    adapter = Path(find_tool("wrapper-compile")).parent.parent / "lib" / \
+        "libwrapper_kmpc_over_gomp.so"
+    if not adapter.is_file():
+        return False
+    global _kmpc_over_gomp
+    ctypes.CDLL(gomp, mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+    _kmpc_over_gomp = ctypes.CDLL(str(adapter), mode=ctypes.RTLD_GLOBAL)
+    _kmpc_over_gomp.wrapper_kmpc_over_gomp_forks.restype = ctypes.c_longlong
+    _kmpc_adapter_state = True
+    return True
+
+
+_kmpc_adapter_state = None
+
+
 def _run(command, what, stdin=None):
     result = subprocess.run(command, input=stdin, capture_output=True, text=True)
     if result.returncode != 0:
@@ -113,6 +156,8 @@ class CompiledModel:
         self._command = command
         self._workdir = workdir
         self.target = target
+        if target == "cpu":
+            _share_torch_openmp()
         try:
             self._lib = ctypes.CDLL(library)
         except OSError as error:  # a library the model needs is missing
