@@ -42,9 +42,11 @@ double mlir::wrapper::roundToElementType(double value, Type type) {
   if (type.isF32())
     return static_cast<float>(value);
   if (type.isF16())
-    return wrapper_half_f16_to_f32(wrapper_half_f32_to_f16(static_cast<float>(value)));
+    return wrapper_half_f16_to_f32(
+        wrapper_half_f32_to_f16(static_cast<float>(value)));
   if (type.isBF16())
-    return wrapper_half_bf16_to_f32(wrapper_half_f32_to_bf16(static_cast<float>(value)));
+    return wrapper_half_bf16_to_f32(
+        wrapper_half_f32_to_bf16(static_cast<float>(value)));
   if (auto integer = dyn_cast<IntegerType>(type)) {
     if (std::isnan(value))
       return 0;

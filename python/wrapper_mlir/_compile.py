@@ -63,7 +63,20 @@ def find_tool(name):
     )
 
 
+# The adapter library once loaded, and whether it is in use (None: not
+# decided yet, because torch was not imported when a model was loaded).
 _kmpc_over_gomp = None
+_kmpc_adapter_state = None
+
+
+def _loaded_libgomp():
+    """The path of the libgomp loaded in this process, or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = (line.split()[-1] for line in maps)
+            return next((p for p in paths if "/libgomp" in p and ".so" in p), None)
+    except OSError:
+        return None
 
 
 def _share_torch_openmp():
@@ -75,34 +88,20 @@ def _share_torch_openmp():
     second thread pool (libomp) that would fight PyTorch's spinning workers
     for the cores. WRAPPER_OPENMP=libomp keeps libomp. Returns whether the
     adapter is in use."""
-    global _kmpc_adapter_state
+    global _kmpc_adapter_state, _kmpc_over_gomp
     if _kmpc_adapter_state is not None:
         return _kmpc_adapter_state
-    _kmpc_adapter_state = False
     if os.environ.get("WRAPPER_OPENMP", "") == "libomp" or "torch" not in sys.modules:
-        _kmpc_adapter_state = None  # decide again once torch is imported
-        return False
-    try:
-        with open("/proc/self/maps") as maps:
-            gomp = next((line.split()[-1] for line in maps
-                         if "/libgomp" in line and ".so" in line.split()[-1]), None)
-    except OSError:
-        gomp = None
-    if gomp is None:
-        return False
-    adapter = Path(find_tool("wrapper-compile")).parent.parent / "lib" / \
-        "libwrapper_kmpc_over_gomp.so"
-    if not adapter.is_file():
-        return False
-    global _kmpc_over_gomp
-    ctypes.CDLL(gomp, mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
-    _kmpc_over_gomp = ctypes.CDLL(str(adapter), mode=ctypes.RTLD_GLOBAL)
-    _kmpc_over_gomp.wrapper_kmpc_over_gomp_forks.restype = ctypes.c_longlong
-    _kmpc_adapter_state = True
-    return True
-
-
-_kmpc_adapter_state = None
+        return False  # decided again for the next model
+    gomp = _loaded_libgomp()
+    adapter = (Path(find_tool("wrapper-compile")).parent.parent / "lib"
+               / "libwrapper_kmpc_over_gomp.so")
+    _kmpc_adapter_state = gomp is not None and adapter.is_file()
+    if _kmpc_adapter_state:
+        ctypes.CDLL(gomp, mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+        _kmpc_over_gomp = ctypes.CDLL(str(adapter), mode=ctypes.RTLD_GLOBAL)
+        _kmpc_over_gomp.wrapper_kmpc_over_gomp_forks.restype = ctypes.c_longlong
+    return _kmpc_adapter_state
 
 
 def _run(command, what, stdin=None):

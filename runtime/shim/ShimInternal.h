@@ -105,8 +105,8 @@ static inline int64_t offsetOf(const wrapper_tensor *t, const int64_t *index) {
 
 /* The offset in `t` of `index` (of rank `rank` >= t->rank), broadcasting:
  * dims aligned at the right, size-1 dims read at 0. */
-static inline int64_t broadcastOffsetOf(const wrapper_tensor *t, const int64_t *index,
-                                 int32_t rank) {
+static inline int64_t broadcastOffsetOf(const wrapper_tensor *t,
+                                        const int64_t *index, int32_t rank) {
   int64_t at = 0;
   for (int32_t d = 0; d < t->rank; ++d) {
     int64_t i = index[rank - t->rank + d];
@@ -117,7 +117,8 @@ static inline int64_t broadcastOffsetOf(const wrapper_tensor *t, const int64_t *
 }
 
 /* Advances the row-major multi-index `index` over `sizes`; 0 at the end. */
-static inline int nextIndex(int64_t *index, const int64_t *sizes, int32_t rank) {
+static inline int nextIndex(int64_t *index, const int64_t *sizes,
+                            int32_t rank) {
   for (int32_t d = rank - 1; d >= 0; --d) {
     if (++index[d] < sizes[d])
       return 1;
@@ -136,7 +137,8 @@ static inline int64_t numel(const int64_t *sizes, int32_t rank) {
 /* Checks that `t` is a usable tensor: not NULL, a known dtype, a rank in
  * range (and `rank` if not -1), sizes >= 0, data unless empty. */
 static inline wrapper_status checkTensor(const char *op, const char *name,
-                                  const wrapper_tensor *t, int32_t rank) {
+                                         const wrapper_tensor *t,
+                                         int32_t rank) {
   if (!t)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: tensor '%s' is NULL", op, name);
@@ -176,7 +178,7 @@ static inline wrapper_status checkTensor(const char *op, const char *name,
 }
 
 static inline wrapper_status checkFloat(const char *op, const char *name,
-                                 const wrapper_tensor *t) {
+                                        const wrapper_tensor *t) {
   if (!isFloatDType(t->dtype))
     return wrapper_set_error(WRAPPER_ERROR_UNSUPPORTED,
                              "%s: tensor '%s' has dtype %s, expected a "
@@ -186,7 +188,7 @@ static inline wrapper_status checkFloat(const char *op, const char *name,
 }
 
 static inline wrapper_status checkIndices(const char *op, const char *name,
-                                   const wrapper_tensor *t) {
+                                          const wrapper_tensor *t) {
   if (!isIndexDType(t->dtype))
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: tensor '%s' has dtype %s, expected int64 "
@@ -196,9 +198,9 @@ static inline wrapper_status checkIndices(const char *op, const char *name,
 }
 
 static inline wrapper_status checkSameDType(const char *op, const char *name,
-                                     const wrapper_tensor *t,
-                                     const char *otherName,
-                                     const wrapper_tensor *other) {
+                                            const wrapper_tensor *t,
+                                            const char *otherName,
+                                            const wrapper_tensor *other) {
   if (t->dtype != other->dtype)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: tensor '%s' has dtype %s but '%s' has %s", op,
@@ -208,7 +210,8 @@ static inline wrapper_status checkSameDType(const char *op, const char *name,
 }
 
 /* Normalizes a dimension argument (negative counts from the end). */
-static inline wrapper_status normalizeDim(const char *op, int64_t *dim, int32_t rank) {
+static inline wrapper_status normalizeDim(const char *op, int64_t *dim,
+                                          int32_t rank) {
   int32_t span = rank > 0 ? rank : 1;
   if (*dim < -span || *dim >= span)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
@@ -227,9 +230,9 @@ typedef enum OutputKind {
 
 /* Prepares output `name` of the kernel: dtype `dtype`, shape `sizes`. */
 static inline wrapper_status prepareOutput(const char *op, const char *name,
-                                    wrapper_tensor *t, OutputKind kind,
-                                    int32_t dtype, const int64_t *sizes,
-                                    int32_t rank) {
+                                           wrapper_tensor *t, OutputKind kind,
+                                           int32_t dtype, const int64_t *sizes,
+                                           int32_t rank) {
   if (!t)
     return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                              "%s: output '%s' is NULL", op, name);

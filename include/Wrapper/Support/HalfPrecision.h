@@ -50,7 +50,8 @@ static inline uint16_t wrapper_half_f32_to_f16(float value) {
   uint32_t exponent = (bits >> 23) & 0xff;
   uint32_t mantissa = bits & 0x7fffff;
   if (exponent == 0xff) /* inf or NaN (keep NaN quiet) */
-    return (uint16_t)(sign | 0x7c00 | (mantissa ? 0x200 | (mantissa >> 13) : 0));
+    return (uint16_t)(sign | 0x7c00 |
+                      (mantissa ? 0x200 | (mantissa >> 13) : 0));
   int32_t e = (int32_t)exponent - 127 + 15;
   if (e >= 0x1f)
     return (uint16_t)(sign | 0x7c00); /* overflow to inf */

@@ -27,13 +27,7 @@ struct GemmSelectBlockingPass
           GemmSelectBlockingPass> {
   using WrapperGemmSelectBlockingPassBase::WrapperGemmSelectBlockingPassBase;
   void runOnOperation() override {
-    wrapper::GemmBlockingRequest request;
-    request.mr = mr;
-    request.nr = nr;
-    request.vectorWidth = vectorWidth;
-    request.kc = kc;
-    request.mc = mc;
-    request.nc = nc;
+    wrapper::GemmBlockingRequest request{mr, nr, vectorWidth, kc, mc, nc};
     WalkResult result = getOperation().walk([&](linalg::MatmulOp matmul) {
       if (!wrapper::isGemmTemplateCandidate(matmul) ||
           (!overwrite && wrapper::getRecordedGemmBlocking(matmul)))

@@ -567,14 +567,7 @@ struct WrapperGemmTemplatePass
 
   /// What the options ask of the blocking.
   wrapper::GemmBlockingRequest request() {
-    wrapper::GemmBlockingRequest request;
-    request.mr = mr;
-    request.nr = nr;
-    request.vectorWidth = vectorWidth;
-    request.kc = kc;
-    request.mc = mc;
-    request.nc = nc;
-    return request;
+    return {mr, nr, vectorWidth, kc, mc, nc};
   }
 
   /// Whether M*N*K is statically below `min-parallel-work`.

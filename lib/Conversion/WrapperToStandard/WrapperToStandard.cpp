@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/Utils/MemRefDescriptors.h"
 #include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
+#include "Wrapper/Utils/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -52,8 +52,8 @@ inline std::string typeString(Type type) {
 /// Checks that all `values` share one element type and returns it.
 template <typename OpTy>
 FailureOr<Type> commonElementType(std::optional<Location> loc,
-                                         ValueRange values,
-                                         unsigned firstOperand = 0) {
+                                  ValueRange values,
+                                  unsigned firstOperand = 0) {
   Type element = tensorType(values.front()).getElementType();
   for (auto [index, value] : llvm::enumerate(values.drop_front())) {
     Type other = tensorType(value).getElementType();
@@ -69,9 +69,9 @@ FailureOr<Type> commonElementType(std::optional<Location> loc,
 
 /// Broadcasts `values` together; the result element type is `element`.
 template <typename OpTy>
-LogicalResult
-inferBroadcast(std::optional<Location> loc, ValueRange values, Type element,
-               SmallVectorImpl<Type> &results, unsigned firstOperand = 0) {
+LogicalResult inferBroadcast(std::optional<Location> loc, ValueRange values,
+                             Type element, SmallVectorImpl<Type> &results,
+                             unsigned firstOperand = 0) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value value : values)
     shapes.push_back(tensorType(value).getShape());

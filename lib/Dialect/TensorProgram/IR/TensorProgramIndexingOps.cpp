@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 #include "OpVerification.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
-#include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 #include "OpVerification.h"
+#include "Wrapper/Dialect/TensorProgram/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
