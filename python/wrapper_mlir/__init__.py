@@ -27,9 +27,10 @@ import sys
 
 from ._api import compile
 from ._compile import CompiledModel, WrapperError, find_tool
+from ._stats import reset_stats, stats
 
 __all__ = ["compile", "CompiledModel", "WrapperError", "explain", "find_tool",
-           "register_backend"]
+           "register_backend", "reset_stats", "stats"]
 
 
 def explain(model, example_inputs, example_kwargs=None, **options):

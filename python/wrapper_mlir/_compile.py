@@ -153,7 +153,11 @@ class CompiledModel:
         # reruns it up to a stage (--emit-mlir), so the IR shown is what
         # this compilation made, options and target included.
         self._command = command
+        # The directory (the library, its source and weights) goes with the
+        # model, removed explicitly: a TemporaryDirectory left to the
+        # garbage collector warns (ResourceWarning).
         self._workdir = workdir
+        weakref.finalize(self, shutil.rmtree, workdir, ignore_errors=True)
         self.target = target
         if target == "cpu":
             _share_torch_openmp()
@@ -309,18 +313,26 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
     """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
     bytes of its dense_resource constants, written to a safetensors file
     next to it."""
-    workdir = tempfile.TemporaryDirectory(prefix="wrapper_mlir_")
-    source = Path(workdir.name) / "model.mlir"
+    workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")
+    try:
+        return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights)
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+
+
+def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):
+    source = Path(workdir) / "model.mlir"
     text = graph
     if weights:
         from .importer.weights import write_safetensors
 
-        weights_path = Path(workdir.name) / "weights.safetensors"
+        weights_path = Path(workdir) / "weights.safetensors"
         write_safetensors(weights_path, weights)
         text = (f'module attributes {{tensor_program.weights = "{weights_path}"}} {{\n'
                 f"{graph}}}\n")
     source.write_text(text)
-    library = Path(workdir.name) / "model.so"
+    library = Path(workdir) / "model.so"
     command = [
         find_tool("wrapper-compile"),
         str(source),

@@ -105,7 +105,7 @@ def explain(model, example_inputs, example_kwargs=None, *, mode="export", dynami
     from torch._dynamo.backends.common import aot_autograd
     from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-    from ._torch import _forward_bindings, _is_weight, _shape_env_ranges
+    from ._torch import _graph_bindings, _is_weight, _shape_env_ranges
 
     graphs = []
 
@@ -116,7 +116,7 @@ def explain(model, example_inputs, example_kwargs=None, *, mode="export", dynami
 
         def forward(fw_graph, fw_inputs):
             with unset_fake_temporarily():
-                bindings = _forward_bindings(fw_graph, inputs, weights)
+                bindings = _graph_bindings(fw_graph, inputs, weights)
                 graphs.append(_import(lambda fallback: Importer(
                     fw_graph.graph, bindings, table=TABLE, fallback=fallback,
                     symbol_ranges=_shape_env_ranges(fw_inputs)).run()))

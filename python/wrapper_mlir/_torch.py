@@ -10,7 +10,8 @@ import torch.utils._pytree as pytree
 
 from ._compile import WrapperError, _compile_text, _to_numpy, _torch_device
 from .importer import UnsupportedError, decomposition_table, export_module, import_exported
-from .importer.core import Importer, InputBinding
+from ._stats import record_compiled, record_graph_fallback
+from .importer.core import Importer, InputBinding, describe_target
 from .importer.registry import TABLE
 
 # Options of compile() and of torch.compile(backend="wrapper",
@@ -83,6 +84,13 @@ def _run(imported, compiled, flat_args, check_frozen=True):
         results = [torch.from_numpy(r) for r in results]
         if device is not None:
             results = [r.to(device) for r in results]
+    for position, index in imported.mutations:
+        target = flat_args[position]
+        if isinstance(target, torch.Tensor):
+            with torch.no_grad():
+                target.copy_(torch.as_tensor(results[index]))
+        else:
+            target[...] = results[index]
     return imported.unflatten(list(results))
 
 
@@ -211,15 +219,22 @@ def _is_weight(graph_module, position, value):
     return "._buffers[" in name or "._parameters[" in name
 
 
-def _forward_bindings(fw_graph, example_inputs, weights):
-    placeholders = [n for n in fw_graph.graph.nodes if n.op == "placeholder"]
-    freeze = len(placeholders) == len(example_inputs)
+def _graph_bindings(graph, example_inputs, weights):
+    """How the placeholders of an AOTAutograd graph bind: the positions in
+    `weights` are frozen (their values from `example_inputs`), other tensors
+    are run-time arguments, everything else a compile-time value."""
+    placeholders = [n for n in graph.graph.nodes if n.op == "placeholder"]
+    freeze = bool(weights) and len(placeholders) == len(example_inputs)
+    # Inputs the graph writes (buffers such as running statistics) stay
+    # arguments: the program returns their new values.
+    written = {n.args[0] for n in graph.graph.nodes
+               if n.op == "call_function" and n.target == torch.ops.aten.copy_.default}
     bindings = []
     for i, node in enumerate(placeholders):
         value = node.meta.get("val")
         name = node.name
         if isinstance(value, torch.Tensor):
-            if freeze and i in weights:
+            if freeze and i in weights and node not in written:
                 bindings.append(InputBinding("weight", name, value=example_inputs[i], position=i))
             else:
                 bindings.append(InputBinding("tensor", name, position=i))
@@ -228,13 +243,14 @@ def _forward_bindings(fw_graph, example_inputs, weights):
     return bindings
 
 
-class _Forward:
-    """The compiled forward graph that AOTAutograd calls (boxed: one list
-    of arguments)."""
-
-    _boxed_call = True
+class _CompiledGraph:
+    """A compiled AOTAutograd graph (inference, forward or backward), called
+    boxed: one list of arguments, which it clears."""
 
     def __init__(self, imported, compiled, eager):
+        # An instance attribute: the wrappers Dynamo puts around a backward
+        # (functools.wraps) copy the instance's __dict__, not the class's.
+        self._boxed_call = True
         self.imported = imported
         self.compiled = compiled
         self.eager = eager
@@ -254,12 +270,28 @@ class _Forward:
         return result
 
 
+def _needs_autograd(example_inputs):
+    """Whether AOTAutograd will trace a joint (training) graph: gradients
+    are on and an input requires them."""
+    return torch.is_grad_enabled() and any(
+        isinstance(v, torch.Tensor) and v.requires_grad for v in example_inputs)
+
+
 def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
     """The `torch.compile(model, backend="wrapper")` backend: Dynamo's graph
     through AOTAutograd (with decomposition_table()) to core ATen, imported,
     compiled and run. Options (`torch.compile(..., options={...})`): see
-    OPTIONS; unknown ones are refused."""
-    from functorch.compile import make_boxed_func
+    OPTIONS; unknown ones are refused.
+
+    Without gradients the graph is an inference graph whose parameters and
+    buffers are frozen into the program. When an input requires gradients
+    (training), AOTAutograd traces the joint graph and partitions it
+    (min-cut rematerialization) into a forward graph, which also returns the
+    activations the backward needs, and a backward graph; both are compiled,
+    with the parameters as run-time arguments (the optimizer updates them in
+    place between steps). A graph the compiler cannot take runs in PyTorch,
+    with a warning and a count in `wrapper_mlir.stats()`."""
+    from functorch.compile import make_boxed_func, min_cut_rematerialization_partition
     from torch._dynamo.backends.common import aot_autograd
 
     merged = dict(options or {})
@@ -271,35 +303,49 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
     weights = {i for i, v in enumerate(example_inputs)
                if isinstance(v, torch.Tensor) and _is_weight(graph_module, i, v)}
 
-    def forward_compiler(fw_graph, fw_inputs):
-        # AOTAutograd calls this under its FakeTensorMode; the weights are
-        # real tensors, read outside of it.
-        from torch._subclasses.fake_tensor import unset_fake_temporarily
+    def compiler(kind):
+        def compile_graph(graph, graph_inputs):
+            # AOTAutograd calls this under its FakeTensorMode; the weights
+            # are real tensors, read outside of it.
+            from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-        with unset_fake_temporarily():
-            return compile_forward(fw_graph, fw_inputs)
+            with unset_fake_temporarily():
+                return compile_one(kind, graph, graph_inputs)
 
-    def compile_forward(fw_graph, fw_inputs):
-        bindings = _forward_bindings(fw_graph, example_inputs, weights)
+        return compile_graph
+
+    def compile_one(kind, graph, graph_inputs):
+        start = time.perf_counter()
+        frozen = weights if kind == "inference" else set()
+        bindings = _graph_bindings(graph, example_inputs, frozen)
         fallback = _fallback_handler() if options["fallback"] else None
         try:
-            importer = Importer(fw_graph.graph, bindings, table=TABLE, fallback=fallback,
-                                symbol_ranges=_shape_env_ranges(fw_inputs))
+            importer = Importer(graph.graph, bindings, table=TABLE, fallback=fallback,
+                                symbol_ranges=_shape_env_ranges(graph_inputs))
             imported = importer.run()
-            _warn_fallbacks(imported, "wrapper backend")
+            _warn_fallbacks(imported, f"wrapper backend ({kind} graph)")
             compiled = _compile_imported(imported, options)
         except (UnsupportedError, WrapperError) as error:
-            warnings.warn(f"wrapper backend: running the graph eagerly: {error}", stacklevel=2)
-            return make_boxed_func(fw_graph.forward)
-        return _Forward(imported, compiled, fw_graph.forward)
+            record_graph_fallback(kind, _first_line(error))
+            warnings.warn(f"wrapper backend: running the {kind} graph eagerly: {error}",
+                          stacklevel=2)
+            return make_boxed_func(graph.forward)
+        record_compiled(kind, time.perf_counter() - start,
+                        [(describe_target(node.target), reason)
+                         for node, reason in imported.fallbacks])
+        return _CompiledGraph(imported, compiled, graph.forward)
 
-    def backward_compiler(bw_graph, bw_inputs):
-        # Training is not compiled yet: the backward graph runs in PyTorch.
-        return make_boxed_func(bw_graph.forward)
-
-    return aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler,
+    training = _needs_autograd(example_inputs)
+    return aot_autograd(fw_compiler=compiler("forward" if training else "inference"),
+                        bw_compiler=compiler("backward"),
+                        inference_compiler=compiler("inference"),
+                        partition_fn=min_cut_rematerialization_partition,
                         decompositions=decomposition_table(),
                         keep_inference_input_mutations=True)(graph_module, example_inputs)
+
+
+def _first_line(error):
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def _shape_env_ranges(fake_inputs):

@@ -57,7 +57,7 @@ class ImportedProgram:
     weights it refers to, and how to call it."""
 
     def __init__(self, text, weights, arguments, structure, num_results, frozen, records,
-                 fallbacks):
+                 fallbacks, mutations=()):
         self.text = text
         # [(resource name, torch tensor)], written to the weights file.
         self.weights = weights
@@ -69,6 +69,9 @@ class ImportedProgram:
         self.frozen = frozen
         self.records = records
         self.fallbacks = fallbacks
+        # [(caller argument position, result index)]: the graph mutates
+        # that input (copy_); the runner copies the result back into it.
+        self.mutations = list(mutations)
 
     def stale(self, args):
         """Why the frozen weights no longer match the arguments (a weight
@@ -125,6 +128,8 @@ class Importer:
         self.frozen = []
         self.records = []
         self.fallbacks = []
+        self.mutations = {}       # caller position -> Tensor, the input's new value
+        self.placeholders = {}    # placeholder node -> its binding
         self.current = None
 
     # -- emission ------------------------------------------------------------
@@ -312,6 +317,7 @@ class Importer:
         if len(placeholders) != len(self.bindings):
             raise UnsupportedError(
                 f"the graph has {len(placeholders)} inputs, {len(self.bindings)} were bound")
+        self.placeholders = dict(zip(placeholders, self.bindings))
         # Tensor arguments first: their dimensions define the size symbols.
         for node, binding in zip(placeholders, self.bindings):
             if binding.kind == "tensor":
@@ -340,6 +346,20 @@ class Importer:
         self.current = None
         results, structure = self.flatten_output(output.args[0])
         return self.finish(results, structure)
+
+    def mutate_input(self, target, value):
+        """Records that the graph writes `value` into its input `target` (a
+        placeholder node): the program returns it as an extra result and
+        the runner copies it back (AOTAutograd's functionalized graphs keep
+        input mutations as a final copy_)."""
+        binding = self.placeholders.get(target) if isinstance(target, torch.fx.Node) else None
+        if binding is None:
+            raise UnsupportedError("copy_ into a value that is not a graph input (only the "
+                                   "inputs of a functionalized graph can be written)")
+        if binding.kind != "tensor" or binding.position is None:
+            raise UnsupportedError(f"the graph writes its input '{binding.name}', which is "
+                                   "frozen into the program")
+        self.mutations[binding.position] = value
 
     def bind_argument(self, node, binding):
         shape, dtype = self.meta(node)
@@ -480,9 +500,7 @@ class Importer:
                 attributes.append("tensor_program.symbols = [" +
                                   ", ".join(f'"{s}"' for s in symbols) + "]")
             args.append(f"{value.name}: {value.type()} {{{', '.join(attributes)}}}")
-        result_types = ", ".join(v.type() for v in results)
         body = "\n".join(self.lines)
-        names = ", ".join(v.name for v in results)
         func_attributes = []
         ranges = []
         for symbol in self.symbols:
@@ -494,12 +512,18 @@ class Importer:
         if ranges:
             func_attributes.append("tensor_program.symbol_ranges = {" + ", ".join(ranges) + "}")
         attr_text = f" attributes {{{', '.join(func_attributes)}}}" if func_attributes else ""
+        mutations = []
+        for position, value in self.mutations.items():
+            mutations.append((position, len(results)))
+            results = results + [value]
+        result_types = ", ".join(v.type() for v in results)
+        names = ", ".join(v.name for v in results)
         ret = f"  return {names} : {result_types}" if results else "  return"
         text = (f"func.func @{self.function_name}({', '.join(args)}) -> ({result_types}){attr_text} {{\n"
                 f"{body}\n{ret}\n}}\n")
         positions = [binding.position for _, binding in self.arguments]
         return ImportedProgram(text, self.weights, positions, structure, len(results),
-                               self.frozen, self.records, self.fallbacks)
+                               self.frozen, self.records, self.fallbacks, mutations)
 
     # -- building blocks for the handlers -------------------------------------
 

@@ -7,6 +7,8 @@ import torch
 from . import ops_elementwise, ops_indexing, ops_layout, ops_nn, ops_reduction  # noqa: F401
 from .core import Importer, InputBinding
 from .registry import TABLE, aten
+from .attention import decompositions as attention_decompositions
+from .training import decompositions as training_decompositions
 from .values import UnsupportedError
 
 # Composite ops that tensor_program expresses better whole than PyTorch's
@@ -37,68 +39,10 @@ def _view_of_copy(x, size):
                                      size)
 
 
-def _attention(query, key, value, bias, is_causal, scale):
-    """softmax(q k^T * scale + bias [causal]) v and its log-sum-exp, in
-    ops the importer lowers (the math of scaled_dot_product_attention)."""
-    import math
-
-    if scale is None:
-        scale = 1.0 / math.sqrt(query.shape[-1])
-    scores = torch.matmul(query, key.transpose(-2, -1)) * scale
-    if is_causal:
-        rows, columns = scores.shape[-2], scores.shape[-1]
-        keep = torch.ones(rows, columns, dtype=torch.bool, device=query.device).tril()
-        scores = scores.masked_fill(keep.logical_not(), float("-inf"))
-    if bias is not None:
-        scores = scores.masked_fill(bias.logical_not(), float("-inf")) \
-            if bias.dtype == torch.bool else scores + bias
-    return torch.matmul(torch.softmax(scores, -1), value), torch.logsumexp(scores, -1)
-
-
-def _efficient_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
-                         is_causal=False, *, scale=None):
-    if dropout_p != 0.0:
-        return NotImplemented
-    out, lse = _attention(query, key, value, attn_bias, is_causal, scale)
-    seed = torch.zeros((), dtype=torch.int64, device=query.device)
-    return out, lse, seed, seed
-
-
-def _flash_outputs(query, key, out, lse):
-    """The nine results of the flash and cuDNN kernels: output, log-sum-exp,
-    no sequence offsets, the sequence lengths, RNG state, no debug mask."""
-    seed = torch.zeros((), dtype=torch.int64, device=query.device)
-    return (out, lse, None, None, query.shape[-2], key.shape[-2], seed, seed,
-            torch.empty(0, dtype=query.dtype, device=query.device))
-
-
-def _flash_attention(query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False,
-                     *, scale=None):
-    if dropout_p != 0.0 or return_debug_mask:
-        return NotImplemented
-    return _flash_outputs(query, key, *_attention(query, key, value, None, is_causal, scale))
-
-
-def _cudnn_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
-                     is_causal=False, return_debug_mask=False, *, scale=None):
-    if dropout_p != 0.0 or return_debug_mask:
-        return NotImplemented
-    return _flash_outputs(query, key,
-                          *_attention(query, key, value, attn_bias, is_causal, scale))
-
-
-# scaled_dot_product_attention on a GPU traces to the fused kernel its
-# dispatcher picks; these give them the math (forward, no dropout).
-_FUSED_ATTENTION = {
-    "_scaled_dot_product_efficient_attention": _efficient_attention,
-    "_scaled_dot_product_flash_attention": _flash_attention,
-    "_scaled_dot_product_cudnn_attention": _cudnn_attention,
-}
-
-
 def decomposition_table(copy_views=False):
     """PyTorch's core ATen decompositions (about 180 functional ops
-    remain), minus the composites above. softmax, log_softmax, layer_norm,
+    remain) and those of the training ops (importer.training), minus the
+    composites above. softmax, log_softmax, layer_norm,
     gelu, convolution, batch_norm and pooling are core ATen ops already and
     stay whole; the fused attention kernels of a GPU become their math.
     With `copy_views` (re-tracing an exported program), views
@@ -106,12 +50,10 @@ def decomposition_table(copy_views=False):
     from torch._decomp import core_aten_decompositions
 
     table = dict(core_aten_decompositions())
+    table.update(training_decompositions())
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
-    for name, decomposition in _FUSED_ATTENTION.items():
-        packet = getattr(aten, name, None)
-        if packet is not None:
-            table[packet.default] = decomposition
+    table.update(attention_decompositions())
     if copy_views:
         table.pop(aten._unsafe_view.default, None)
         table[aten.view.default] = _view_of_copy

@@ -361,6 +361,16 @@ def _identity(imp, node, x, *args, **kwargs):
     return x
 
 
+@register(aten.copy_.default)
+def _copy_into_input(imp, node, dst, src, non_blocking=False):
+    """`dst.copy_(src)` of a functionalized graph: the input's new value
+    (src cast and broadcast to it), written back after the call."""
+    shape, dtype = imp.meta(node)
+    value = imp.broadcast_to(imp.as_tensor(src, dtype), shape)
+    imp.mutate_input(node.args[0], value)
+    return value
+
+
 @register(aten.leaky_relu.default)
 def _leaky_relu(imp, node, x, slope=0.01):
     shape, dtype = imp.meta(node)

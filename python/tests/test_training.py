@@ -1,0 +1,261 @@
+"""Training through torch.compile(backend="wrapper"): AOTAutograd's forward
+and backward graphs compiled, parameters and buffers after optimizer steps
+against eager PyTorch, the training decompositions against ATen's kernels,
+input mutations, and wrapper_mlir.stats()."""
+
+import copy
+import itertools
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import wrapper_mlir  # noqa: E402
+from wrapper_mlir.importer.attention import attention, attention_backward  # noqa: E402
+from wrapper_mlir.importer.training import avg_pool2d_backward, convolution_backward  # noqa: E402
+
+aten = torch.ops.aten
+nn = torch.nn
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    yield
+    torch._dynamo.reset()
+
+
+def _optimizer(kind, parameters):
+    if kind == "sgd":
+        return torch.optim.SGD(parameters, lr=0.05, momentum=0.9)
+    return torch.optim.AdamW(parameters, lr=1e-3)
+
+
+def _train(model, inputs, targets, loss_fn, optimizer, steps, compiled):
+    call = torch.compile(model, backend="wrapper") if compiled else model
+    opt = _optimizer(optimizer, model.parameters())
+    losses = []
+    for _ in range(steps):
+        loss = loss_fn(call(inputs), targets)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+def _relative(a, b):
+    return ((a - b).abs().max() / (b.abs().max() + 1e-12)).item()
+
+
+def _check_training(model, inputs, targets, loss_fn, optimizer, steps=5, tolerance=1e-4):
+    model.train()
+    ours, eager = copy.deepcopy(model), copy.deepcopy(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no graph or op runs in PyTorch
+        our_losses = _train(ours, inputs, targets, loss_fn, optimizer, steps, True)
+    eager_losses = _train(eager, inputs, targets, loss_fn, optimizer, steps, False)
+    assert our_losses == pytest.approx(eager_losses, rel=tolerance, abs=tolerance)
+    for (name, a), b in zip(ours.named_parameters(), eager.parameters()):
+        assert _relative(a, b) < tolerance, name
+    for (name, a), b in zip(ours.named_buffers(), eager.buffers()):
+        if a.dtype.is_floating_point:
+            assert _relative(a, b) < tolerance, name
+        else:
+            assert torch.equal(a, b), name
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["forward"] >= 1 and stats["compiled"]["backward"] >= 1
+    assert stats["graph_fallbacks"] == {} and stats["op_fallbacks"] == {}
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_mlp(optimizer):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 16), nn.Tanh(),
+                          nn.Linear(16, 10), nn.LogSoftmax(-1))
+    _check_training(model, torch.randn(6, 8), torch.randint(0, 10, (6,)),
+                    nn.functional.nll_loss, optimizer)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_cnn_with_batch_norm_in_training_mode(optimizer):
+    # Convolutions before a batch norm have no bias: its gradient is zero
+    # up to rounding, which AdamW's normalized step turns into whole steps.
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
+        nn.MaxPool2d(2), nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=2), nn.Sigmoid(),
+        nn.AvgPool2d(3, stride=1, padding=1, count_include_pad=False),
+        nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 10))
+    _check_training(model, torch.randn(4, 3, 16, 16), torch.randint(0, 10, (4,)),
+                    nn.functional.cross_entropy, optimizer)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_transformer_encoder_layer(optimizer):
+    # bias=False: the key projection's bias has a zero gradient (softmax
+    # ignores a per-row constant), see the CNN test.
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True, bias=False),
+        nn.Flatten(), nn.Linear(7 * 32, 10))
+    _check_training(model, torch.randn(6, 7, 32), torch.randint(0, 10, (6,)),
+                    nn.functional.cross_entropy, optimizer)
+
+
+def test_resnet18_as_accurate_as_eager():
+    """Five SGD steps of resnet18 (batch 8, 64x64 images). Its training is
+    ill-conditioned in f32 (max-pool ties and batch statistics of few
+    values: eager f32 itself drifts from f64 by up to 1e-2), so, as
+    PyTorch's own accuracy checks do, each parameter's distance to an f64
+    run may be at most twice eager f32's, plus 1e-4."""
+    torchvision = pytest.importorskip("torchvision")
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18(num_classes=10).train()
+    inputs, targets = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,))
+    ours, eager, exact = copy.deepcopy(model), copy.deepcopy(model), copy.deepcopy(model).double()
+    loss_fn = nn.functional.cross_entropy
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _train(ours, inputs, targets, loss_fn, "sgd", 5, True)
+    _train(eager, inputs, targets, loss_fn, "sgd", 5, False)
+    _train(exact, inputs.double(), targets, loss_fn, "sgd", 5, False)
+    for (name, a), b, c in zip(ours.named_parameters(), eager.parameters(), exact.parameters()):
+        ours_error = ((a.double() - c).norm() / c.norm()).item()
+        eager_error = ((b.double() - c).norm() / c.norm()).item()
+        assert ours_error <= 2 * eager_error + 1e-4, (name, ours_error, eager_error)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"] == {"inference": 0, "forward": 1, "backward": 1}
+    assert stats["op_fallbacks"] == {}
+
+
+def test_inference_graph_mutating_buffers():
+    """A forward that updates buffers in place (a running average, a step
+    counter): the compiled program returns their new values and they are
+    written back; the parameters stay frozen into the program."""
+
+    class Running(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("average", torch.zeros(4))
+            self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+            self.linear = nn.Linear(4, 4)
+
+        def forward(self, x):
+            self.average.mul_(0.9).add_(x.mean(0) * 0.1)
+            self.steps += 1
+            return self.linear(x) + self.average
+
+    torch.manual_seed(0)
+    model, reference = Running(), Running()
+    reference.load_state_dict(model.state_dict())
+    compiled = torch.compile(model, backend="wrapper")
+    with torch.no_grad():
+        for _ in range(3):
+            x = torch.randn(3, 4)
+            torch.testing.assert_close(compiled(x), reference(x))
+            torch.testing.assert_close(model.average, reference.average)
+    assert model.steps.item() == 3
+    assert wrapper_mlir.stats()["compiled"]["inference"] == 1
+
+
+def test_parameters_only_require_grad():
+    """The usual case (inputs without gradients, parameters with): outputs
+    carry a grad_fn and backward fills every parameter's .grad."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+    compiled = torch.compile(model, backend="wrapper")
+    out = compiled(torch.randn(5, 4))
+    assert out.grad_fn is not None
+    out.sum().backward()
+    assert all(p.grad is not None for p in model.parameters())
+
+
+def test_graph_fallback_is_counted():
+    """With fallback=False, training-mode dropout (random numbers are not
+    compiled yet) sends the forward graph to PyTorch: a warning, the
+    reason in stats(), and gradients still right."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5), nn.Linear(8, 2)).train()
+    compiled = torch.compile(model, backend="wrapper", options={"fallback": False})
+    with pytest.warns(UserWarning, match="running the forward graph eagerly"):
+        out = compiled(torch.randn(4, 8))
+    out.sum().backward()
+    stats = wrapper_mlir.stats()
+    assert any("native_dropout" in reason for reason in stats["graph_fallbacks"])
+    assert stats["compiled"]["forward"] == 0
+    assert all(p.grad is not None for p in model.parameters())
+
+
+def test_stats_reset_and_snapshot():
+    model = nn.Linear(3, 2)
+    with torch.no_grad():
+        torch.compile(model, backend="wrapper")(torch.randn(2, 3))
+    snapshot = wrapper_mlir.stats()
+    assert snapshot["compiled"]["inference"] == 1 and snapshot["compile_seconds"] > 0
+    snapshot["compiled"]["inference"] = 99  # a copy, not the counters
+    assert wrapper_mlir.stats()["compiled"]["inference"] == 1
+    wrapper_mlir.reset_stats()
+    assert wrapper_mlir.stats()["compiled"]["inference"] == 0
+
+
+# -- the decompositions against ATen's kernels (f64) ---------------------------
+
+def _convolution_cases():
+    for spatial, stride, padding, dilation, groups, transposed in itertools.product(
+            (1, 2, 3), (1, 2), (0, 1), (1, 2), (1, 2), (False, True)):
+        if spatial == 3 and dilation == 2:
+            continue
+        yield spatial, stride, padding, dilation, groups, transposed
+
+
+@pytest.mark.parametrize("case", list(_convolution_cases()))
+def test_convolution_backward_decomposition(case):
+    spatial, stride, padding, dilation, groups, transposed = case
+    torch.manual_seed(0)
+    x = torch.randn(2, 4, *([7] * spatial), dtype=torch.float64)
+    if transposed:
+        weight = torch.randn(4, 6 // groups, *([3] * spatial), dtype=torch.float64)
+        output_padding = [1 if stride > 1 else 0] * spatial
+    else:
+        weight = torch.randn(6, 4 // groups, *([3] * spatial), dtype=torch.float64)
+        output_padding = [0] * spatial
+    geometry = ([stride] * spatial, [padding] * spatial, [dilation] * spatial, transposed,
+                output_padding, groups)
+    y = aten.convolution.default(x, weight, None, *geometry)
+    grad = torch.randn_like(y)
+    args = (grad, x, weight, [6]) + geometry + ([True, True, True],)
+    for expected, got in zip(aten.convolution_backward.default(*args),
+                             convolution_backward(*args)):
+        torch.testing.assert_close(got, expected)
+
+
+@pytest.mark.parametrize("kernel,stride,padding,ceil_mode,count_include_pad,divisor", [
+    (2, 2, 0, False, True, None), (3, 1, 1, False, False, None), (3, 2, 1, True, True, None),
+    (3, 2, 1, True, False, None), (2, 3, 1, True, True, 5), (3, 3, 0, True, False, None)])
+def test_avg_pool2d_backward_decomposition(kernel, stride, padding, ceil_mode,
+                                           count_include_pad, divisor):
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 10, 11, dtype=torch.float64)
+    args = ([kernel] * 2, [stride] * 2, [padding] * 2, ceil_mode, count_include_pad, divisor)
+    grad = torch.randn_like(aten.avg_pool2d.default(x, *args))
+    torch.testing.assert_close(avg_pool2d_backward(grad, x, *args),
+                               aten.avg_pool2d_backward.default(grad, x, *args))
+
+
+@pytest.mark.parametrize("causal,masked", [(False, False), (True, False), (False, True)])
+def test_attention_backward_math(causal, masked):
+    """attention_backward (from the log-sum-exp) against autograd through
+    the math forward."""
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 5, 4, dtype=torch.float64, requires_grad=True)
+               for _ in range(3))
+    bias = torch.randn(5, 5, dtype=torch.float64) if masked else None
+    out, lse = attention(q, k, v, bias, causal, 0.7)
+    grad = torch.randn_like(out)
+    expected = torch.autograd.grad(out, (q, k, v), grad)
+    got = attention_backward(grad, q, k, v, out.detach(), lse.detach(), bias, causal, 0.7)[:3]
+    for a, b in zip(got, expected):
+        torch.testing.assert_close(a, b)

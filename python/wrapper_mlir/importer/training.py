@@ -1,0 +1,153 @@
+"""Decompositions of the ops that training graphs (AOTAutograd's joint
+forward and backward) hold beyond core ATen: PyTorch's own where it has
+one, ours where it has none (convolution_backward as convolutions, the
+pooling backwards as transposed depthwise convolutions). They run while
+AOTAutograd traces, on FakeTensors, so they only build ATen ops the
+importer takes."""
+
+import torch
+
+aten = torch.ops.aten
+
+# Ops whose decomposition in torch._decomp's full table (not the core ATen
+# one) is taken: training-mode batch norm (batch statistics, the running
+# statistics' new values as outputs) and the max-pool backward (a scatter
+# of the gradient to the saved indices).
+TORCH_DECOMPOSED = (
+    aten._native_batch_norm_legit_functional.default,
+    aten.max_pool2d_with_indices_backward.default,
+)
+
+
+def _direct_weight_gradient(input, grad_output, weight_shape, stride, padding, dilation, groups):
+    """d loss / d weight of a direct convolution, as one convolution over
+    the batch: the input's channels (per group) become the batch, the batch
+    becomes the channels, the output gradient is the kernel, and stride and
+    dilation trade places. Positions past the kernel (left by a stride that
+    does not divide the padded input) are cut off."""
+    batch = input.shape[0]
+    spatial = input.dim() - 2
+    cin_g = weight_shape[1]
+    cout = weight_shape[0]
+    cout_g = cout // groups
+    rest = list(range(3, 3 + spatial))
+    # [N, G*Cin_g, ...] -> [Cin_g, G*N, ...]
+    x = input.reshape(batch, groups, cin_g, *input.shape[2:]).permute(2, 1, 0, *rest)
+    x = x.reshape(cin_g, groups * batch, *input.shape[2:])
+    # [N, G*Cout_g, ...] -> [G*Cout_g, N, ...]
+    g = grad_output.reshape(batch, groups, cout_g, *grad_output.shape[2:])
+    g = g.permute(1, 2, 0, *rest).reshape(cout, batch, *grad_output.shape[2:])
+    # [Cin_g, Cout, k'...]
+    full = aten.convolution.default(x, g, None, list(dilation), list(padding), list(stride),
+                                    False, [0] * spatial, groups)
+    for d in range(spatial):
+        full = full.narrow(2 + d, 0, weight_shape[2 + d])
+    return full.permute(1, 0, *range(2, 2 + spatial)).contiguous()
+
+
+def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+                         transposed, output_padding, groups, output_mask):
+    """aten.convolution_backward as convolutions (PyTorch has no
+    decomposition: its kernels are library calls). A direct convolution's
+    input gradient is the transposed convolution of the output gradient;
+    a transposed convolution's is the direct one. The weight gradient is
+    _direct_weight_gradient (for a transposed convolution, with input and
+    output gradient exchanged). The bias gradient sums all but the channel
+    dimension."""
+    spatial = input.dim() - 2
+    stride = list(stride) if len(stride) == spatial else list(stride) * spatial
+    padding = list(padding) if len(padding) == spatial else list(padding) * spatial
+    dilation = list(dilation) if len(dilation) == spatial else list(dilation) * spatial
+    output_padding = list(output_padding) if len(output_padding) == spatial \
+        else list(output_padding) * spatial
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        if transposed:
+            grad_input = aten.convolution.default(grad_output, weight, None, stride, padding,
+                                                  dilation, False, [0] * spatial, groups)
+        else:
+            # The transposed convolution must give back the input's size:
+            # the rows the forward's stride skipped at the end are output
+            # padding.
+            extra = []
+            for d in range(spatial):
+                produced = ((grad_output.shape[2 + d] - 1) * stride[d] - 2 * padding[d] +
+                            dilation[d] * (weight.shape[2 + d] - 1) + 1)
+                extra.append(input.shape[2 + d] - produced)
+            grad_input = aten.convolution.default(grad_output, weight, None, stride, padding,
+                                                  dilation, True, extra, groups)
+    if output_mask[1]:
+        if transposed:
+            grad_weight = _direct_weight_gradient(grad_output, input, weight.shape, stride,
+                                                  padding, dilation, groups)
+        else:
+            grad_weight = _direct_weight_gradient(input, grad_output, weight.shape, stride,
+                                                  padding, dilation, groups)
+    if output_mask[2]:
+        grad_bias = grad_output.sum([0] + list(range(2, 2 + spatial)))
+    return grad_input, grad_weight, grad_bias
+
+
+def _depthwise_transposed(grad, channels, kernel, stride, padding, input_shape, dtype):
+    """The transposed depthwise convolution of `grad` with a kernel of ones:
+    every output-gradient element added to each input position of its
+    window. A ceil_mode window that runs past the input gives more rows
+    than the input has; they are cut off."""
+    spatial = len(kernel)
+    ones = torch.ones((channels, 1, *kernel), dtype=dtype, device=grad.device)
+    extra = []
+    for d in range(spatial):
+        produced = (grad.shape[-spatial + d] - 1) * stride[d] - 2 * padding[d] + kernel[d]
+        extra.append(max(input_shape[-spatial + d] - produced, 0))
+    result = aten.convolution.default(grad, ones, None, stride, padding, [1] * spatial, True,
+                                      extra, channels)
+    for d in range(spatial):
+        result = result.narrow(2 + d, 0, input_shape[-spatial + d])
+    return result
+
+
+def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
+                        count_include_pad, divisor_override):
+    """Each output gradient divided by its window's divisor, spread evenly
+    over the window (a transposed depthwise convolution with ones)."""
+    kernel = list(kernel_size) if len(kernel_size) == 2 else list(kernel_size) * 2
+    stride = list(stride or kernel)
+    stride = stride if len(stride) == 2 else stride * 2
+    padding = list(padding) if len(padding) == 2 else list(padding) * 2
+    batch_dims = input.shape[:-2]
+    channels = 1
+    for size in batch_dims:
+        channels = channels * size
+    grad = grad_output.reshape(1, channels, *grad_output.shape[-2:])
+    if divisor_override:
+        grad = grad / divisor_override
+    elif count_include_pad and not ceil_mode:
+        grad = grad / (kernel[0] * kernel[1])
+    else:
+        # The divisor varies by window: the window's size clipped to the
+        # padded input (count_include_pad) or to the input itself (sums of
+        # ones over the windows; the padded form may have one more window
+        # at the end, which no output has).
+        height, width = input.shape[-2:]
+        if count_include_pad:
+            ones = torch.ones((1, 1, height + 2 * padding[0], width + 2 * padding[1]),
+                              dtype=input.dtype, device=input.device)
+            counts = aten.avg_pool2d.default(ones, kernel, stride, [0, 0], ceil_mode, True, 1)
+        else:
+            ones = torch.ones((1, 1, height, width), dtype=input.dtype, device=input.device)
+            counts = aten.avg_pool2d.default(ones, kernel, stride, padding, ceil_mode, False, 1)
+        counts = counts[..., :grad.shape[-2], :grad.shape[-1]]
+        grad = grad / counts
+    result = _depthwise_transposed(grad, channels, kernel, stride, padding,
+                                   input.shape, input.dtype)
+    return result.reshape(input.shape)
+
+
+def decompositions():
+    """{op: decomposition} for the training ops."""
+    from torch._decomp import decomposition_table as torch_table
+
+    table = {op: torch_table[op] for op in TORCH_DECOMPOSED if op in torch_table}
+    table[aten.convolution_backward.default] = convolution_backward
+    table[aten.avg_pool2d_backward.default] = avg_pool2d_backward
+    return table
