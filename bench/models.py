@@ -2,6 +2,7 @@
 Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
 
     .venv/bin/python bench/models.py [--models a,b] [--batch 2] [--calls 10] [--no-inductor]
+    .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
 
 Per model and backend, a fresh process times the first call of
 torch.compile(model, backend=...) (cold: Inductor gets a fresh cache
@@ -11,6 +12,14 @@ the compiled model and of eager, interleaved (so that both see the same
 machine state), medians with the spread. Prints one JSON line per model and
 backend, then a table of ratios: Inductor's compile time over ours, and
 each one's speed against eager.
+
+With --train, a training step instead (forward, backward and an eager
+SGD-with-momentum update; models in train mode): resnet18 at batch 8 on
+64x64 images and a GPT-2-style decoder (4 layers, 128 tokens, batch 4,
+dropout off); the first step's time is the compile time, and the peak
+resident memory one step adds (VmHWM after resetting it through
+/proc/self/clear_refs, less the resident memory before the step) is
+measured for the compiled model and for eager in the same process.
 """
 
 import argparse
@@ -66,20 +75,125 @@ def measure(name, backend, batch, calls):
             "eager_ms_range": [round(min(eager) * 1e3, 3), round(max(eager) * 1e3, 3)]}
 
 
+def _train_resnet18():
+    import torch
+    import torchvision
+
+    model = torchvision.models.resnet18(num_classes=10)
+    images, labels = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,))
+    return model, (images,), lambda out: torch.nn.functional.cross_entropy(out, labels)
+
+
+def _train_gpt2_decoder():
+    import torch
+    import transformers as T
+
+    config = T.GPT2Config(vocab_size=1000, n_embd=128, n_layer=4, n_head=4, n_positions=128,
+                          use_cache=False, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+                          bos_token_id=0, eos_token_id=0)
+    tokens = torch.randint(0, 1000, (4, 128))
+    return T.GPT2LMHeadModel(config), (tokens,), lambda out: torch.nn.functional.cross_entropy(
+        out.logits[:, :-1].reshape(-1, 1000), tokens[:, 1:].reshape(-1))
+
+
+TRAIN = {"resnet18": _train_resnet18, "gpt2_decoder": _train_gpt2_decoder}
+
+
+def _step_peak_mib(step):
+    """The resident memory `step` adds at its peak, MiB (Linux)."""
+
+    def status(field):
+        with open("/proc/self/status") as f:
+            line = next(l for l in f if l.startswith(field + ":"))
+        return int(line.split()[1]) / 1024.0
+
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # resets VmHWM to the current resident size
+    before = status("VmRSS")
+    step()
+    return status("VmHWM") - before
+
+
+def measure_train(name, backend, calls):
+    import copy
+    import warnings
+
+    import torch
+
+    if backend == "wrapper":
+        import wrapper_mlir
+
+        wrapper_mlir.register_backend()
+    warnings.filterwarnings("ignore")
+    torch.manual_seed(0)
+    model, inputs, loss_fn = TRAIN[name]()
+    model.train()
+    eager = copy.deepcopy(model)
+    compiled = torch.compile(model, backend=backend)
+    optimizers = {id(m): torch.optim.SGD(m.parameters(), lr=1e-3, momentum=0.9)
+                  for m in (model, eager)}
+
+    def step(call, owner):
+        loss = loss_fn(call(*inputs))
+        loss.backward()
+        optimizers[id(owner)].step()
+        optimizers[id(owner)].zero_grad(set_to_none=True)
+        return loss.item()
+
+    start = time.perf_counter()
+    first = step(compiled, model)
+    compile_seconds = time.perf_counter() - start
+    expected = step(eager, eager)
+    peak = _step_peak_mib(lambda: step(compiled, model))
+    eager_peak = _step_peak_mib(lambda: step(eager, eager))
+    ours, theirs = [], []
+    for _ in range(calls):
+        t = time.perf_counter()
+        step(compiled, model)
+        ours.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        step(eager, eager)
+        theirs.append(time.perf_counter() - t)
+    result = {"model": name, "backend": backend, "mode": "train",
+              "compile_s": round(compile_seconds, 3),
+              "first_loss": first, "eager_first_loss": expected,
+              "call_ms": round(statistics.median(ours) * 1e3, 3),
+              "call_ms_range": [round(min(ours) * 1e3, 3), round(max(ours) * 1e3, 3)],
+              "eager_ms": round(statistics.median(theirs) * 1e3, 3),
+              "eager_ms_range": [round(min(theirs) * 1e3, 3), round(max(theirs) * 1e3, 3)],
+              "peak_mib": round(peak, 1), "eager_peak_mib": round(eager_peak, 1)}
+    if backend == "wrapper":
+        result["stats"] = {k: v for k, v in wrapper_mlir.stats().items()
+                           if k != "compile_seconds"}
+    return result
+
+
 def main():
     sys.path.insert(0, str(ROOT / "python" / "tests"))
     from zoo import ZOO
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=",".join(n for n, _, _ in ZOO))
+    parser.add_argument("--models", default=None)
+    parser.add_argument("--train", action="store_true",
+                        help="time training steps (models: " + ", ".join(TRAIN) + ")")
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--backend", default="wrapper", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.models is None:
+        args.models = ",".join(TRAIN) if args.train else ",".join(n for n, _, _ in ZOO)
+    unknown = [m for m in args.models.split(",")
+               if m not in (TRAIN if args.train else [n for n, _, _ in ZOO])]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}"
+                     + (" for --train" if args.train else ""))
     if args.one:
-        print(json.dumps(measure(args.one, args.backend, args.batch, args.calls)))
+        if args.train:
+            print(json.dumps(measure_train(args.one, args.backend, args.calls)))
+        else:
+            print(json.dumps(measure(args.one, args.backend, args.batch, args.calls)))
         return
     backends = ["wrapper"] + ([] if args.no_inductor else ["inductor"])
     rows = {}
@@ -95,7 +209,8 @@ def main():
                        TORCHINDUCTOR_AUTOGRAD_CACHE="0", TRITON_CACHE_DIR=cache)
             result = subprocess.run(
                 [sys.executable, __file__, "--one", name, "--backend", backend,
-                 "--batch", str(args.batch), "--calls", str(args.calls)],
+                 "--batch", str(args.batch), "--calls", str(args.calls)]
+                + (["--train"] if args.train else []),
                 capture_output=True, text=True, env=env)
             line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)
             if result.returncode != 0 or line is None:
@@ -108,7 +223,8 @@ def main():
             print(json.dumps(record), flush=True)
     print()
     print(f"{'model':20} {'compile wrapper':>16} {'inductor':>10} {'ratio':>7}   "
-          f"{'x eager: wrapper':>17} {'inductor':>9}")
+          f"{'x eager: wrapper':>17} {'inductor':>9}"
+          + (f" {'peak MiB: wrapper':>18} {'inductor':>9} {'eager':>6}" if args.train else ""))
     for name in args.models.split(","):
         w = rows.get((name, "wrapper"), {})
         i = rows.get((name, "inductor"), {})
@@ -117,7 +233,9 @@ def main():
         fmt = lambda v, f: (f % v) if v is not None else "-"
         print(f"{name:20} {fmt(w.get('compile_s'), '%.1f s'):>16} "
               f"{fmt(i.get('compile_s'), '%.1f s'):>10} {fmt(ratio, '%.1fx'):>7}   "
-              f"{fmt(speed(w), '%.2fx'):>17} {fmt(speed(i), '%.2fx'):>9}")
+              f"{fmt(speed(w), '%.2fx'):>17} {fmt(speed(i), '%.2fx'):>9}"
+              + (f" {fmt(w.get('peak_mib'), '%.0f'):>18} {fmt(i.get('peak_mib'), '%.0f'):>9} "
+                 f"{fmt(w.get('eager_peak_mib'), '%.0f'):>6}" if args.train else ""))
 
 
 if __name__ == "__main__":

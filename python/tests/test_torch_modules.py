@@ -136,7 +136,7 @@ def test_backend_without_fallback_runs_the_graph_eagerly_with_a_warning():
     module = Unsupported()
     x = torch.rand(4, 5)
     compiled = torch.compile(module, backend="wrapper", options={"fallback": False})
-    with pytest.warns(UserWarning, match=r"running the graph eagerly: .*cumprod.*at node 'cumprod'"):
+    with pytest.warns(UserWarning, match=r"running the inference graph eagerly: .*cumprod.*at node 'cumprod'"):
         result = compiled(x)
     torch.testing.assert_close(result, module(x))
 
