@@ -131,6 +131,44 @@ def test_resnet18_as_accurate_as_eager():
     assert stats["op_fallbacks"] == {}
 
 
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_compiled_optimizer_step(optimizer):
+    """The whole step compiled: forward, backward, and optimizer.step()
+    under torch.compile (an inference graph that updates the parameters
+    and the optimizer's state in place: SGD's momentum buffers, AdamW's
+    moments and step counts)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))
+    reference = copy.deepcopy(model)
+    inputs, targets = torch.randn(5, 8), torch.randn(5, 4)
+    ours_opt = _optimizer(optimizer, model.parameters())
+    eager_opt = _optimizer(optimizer, reference.parameters())
+    compiled_model = torch.compile(model, backend="wrapper")
+
+    @torch.compile(backend="wrapper")
+    def compiled_step():
+        ours_opt.step()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # no graph or op in PyTorch
+        for _ in range(5):
+            nn.functional.mse_loss(compiled_model(inputs), targets).backward()
+            compiled_step()
+            ours_opt.zero_grad()
+            nn.functional.mse_loss(reference(inputs), targets).backward()
+            eager_opt.step()
+            eager_opt.zero_grad()
+    for (name, a), b in zip(model.named_parameters(), reference.parameters()):
+        assert _relative(a, b) < 1e-5, name
+    for a, b in zip(ours_opt.state.values(), eager_opt.state.values()):
+        for key in a:
+            torch.testing.assert_close(a[key], b[key], rtol=1e-5, atol=1e-6)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["inference"] >= 1  # the optimizer step
+    assert stats["compiled"]["forward"] == 1 and stats["compiled"]["backward"] == 1
+    assert stats["graph_fallbacks"] == {} and stats["op_fallbacks"] == {}
+
+
 def test_inference_graph_mutating_buffers():
     """A forward that updates buffers in place (a running average, a step
     counter): the compiled program returns their new values and they are

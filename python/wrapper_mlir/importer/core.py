@@ -428,7 +428,7 @@ class Importer:
             return value
         handler = self.table.get(target)
         if handler is None and isinstance(target, torch._ops.OpOverload):
-            handler = self.table.get(target.overloadpacket)
+            handler = self.table.get(target.overloadpacket) or self.table.get(name)
         if handler is None:
             return self.unsupported(node, name, f"'{name}' is not in the op table")
         args = self.load(node.args)

@@ -361,6 +361,15 @@ def _identity(imp, node, x, *args, **kwargs):
     return x
 
 
+@register("prims.fma.default")  # defined by torch._inductor.inductor_prims
+def _fma(imp, node, a, b, c):
+    """a * b + c (lerp's decomposition, used by Adam): a multiply and an
+    add, which LLVM may contract."""
+    shape, dtype = imp.meta(node)
+    product = imp.nary("mul", [imp.as_tensor(a, dtype), imp.as_tensor(b, dtype)], shape, dtype)
+    return imp.nary("add", [product, imp.as_tensor(c, dtype)], shape, dtype)
+
+
 @register(aten.copy_.default)
 def _copy_into_input(imp, node, dst, src, non_blocking=False):
     """`dst.copy_(src)` of a functionalized graph: the input's new value

@@ -7,6 +7,10 @@ Python values) and returns the node's value: a Tensor, a tuple of Tensors
 (multi-output ops), a Size or a Python value. It raises UnsupportedError
 for overloads or arguments it does not handle; the importer then falls back
 (or refuses) for that node alone.
+
+Ops that only exist once some part of torch is imported (Inductor's prims,
+which PyTorch's optimizer decompositions use) are registered by name
+("prims.fma.default").
 """
 
 import torch
@@ -28,7 +32,8 @@ def register(*targets):
 def lookup(target):
     handler = TABLE.get(target)
     if handler is None and isinstance(target, torch._ops.OpOverload):
-        handler = TABLE.get(target.overloadpacket)
+        handler = TABLE.get(target.overloadpacket) or TABLE.get(
+            f"{target.namespace}.{target._opname}.{target._overloadname}")
     return handler
 
 
@@ -40,6 +45,8 @@ def supported_ops():
             names.append(f"{target.namespace}.{target._opname}.{target._overloadname}")
         elif isinstance(target, torch._ops.OpOverloadPacket):
             names.append(f"{target._qualified_op_name.replace('::', '.')}")
+        elif isinstance(target, str):
+            names.append(target)
         else:
             names.append(getattr(target, "__name__", str(target)))
     return sorted(names)
