@@ -3,6 +3,7 @@ Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
 
     .venv/bin/python bench/models.py [--models a,b] [--batch 2] [--calls 10] [--no-inductor]
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
+    ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
 
 Per model and backend, a fresh process times the first call of
 torch.compile(model, backend=...) (cold: Inductor gets a fresh cache
@@ -35,7 +36,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure(name, backend, batch, calls):
+def _synchronize(device):
+    import torch
+
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def _to(value, device):
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    return value
+
+
+def measure(name, backend, batch, calls, device="cpu"):
     """One model, one backend, in this process."""
     import warnings
 
@@ -50,11 +66,13 @@ def measure(name, backend, batch, calls):
         wrapper_mlir.register_backend()
     warnings.filterwarnings("ignore")
     model, inputs = build(name)
-    x = inputs(batch)
+    model = model.to(device)
+    x = tuple(_to(v, device) for v in inputs(batch))
     compiled = torch.compile(model, backend=backend) if backend != "eager" else model
     with torch.no_grad():
         start = time.perf_counter()
         out = compiled(*x)
+        _synchronize(device)
         compile_seconds = time.perf_counter() - start
         expected = model(*x)
         error = max(float((g.double() - e.double()).abs().max() / (e.abs().max() + 1e-12))
@@ -63,11 +81,13 @@ def measure(name, backend, batch, calls):
         for _ in range(calls):
             t = time.perf_counter()
             compiled(*x)
+            _synchronize(device)
             ours.append(time.perf_counter() - t)
             t = time.perf_counter()
             model(*x)
+            _synchronize(device)
             eager.append(time.perf_counter() - t)
-    return {"model": name, "backend": backend, "batch": batch,
+    return {"model": name, "backend": backend, "batch": batch, "device": device,
             "compile_s": round(compile_seconds, 3), "max_rel_error": error,
             "call_ms": round(statistics.median(ours) * 1e3, 3),
             "call_ms_range": [round(min(ours) * 1e3, 3), round(max(ours) * 1e3, 3)],
@@ -75,23 +95,24 @@ def measure(name, backend, batch, calls):
             "eager_ms_range": [round(min(eager) * 1e3, 3), round(max(eager) * 1e3, 3)]}
 
 
-def _train_resnet18():
+def _train_resnet18(device):
     import torch
     import torchvision
 
     model = torchvision.models.resnet18(num_classes=10)
-    images, labels = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,))
+    images = torch.randn(8, 3, 64, 64, device=device)
+    labels = torch.randint(0, 10, (8,), device=device)
     return model, (images,), lambda out: torch.nn.functional.cross_entropy(out, labels)
 
 
-def _train_gpt2_decoder():
+def _train_gpt2_decoder(device):
     import torch
     import transformers as T
 
     config = T.GPT2Config(vocab_size=1000, n_embd=128, n_layer=4, n_head=4, n_positions=128,
                           use_cache=False, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
                           bos_token_id=0, eos_token_id=0)
-    tokens = torch.randint(0, 1000, (4, 128))
+    tokens = torch.randint(0, 1000, (4, 128), device=device)
     return T.GPT2LMHeadModel(config), (tokens,), lambda out: torch.nn.functional.cross_entropy(
         out.logits[:, :-1].reshape(-1, 1000), tokens[:, 1:].reshape(-1))
 
@@ -114,7 +135,7 @@ def _step_peak_mib(step):
     return status("VmHWM") - before
 
 
-def measure_train(name, backend, calls):
+def measure_train(name, backend, calls, device="cpu"):
     import copy
     import warnings
 
@@ -126,8 +147,8 @@ def measure_train(name, backend, calls):
         wrapper_mlir.register_backend()
     warnings.filterwarnings("ignore")
     torch.manual_seed(0)
-    model, inputs, loss_fn = TRAIN[name]()
-    model.train()
+    model, inputs, loss_fn = TRAIN[name](device)
+    model = model.to(device).train()
     eager = copy.deepcopy(model)
     compiled = torch.compile(model, backend=backend)
     optimizers = {id(m): torch.optim.SGD(m.parameters(), lr=1e-3, momentum=0.9)
@@ -138,14 +159,24 @@ def measure_train(name, backend, calls):
         loss.backward()
         optimizers[id(owner)].step()
         optimizers[id(owner)].zero_grad(set_to_none=True)
-        return loss.item()
+        return loss.item()  # synchronizes
+
+    peak_of = _step_peak_mib
+    if device == "cuda":
+        def peak_of(run):
+            # PyTorch's caching allocator only: a CUDA model's own device
+            # memory comes from the runtime's allocator (not counted).
+            torch.cuda.reset_peak_memory_stats()
+            before = torch.cuda.memory_allocated()
+            run()
+            return (torch.cuda.max_memory_allocated() - before) / 2**20
 
     start = time.perf_counter()
     first = step(compiled, model)
     compile_seconds = time.perf_counter() - start
     expected = step(eager, eager)
-    peak = _step_peak_mib(lambda: step(compiled, model))
-    eager_peak = _step_peak_mib(lambda: step(eager, eager))
+    peak = peak_of(lambda: step(compiled, model))
+    eager_peak = peak_of(lambda: step(eager, eager))
     ours, theirs = [], []
     for _ in range(calls):
         t = time.perf_counter()
@@ -154,7 +185,7 @@ def measure_train(name, backend, calls):
         t = time.perf_counter()
         step(eager, eager)
         theirs.append(time.perf_counter() - t)
-    result = {"model": name, "backend": backend, "mode": "train",
+    result = {"model": name, "backend": backend, "mode": "train", "device": device,
               "compile_s": round(compile_seconds, 3),
               "first_loss": first, "eager_first_loss": expected,
               "call_ms": round(statistics.median(ours) * 1e3, 3),
@@ -179,6 +210,7 @@ def main():
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--backend", default="wrapper", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,9 +223,10 @@ def main():
                      + (" for --train" if args.train else ""))
     if args.one:
         if args.train:
-            print(json.dumps(measure_train(args.one, args.backend, args.calls)))
+            print(json.dumps(measure_train(args.one, args.backend, args.calls, args.device)))
         else:
-            print(json.dumps(measure(args.one, args.backend, args.batch, args.calls)))
+            print(json.dumps(measure(args.one, args.backend, args.batch, args.calls,
+                                     args.device)))
         return
     backends = ["wrapper"] + ([] if args.no_inductor else ["inductor"])
     rows = {}
@@ -209,7 +242,8 @@ def main():
                        TORCHINDUCTOR_AUTOGRAD_CACHE="0", TRITON_CACHE_DIR=cache)
             result = subprocess.run(
                 [sys.executable, __file__, "--one", name, "--backend", backend,
-                 "--batch", str(args.batch), "--calls", str(args.calls)]
+                 "--batch", str(args.batch), "--calls", str(args.calls),
+                 "--device", args.device]
                 + (["--train"] if args.train else []),
                 capture_output=True, text=True, env=env)
             line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)

@@ -5,6 +5,7 @@ input mutations, and wrapper_mlir.stats()."""
 
 import copy
 import itertools
+import os
 import warnings
 
 import pytest
@@ -12,10 +13,19 @@ import pytest
 torch = pytest.importorskip("torch")
 import wrapper_mlir  # noqa: E402
 from wrapper_mlir.importer.attention import attention, attention_backward  # noqa: E402
-from wrapper_mlir.importer.training import avg_pool2d_backward, convolution_backward  # noqa: E402
+from wrapper_mlir.importer.training import (  # noqa: E402
+    avg_pool2d_backward, convolution_backward, max_pool2d_with_indices_backward)
 
 aten = torch.ops.aten
 nn = torch.nn
+
+
+def _devices():
+    """The CPU, and CUDA where PyTorch sees a GPU (required, not skipped,
+    under WRAPPER_REQUIRE_CUDA)."""
+    cuda = torch.cuda.is_available() or bool(os.environ.get("WRAPPER_REQUIRE_CUDA"))
+    return ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+        not cuda, reason="no CUDA device"))]
 
 
 @pytest.fixture(autouse=True)
@@ -49,8 +59,10 @@ def _relative(a, b):
     return ((a - b).abs().max() / (b.abs().max() + 1e-12)).item()
 
 
-def _check_training(model, inputs, targets, loss_fn, optimizer, steps=5, tolerance=1e-4):
-    model.train()
+def _check_training(model, inputs, targets, loss_fn, optimizer, steps=5, tolerance=1e-4,
+                    device="cpu"):
+    model = model.to(device).train()
+    inputs, targets = inputs.to(device), targets.to(device)
     ours, eager = copy.deepcopy(model), copy.deepcopy(model)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no graph or op runs in PyTorch
@@ -69,17 +81,19 @@ def _check_training(model, inputs, targets, loss_fn, optimizer, steps=5, toleran
     assert stats["graph_fallbacks"] == {} and stats["op_fallbacks"] == {}
 
 
+@pytest.mark.parametrize("device", _devices())
 @pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
-def test_mlp(optimizer):
+def test_mlp(optimizer, device):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 16), nn.Tanh(),
                           nn.Linear(16, 10), nn.LogSoftmax(-1))
     _check_training(model, torch.randn(6, 8), torch.randint(0, 10, (6,)),
-                    nn.functional.nll_loss, optimizer)
+                    nn.functional.nll_loss, optimizer, device=device)
 
 
+@pytest.mark.parametrize("device", _devices())
 @pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
-def test_cnn_with_batch_norm_in_training_mode(optimizer):
+def test_cnn_with_batch_norm_in_training_mode(optimizer, device):
     # Convolutions before a batch norm have no bias: its gradient is zero
     # up to rounding, which AdamW's normalized step turns into whole steps.
     torch.manual_seed(0)
@@ -90,11 +104,12 @@ def test_cnn_with_batch_norm_in_training_mode(optimizer):
         nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1),
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 10))
     _check_training(model, torch.randn(4, 3, 16, 16), torch.randint(0, 10, (4,)),
-                    nn.functional.cross_entropy, optimizer)
+                    nn.functional.cross_entropy, optimizer, device=device)
 
 
+@pytest.mark.parametrize("device", _devices())
 @pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
-def test_transformer_encoder_layer(optimizer):
+def test_transformer_encoder_layer(optimizer, device):
     # bias=False: the key projection's bias has a zero gradient (softmax
     # ignores a per-row constant), see the CNN test.
     torch.manual_seed(0)
@@ -102,7 +117,7 @@ def test_transformer_encoder_layer(optimizer):
         nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True, bias=False),
         nn.Flatten(), nn.Linear(7 * 32, 10))
     _check_training(model, torch.randn(6, 7, 32), torch.randint(0, 10, (6,)),
-                    nn.functional.cross_entropy, optimizer)
+                    nn.functional.cross_entropy, optimizer, device=device)
 
 
 def test_resnet18_as_accurate_as_eager():
@@ -281,6 +296,20 @@ def test_avg_pool2d_backward_decomposition(kernel, stride, padding, ceil_mode,
     grad = torch.randn_like(aten.avg_pool2d.default(x, *args))
     torch.testing.assert_close(avg_pool2d_backward(grad, x, *args),
                                aten.avg_pool2d_backward.default(grad, x, *args))
+
+
+@pytest.mark.parametrize("kernel,stride,padding,dilation,ceil_mode", [
+    (2, 2, 0, 1, False), (3, 2, 1, 1, False), (3, 1, 1, 2, False), (3, 2, 1, 1, True),
+    (2, 3, 1, 1, True)])
+def test_max_pool2d_backward_decomposition(kernel, stride, padding, dilation, ceil_mode):
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 10, 11, dtype=torch.float64)
+    args = ([kernel] * 2, [stride] * 2, [padding] * 2, [dilation] * 2, ceil_mode)
+    out, indices = aten.max_pool2d_with_indices.default(x, *args)
+    grad = torch.randn_like(out)
+    torch.testing.assert_close(
+        max_pool2d_with_indices_backward(grad, x, *args, indices),
+        aten.max_pool2d_with_indices_backward.default(grad, x, *args, indices))
 
 
 @pytest.mark.parametrize("causal,masked", [(False, False), (True, False), (False, True)])

@@ -345,7 +345,13 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
 
 
 def _first_line(error):
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
+    """The line of an error that says what is wrong: the first compiler
+    diagnostic ("error: ...") when there is one, else the first line."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in lines:
+        if "error: " in line:
+            return line.split("error: ", 1)[1]
+    return lines[0] if lines else type(error).__name__
 
 
 def _shape_env_ranges(fake_inputs):

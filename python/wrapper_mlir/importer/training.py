@@ -1,7 +1,8 @@
 """Decompositions of the ops that training graphs (AOTAutograd's joint
 forward and backward) hold beyond core ATen: PyTorch's own where it has
-one, ours where it has none (convolution_backward as convolutions, the
-pooling backwards as transposed depthwise convolutions). They run while
+one, ours where it has none or where its own needs a scatter
+(convolution_backward as convolutions, the pooling backwards as transposed
+depthwise convolutions). They run while
 AOTAutograd traces, on FakeTensors, so they only build ATen ops the
 importer takes."""
 
@@ -11,11 +12,9 @@ aten = torch.ops.aten
 
 # Ops whose decomposition in torch._decomp's full table (not the core ATen
 # one) is taken: training-mode batch norm (batch statistics, the running
-# statistics' new values as outputs) and the max-pool backward (a scatter
-# of the gradient to the saved indices).
+# statistics' new values as outputs).
 TORCH_DECOMPOSED = (
     aten._native_batch_norm_legit_functional.default,
-    aten.max_pool2d_with_indices_backward.default,
 )
 
 
@@ -88,32 +87,36 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     return grad_input, grad_weight, grad_bias
 
 
-def _depthwise_transposed(grad, channels, kernel, stride, padding, input_shape, dtype):
-    """The transposed depthwise convolution of `grad` with a kernel of ones:
-    every output-gradient element added to each input position of its
-    window. A ceil_mode window that runs past the input gives more rows
-    than the input has; they are cut off."""
+def _spread(grad, weight, groups, kernel, stride, padding, dilation, input_shape):
+    """The transposed convolution of `grad` (laid out [1 or N, C, ...])
+    with `weight` in `groups`, cut or padded to the input's spatial size (a
+    ceil_mode window that runs past the input gives rows it does not have;
+    rows after the last window get none)."""
     spatial = len(kernel)
-    ones = torch.ones((channels, 1, *kernel), dtype=dtype, device=grad.device)
     extra = []
     for d in range(spatial):
-        produced = (grad.shape[-spatial + d] - 1) * stride[d] - 2 * padding[d] + kernel[d]
+        produced = ((grad.shape[-spatial + d] - 1) * stride[d] - 2 * padding[d] +
+                    dilation[d] * (kernel[d] - 1) + 1)
         extra.append(max(input_shape[-spatial + d] - produced, 0))
-    result = aten.convolution.default(grad, ones, None, stride, padding, [1] * spatial, True,
-                                      extra, channels)
+    result = aten.convolution.default(grad, weight, None, stride, padding, dilation, True,
+                                      extra, groups)
     for d in range(spatial):
         result = result.narrow(2 + d, 0, input_shape[-spatial + d])
     return result
+
+
+def _pair(value, default=None):
+    value = list(value) if value else list(default)
+    return value if len(value) == 2 else value * 2
 
 
 def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override):
     """Each output gradient divided by its window's divisor, spread evenly
     over the window (a transposed depthwise convolution with ones)."""
-    kernel = list(kernel_size) if len(kernel_size) == 2 else list(kernel_size) * 2
-    stride = list(stride or kernel)
-    stride = stride if len(stride) == 2 else stride * 2
-    padding = list(padding) if len(padding) == 2 else list(padding) * 2
+    kernel = _pair(kernel_size)
+    stride = _pair(stride, kernel)
+    padding = _pair(padding)
     batch_dims = input.shape[:-2]
     channels = 1
     for size in batch_dims:
@@ -138,8 +141,45 @@ def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_m
             counts = aten.avg_pool2d.default(ones, kernel, stride, padding, ceil_mode, False, 1)
         counts = counts[..., :grad.shape[-2], :grad.shape[-1]]
         grad = grad / counts
-    result = _depthwise_transposed(grad, channels, kernel, stride, padding,
-                                   input.shape, input.dtype)
+    ones = torch.ones((channels, 1, *kernel), dtype=input.dtype, device=input.device)
+    result = _spread(grad, ones, channels, kernel, stride, padding, [1, 1], input.shape)
+    return result.reshape(input.shape)
+
+
+def max_pool2d_with_indices_backward(grad_output, input, kernel_size, stride, padding,
+                                     dilation, ceil_mode, indices):
+    """Each output gradient to the input position its saved index names,
+    without a scatter (which the CUDA path lacks): for every offset (i, j)
+    of the window, the gradients whose index is the window's element (i, j)
+    (the others zero), placed by a transposed convolution whose kernel is
+    one at (i, j). The k*k offsets are the input channels of one grouped
+    transposed convolution (a group per channel)."""
+    kernel = _pair(kernel_size)
+    stride = _pair(stride, kernel)
+    padding = _pair(padding)
+    dilation = _pair(dilation, [1, 1])
+    height, width = input.shape[-2:]
+    out_h, out_w = grad_output.shape[-2:]
+    channels = 1
+    for size in input.shape[:-2]:
+        channels = channels * size
+    device = grad_output.device
+    # The flat input position of window element (i, j) of output (oh, ow):
+    # [kh, kw, out_h, out_w].
+    rows = (torch.arange(out_h, device=device) * stride[0] - padding[0]).reshape(1, out_h, 1) + \
+        (torch.arange(kernel[0], device=device) * dilation[0]).reshape(kernel[0], 1, 1)
+    cols = (torch.arange(out_w, device=device) * stride[1] - padding[1]).reshape(1, 1, out_w) + \
+        (torch.arange(kernel[1], device=device) * dilation[1]).reshape(kernel[1], 1, 1)
+    flat = rows.reshape(kernel[0], 1, out_h, 1) * width + cols.reshape(1, kernel[1], 1, out_w)
+    index = indices.reshape(channels, 1, 1, out_h, out_w)
+    grad = grad_output.reshape(channels, 1, 1, out_h, out_w)
+    chosen = torch.where(index == flat, grad, torch.zeros((), dtype=grad.dtype, device=device))
+    offsets = kernel[0] * kernel[1]
+    chosen = chosen.reshape(1, channels * offsets, out_h, out_w)
+    one_hot = torch.eye(offsets, dtype=grad.dtype, device=device).reshape(
+        offsets, 1, kernel[0], kernel[1]).repeat(channels, 1, 1, 1)
+    result = _spread(chosen, one_hot, channels, kernel, stride, padding, dilation,
+                     (height, width))
     return result.reshape(input.shape)
 
 
@@ -150,4 +190,5 @@ def decompositions():
     table = {op: torch_table[op] for op in TORCH_DECOMPOSED if op in torch_table}
     table[aten.convolution_backward.default] = convolution_backward
     table[aten.avg_pool2d_backward.default] = avg_pool2d_backward
+    table[aten.max_pool2d_with_indices_backward.default] = max_pool2d_with_indices_backward
     return table
