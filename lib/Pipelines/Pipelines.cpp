@@ -107,6 +107,11 @@ static void addCPUCodegen(OpPassManager &pm,
   // f32 matmuls (with their epilogues) through the packed GEMM template,
   // while the host program still says which kernel arguments are constants.
   if (options.gemm) {
+    // Tiled contractions with unit batch loops and batch matmuls become
+    // 2-D matmuls the template takes (CSE merges the views of a product
+    // that the matmul writes and its epilogue reads).
+    pm.addNestedPass<func::FuncOp>(createWrapperSpecializeContractionsPass());
+    pm.addNestedPass<func::FuncOp>(createCSEPass());
     WrapperGemmTemplatePassOptions gemm;
     gemm.parallel = options.parallel;
     std::unique_ptr<Pass> pass = createWrapperGemmTemplatePass(gemm);

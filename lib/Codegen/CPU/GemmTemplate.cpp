@@ -46,11 +46,36 @@ namespace wrapper {
 using namespace mlir;
 using namespace mlir::wrapper::gemm;
 
+std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() < 4 ||
+      !linalg::isaContractionOpInterface(generic))
+    return std::nullopt;
+  int64_t batch = generic.getNumLoops() - 3;
+  MLIRContext *context = op->getContext();
+  auto map = [&](std::initializer_list<int64_t> inner) {
+    SmallVector<AffineExpr> results;
+    for (int64_t d = 0; d < batch; ++d)
+      results.push_back(getAffineDimExpr(d, context));
+    for (int64_t d : inner)
+      results.push_back(getAffineDimExpr(batch + d, context));
+    return AffineMap::get(batch + 3, 0, results, context);
+  };
+  // (b..., m, k), (b..., k, n) -> (b..., m, n) over loops (b..., m, n, k).
+  SmallVector<AffineMap> expected = {map({0, 2}), map({2, 1}), map({0, 1})};
+  if (generic.getIndexingMapsArray() != expected)
+    return std::nullopt;
+  return batch;
+}
+
 bool wrapper::isGemmTemplateCandidate(Operation *op) {
   auto matmul = dyn_cast_or_null<linalg::MatmulOp>(op);
-  if (!matmul || matmul.hasUserDefinedMaps())
+  auto batched = dyn_cast_or_null<linalg::BatchMatmulOp>(op);
+  if (matmul    ? matmul.hasUserDefinedMaps()
+      : batched ? batched.hasUserDefinedMaps()
+                : !getBatchedMatmulDims(op))
     return false;
-  return llvm::all_of(matmul->getOperandTypes(), [](Type type) {
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
     return getElementTypeOrSelf(type).isF32();
   });
 }

@@ -81,8 +81,15 @@ std::optional<GemmBlocking> getRecordedGemmBlocking(Operation *op);
 void setRecordedGemmBlocking(Operation *op, const GemmBlocking &blocking);
 
 /// Whether the GEMM template (--wrapper-gemm-template) takes `op`: a
-/// linalg.matmul whose operands all have f32 elements.
+/// linalg.matmul whose operands all have f32 elements, or such a
+/// linalg.batch_matmul or batched-matmul linalg.generic
+/// (--wrapper-specialize-contractions splits those into matmuls first).
 bool isGemmTemplateCandidate(Operation *op);
+
+/// The number of batch loops of a linalg.generic that is a product batched
+/// over leading dimensions ((b..., m, k) x (b..., k, n) -> (b..., m, n),
+/// loops (b..., m, n, k), a multiply-add payload), or nullopt.
+std::optional<int64_t> getBatchedMatmulDims(Operation *op);
 
 #define GEN_PASS_REGISTRATION
 #include "Wrapper/Codegen/CPU/Passes.h.inc"

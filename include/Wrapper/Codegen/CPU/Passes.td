@@ -187,6 +187,59 @@ def WrapperLowerAllocaScopesPass : Pass<"wrapper-lower-alloca-scopes"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def WrapperSpecializeContractionsPass
+    : Pass<"wrapper-specialize-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Turns f32 contraction linalg.generics and batch matmuls on "
+                "buffers into 2-D linalg.matmul ops for the GEMM template";
+  let description = [{
+    Tiling a kernel whose product feeds reshapes and elementwise ops (the
+    scores of attention: a batched product, scaled, masked) leaves, in each
+    tile, a `linalg.generic` contraction with unit batch dimensions, then
+    its elementwise consumer with the same unit dimensions; and batched
+    products stay `linalg.batch_matmul`. The GEMM template only takes 2-D
+    `linalg.matmul`, so both ran as scalar loops. This pass, on buffers:
+
+    - drops the unit-extent loops of an f32 contraction `linalg.generic`
+      and of the elementwise `linalg.generic` right after it that reads its
+      output (upstream `linalg::dropUnitDims`, through rank-reducing
+      subviews), then makes the contraction a named op
+      (`linalg::specializeGenericOp`): a `linalg.matmul` the template takes
+      with the consumer as its epilogue;
+    - splits an f32 `linalg.batch_matmul` into a loop over the batch of
+      `linalg.matmul` on rank-reducing subviews: an `scf.parallel` loop
+      when one batch element's product is below `min-parallel-work`
+      (the template runs it on one thread), else an `scf.for` (the template
+      spreads each product over the threads).
+
+    Contractions that are not plain products (transposed operands, other
+    payloads, non-f32 types) are left alone. Run after bufferization,
+    before `--wrapper-gemm-template`.
+
+    Before:
+    ```mlir
+    linalg.batch_matmul ins(%a, %b : memref<16x128x32xf32>, memref<16x32x128xf32>)
+                        outs(%c : memref<16x128x128xf32>)
+    ```
+    After:
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+      %ai = memref.subview %a[%i, 0, 0] [1, 128, 32] [1, 1, 1] : ... to memref<128x32xf32, strided<[32, 1], offset: ?>>
+      ...
+      linalg.matmul ins(%ai, %bi : ...) outs(%ci : ...)
+    }
+    ```
+  }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t",
+           /*default=*/"262144",
+           "Products of one batch element with fewer multiply-adds (M*N*K) "
+           "run in parallel over the batch">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> {
   let summary = "Lowers f32 linalg.matmul on buffers to a packed, blocked, "
                 "multi-threaded GEMM with a vector micro-kernel and a fused "

@@ -1,0 +1,273 @@
+//===- SpecializeContractions.cpp - products for the GEMM template --------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-specialize-contractions: f32 contraction generics
+// with unit batch loops (and their elementwise consumer) lose those loops
+// and become linalg.matmul; linalg.batch_matmul becomes a loop of
+// linalg.matmul over the batch. Both on buffers, for the GEMM template.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERSPECIALIZECONTRACTIONSPASS
+#include "Wrapper/Codegen/CPU/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+
+/// Whether every operand of `op` is an f32 memref.
+static bool allF32Buffers(linalg::LinalgOp op) {
+  return op.hasPureBufferSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           auto memref = dyn_cast<MemRefType>(type);
+           return memref && memref.getElementType().isF32();
+         });
+}
+
+/// Whether some loop of `op` has a static extent of 1.
+static bool hasUnitLoop(linalg::GenericOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 1);
+}
+
+/// `op` without its unit-extent loops, or null when it cannot lose them:
+/// every operand dimension indexed by such a loop (or by 0) and of size 1
+/// is dropped through a rank-reducing subview, and the indexing maps are
+/// rewritten over the loops left. (Upstream's linalg::dropUnitDims works
+/// on tensors; these are buffers.)
+static linalg::GenericOp dropUnitLoops(RewriterBase &rewriter,
+                                       linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  llvm::SmallBitVector unit(ranges.size());
+  for (auto [i, range] : llvm::enumerate(ranges))
+    unit[i] = range == 1;
+  if (unit.none() || !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return nullptr;
+  // Loop i becomes loop newIndex[i] of the rewritten op.
+  SmallVector<int64_t> newIndex(ranges.size(), -1);
+  int64_t kept = 0;
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (!unit[i])
+      newIndex[i] = kept++;
+  MLIRContext *context = op.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) { // a scalar
+      operands.push_back(operand.get());
+      maps.push_back(AffineMap::get(kept, 0, context));
+      continue;
+    }
+    SmallVector<AffineExpr> results;
+    SmallVector<int64_t> keptShape;
+    SmallVector<OpFoldResult> sizes;
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      bool droppable =
+          type.getDimSize(d) == 1 && ((dim && unit[dim.getPosition()]) ||
+                                      (constant && constant.getValue() == 0));
+      if (droppable) {
+        sizes.push_back(rewriter.getIndexAttr(1));
+        continue;
+      }
+      if (!dim || unit[dim.getPosition()])
+        return nullptr; // an expression the rewrite does not handle
+      results.push_back(getAffineDimExpr(newIndex[dim.getPosition()], context));
+      keptShape.push_back(type.getDimSize(d));
+      sizes.push_back(memref::getMixedSize(rewriter, loc, operand.get(), d));
+    }
+    Value value = operand.get();
+    if (results.size() != map.getNumResults()) {
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          keptShape, type, offsets, sizes, strides);
+      value =
+          memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(reduced),
+                                    value, offsets, sizes, strides);
+    }
+    operands.push_back(value);
+    maps.push_back(AffineMap::get(kept, 0, results, context));
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (!unit[i])
+      iterators.push_back(iterator);
+  int64_t inputs = op.getNumDpsInputs();
+  auto replacement = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ArrayRef(operands).take_front(inputs),
+      ArrayRef(operands).drop_front(inputs), maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
+                              replacement.getRegion().begin());
+  rewriter.eraseOp(op);
+  return replacement;
+}
+
+/// The elementwise linalg.generic right after `producer` (pure ops between
+/// them) that reads `buffer`, or null.
+static linalg::GenericOp elementwiseConsumer(Operation *producer,
+                                             Value buffer) {
+  for (Operation *next = producer->getNextNode(); next;
+       next = next->getNextNode()) {
+    if (isMemoryEffectFree(next))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(next);
+    if (!generic || !generic.hasPureBufferSemantics() ||
+        generic.getNumReductionLoops() != 0 || !hasUnitLoop(generic))
+      return nullptr;
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (input->get() == buffer)
+        return generic;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// The underlying buffer of `value` through subviews.
+static Value rootBuffer(Value value) {
+  while (auto subview = value.getDefiningOp<memref::SubViewOp>())
+    value = subview.getSource();
+  return value;
+}
+
+/// A rank-reducing subview of the 2-D matrix at `indices` of the leading
+/// (batch) dimensions of `source`.
+static Value batchElement(OpBuilder &b, Location loc, Value source,
+                          ValueRange indices) {
+  auto type = cast<MemRefType>(source.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(indices.begin(), indices.end());
+  SmallVector<OpFoldResult> sizes(indices.size(), b.getIndexAttr(1));
+  for (int64_t d = rank - 2; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(memref::getMixedSize(b, loc, source, d));
+  }
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto reduced = memref::SubViewOp::inferRankReducedResultType(
+      {type.getDimSize(rank - 2), type.getDimSize(rank - 1)}, type, offsets,
+      sizes, strides);
+  return memref::SubViewOp::create(b, loc, cast<MemRefType>(reduced), source,
+                                   offsets, sizes, strides);
+}
+
+/// The batched product `op` (operands a, b, c with `batch` leading batch
+/// dimensions) as a loop nest over the batch of 2-D linalg.matmul.
+static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
+                       Value c, int64_t batch, int64_t minParallelWork) {
+  Location loc = op->getLoc();
+  auto aType = cast<MemRefType>(a.getType());
+  auto bType = cast<MemRefType>(b.getType());
+  int64_t rank = aType.getRank();
+  int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1),
+          n = bType.getDimSize(rank - 1);
+  bool small = !ShapedType::isDynamic(m) && !ShapedType::isDynamic(k) &&
+               !ShapedType::isDynamic(n) && m * k * n < minParallelWork;
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lower(batch, zero), steps(batch, one), upper;
+  for (int64_t d = 0; d < batch; ++d)
+    upper.push_back(getValueOrCreateConstantIndexOp(
+        rewriter, loc, memref::getMixedSize(rewriter, loc, c, d)));
+  auto body = [&](OpBuilder &nested, Location l, ValueRange indices) {
+    Value ai = batchElement(nested, l, a, indices);
+    Value bi = batchElement(nested, l, b, indices);
+    Value ci = batchElement(nested, l, c, indices);
+    linalg::MatmulOp::create(nested, l, ValueRange{ai, bi}, ValueRange{ci});
+  };
+  if (small) {
+    scf::ParallelOp::create(
+        rewriter, loc, lower, upper, steps,
+        [&](OpBuilder &nested, Location l, ValueRange indices) {
+          body(nested, l, indices);
+          scf::ReduceOp::create(nested, l);
+        });
+  } else {
+    scf::buildLoopNest(rewriter, loc, lower, upper, steps,
+                       [&](OpBuilder &nested, Location l, ValueRange indices) {
+                         body(nested, l, indices);
+                       });
+  }
+  rewriter.eraseOp(op);
+}
+
+namespace {
+struct WrapperSpecializeContractionsPass
+    : public wrapper::impl::WrapperSpecializeContractionsPassBase<
+          WrapperSpecializeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> contractions;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (allF32Buffers(op) && linalg::isaContractionOpInterface(op))
+        contractions.push_back(op);
+    });
+    for (linalg::GenericOp op : contractions) {
+      Value output = rootBuffer(op.getDpsInitOperand(0)->get());
+      linalg::GenericOp consumer = elementwiseConsumer(op, output);
+      if (hasUnitLoop(op)) {
+        op = dropUnitLoops(rewriter, op);
+        if (!op)
+          continue;
+      }
+      // A plain product (three loops) becomes linalg.matmul; batched ones
+      // are split below.
+      if (op.getNumLoops() != 3)
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::LinalgOp> named =
+          linalg::specializeGenericOp(rewriter, op);
+      if (failed(named) || !isa<linalg::MatmulOp>(named->getOperation()))
+        continue;
+      // The consumer loses the same unit loops, so that the template
+      // finds a 2-D epilogue reading the product's view.
+      if (consumer)
+        dropUnitLoops(rewriter, consumer);
+    }
+    // Batched products: the named op, and generics batched over several
+    // dimensions (the named op has one).
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> batched;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!allF32Buffers(op))
+        return;
+      if (auto named = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+        if (!named.hasUserDefinedMaps())
+          batched.push_back({op, 1});
+      } else if (std::optional<int64_t> dims =
+                     wrapper::getBatchedMatmulDims(op)) {
+        batched.push_back({op, *dims});
+      }
+    });
+    for (auto [op, dims] : batched)
+      splitBatch(rewriter, op, op.getDpsInputs()[0], op.getDpsInputs()[1],
+                 op.getDpsInits()[0], dims, minParallelWork);
+  }
+};
+} // namespace

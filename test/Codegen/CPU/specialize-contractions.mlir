@@ -1,0 +1,94 @@
+// RUN: wrapper-opt %s --wrapper-specialize-contractions --cse --split-input-file | FileCheck %s
+// RUN: wrapper-opt %s --wrapper-specialize-contractions="min-parallel-work=1" --split-input-file | FileCheck %s --check-prefix=SEQ
+
+// A tile of a batched product (unit batch loops) and its elementwise
+// consumer: the product becomes a 2-D linalg.matmul on rank-reducing views,
+// the consumer a 2-D generic reading the same view of the product (its
+// epilogue for the GEMM template).
+// CHECK-LABEL: func.func @tile(
+// CHECK-SAME: %[[A:.*]]: memref<1x1x32x32xf32, {{.*}}>, %[[B:.*]]: memref<1x1x32x128xf32, {{.*}}>, %[[BIAS:.*]]: memref<1x32x128xf32, {{.*}}>, %[[OUT:.*]]: memref<1x1x32x128xf32, {{.*}}>)
+// CHECK: %[[ACC:.*]] = memref.alloca() {{.*}} : memref<1x1x32x128xf32>
+// CHECK: linalg.fill {{.*}} outs(%[[ACC]] :
+// CHECK-DAG: %[[A2:.*]] = memref.subview %[[A]][0, 0, 0, 0] [1, 1, 32, 32] [1, 1, 1, 1] {{.*}} to memref<32x32xf32
+// CHECK-DAG: %[[B2:.*]] = memref.subview %[[B]][0, 0, 0, 0] [1, 1, 32, 128] [1, 1, 1, 1] {{.*}} to memref<32x128xf32
+// CHECK-DAG: %[[C2:.*]] = memref.subview %[[ACC]][0, 0, 0, 0] [1, 1, 32, 128] [1, 1, 1, 1] {{.*}} to memref<32x128xf32
+// CHECK: linalg.matmul ins(%[[A2]], %[[B2]] : {{.*}}) outs(%[[C2]] :
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[C2]], %{{.*}} : memref<32x128xf32
+// CHECK-NOT: linalg.generic
+func.func @tile(%a: memref<1x1x32x32xf32, strided<[16384, 4096, 32, 1], offset: ?>>, %b: memref<1x1x32x128xf32, strided<[16384, 4096, 128, 1], offset: ?>>, %bias: memref<1x32x128xf32, strided<[16384, 128, 1], offset: ?>>, %out: memref<1x1x32x128xf32, strided<[65536, 16384, 128, 1], offset: ?>>) {
+  %scale = arith.constant 0.125 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = memref.alloca() {alignment = 64 : i64} : memref<1x1x32x128xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x1x32x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<1x1x32x32xf32, strided<[16384, 4096, 32, 1], offset: ?>>, memref<1x1x32x128xf32, strided<[16384, 4096, 128, 1], offset: ?>>) outs(%acc : memref<1x1x32x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %bias : memref<1x1x32x128xf32>, memref<1x32x128xf32, strided<[16384, 128, 1], offset: ?>>) outs(%out : memref<1x1x32x128xf32, strided<[65536, 16384, 128, 1], offset: ?>>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %scale : f32
+    %s = arith.addf %m, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A product batched over two dimensions: a parallel loop over the batch
+// (each 16x8x16 product is below min-parallel-work) of 2-D matmuls; with
+// min-parallel-work=1, a sequential nest (the template parallelizes inside).
+// CHECK-LABEL: func.func @batched(
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%c0, %c0) to (%c2, %c3) step (%c1, %c1)
+// CHECK: memref.subview %arg0[%[[I]], %[[J]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1] : memref<2x3x16x8xf32> to memref<16x8xf32, strided<[8, 1], offset: ?>>
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.generic
+// SEQ-LABEL: func.func @batched(
+// SEQ: scf.for
+// SEQ: scf.for
+// SEQ: linalg.matmul
+func.func @batched(%a: memref<2x3x16x8xf32>, %b: memref<2x3x8x16xf32>, %c: memref<2x3x16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x3x16x8xf32>, memref<2x3x8x16xf32>) outs(%c : memref<2x3x16x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The named batch_matmul, with a dynamic batch.
+// CHECK-LABEL: func.func @named(
+// CHECK: %[[N:.*]] = memref.dim %arg2, %c0
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[N]])
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.batch_matmul
+func.func @named(%a: memref<?x4x8xf32>, %b: memref<?x8x4xf32>, %c: memref<?x4x4xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x4x8xf32>, memref<?x8x4xf32>) outs(%c : memref<?x4x4xf32>)
+  return
+}
+
+// -----
+
+// Left alone: an f64 product, a transposed operand, a product on tensors.
+// CHECK-LABEL: func.func @refused(
+// CHECK: linalg.batch_matmul ins(%arg0, %arg1 : memref<2x4x8xf64>
+// CHECK: linalg.generic
+// CHECK: linalg.batch_matmul ins(%arg4, %arg5 : tensor<2x4x8xf32>
+func.func @refused(%a: memref<2x4x8xf64>, %b: memref<2x8x4xf64>, %c: memref<2x4x4xf64>,
+                   %t: memref<2x8x4xf32>, %ta: tensor<2x4x8xf32>, %tb: tensor<2x8x4xf32>,
+                   %tc: tensor<2x4x4xf32>, %tt: memref<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  linalg.batch_matmul ins(%a, %b : memref<2x4x8xf64>, memref<2x8x4xf64>) outs(%c : memref<2x4x4xf64>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%t, %t : memref<2x8x4xf32>, memref<2x8x4xf32>) outs(%tt : memref<2x4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  %r = linalg.batch_matmul ins(%ta, %tb : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%tc : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %r : tensor<2x4x4xf32>
+}
