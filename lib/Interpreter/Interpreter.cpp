@@ -13,6 +13,7 @@
 
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 #include "Wrapper/Support/HalfPrecision.h"
+#include "Wrapper/Support/Philox.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -497,6 +498,20 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         for (int64_t flat = 0; flat < out.numel(); ++flat)
           out.values[flat] = static_cast<double>(unflatten(flat, shape)[dim]);
         set(i.getResult(), std::move(out));
+        return success();
+      })
+      .Case([&](tp::UniformOp u) -> LogicalResult {
+        Shape shape = resolveShape(u.getType(), u.getDynamicSizes());
+        HostTensor out = make(op, shape);
+        // Seeds are integers held in doubles: exact below 2^53.
+        auto seed = static_cast<uint64_t>(
+            static_cast<int64_t>(get(u.getSeed()).values[0]));
+        auto stream = static_cast<uint64_t>(u.getStream());
+        for (int64_t flat = 0; flat < out.numel(); ++flat)
+          out.values[flat] = roundToElementType(
+              philoxUniform(philox4x32First(seed, flat, stream)),
+              out.elementType);
+        set(u.getResult(), std::move(out));
         return success();
       })
       .Case([&](tp::FromIndexOp f) -> LogicalResult {

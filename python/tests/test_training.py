@@ -227,19 +227,82 @@ def test_parameters_only_require_grad():
 
 
 def test_graph_fallback_is_counted():
-    """With fallback=False, training-mode dropout (random numbers are not
-    compiled yet) sends the forward graph to PyTorch: a warning, the
-    reason in stats(), and gradients still right."""
+    """With fallback=False, an op outside the table (cumprod) sends the
+    forward graph to PyTorch: a warning, the reason in stats(), and
+    gradients still right."""
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = nn.Linear(8, 8)
+
+        def forward(self, x):
+            return torch.cumprod(self.linear(x), 1)
+
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5), nn.Linear(8, 2)).train()
+    model = Model()
     compiled = torch.compile(model, backend="wrapper", options={"fallback": False})
     with pytest.warns(UserWarning, match="running the forward graph eagerly"):
         out = compiled(torch.randn(4, 8))
     out.sum().backward()
     stats = wrapper_mlir.stats()
-    assert any("native_dropout" in reason for reason in stats["graph_fallbacks"])
+    assert any("cumprod" in reason for reason in stats["graph_fallbacks"])
     assert stats["compiled"]["forward"] == 0
     assert all(p.grad is not None for p in model.parameters())
+
+
+@pytest.mark.parametrize("device", _devices())
+def test_dropout_is_compiled(device):
+    """Training-mode dropout on the program's counter-based generator:
+    reproducible under torch.manual_seed, a new mask per call, about 1 - p
+    of the elements kept and scaled by 1 / (1 - p), and the backward uses
+    the forward's mask."""
+    torch.manual_seed(0)
+    compiled = torch.compile(nn.Dropout(0.3).train(), backend="wrapper")
+    x = torch.randn(500, 200, device=device, requires_grad=True)
+    torch.manual_seed(5)
+    first = compiled(x)
+    torch.manual_seed(5)
+    again = compiled(x)
+    other = compiled(x)
+    assert torch.equal(first, again) and not torch.equal(first, other)
+    keep = first != 0
+    assert 0.69 < keep.float().mean().item() < 0.71
+    torch.testing.assert_close(first[keep], x[keep] / 0.7)
+    first.backward(torch.ones_like(first))
+    torch.testing.assert_close(x.grad, keep.float() / 0.7)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["forward"] == 1 and stats["compiled"]["backward"] == 1
+    assert stats["op_fallbacks"] == {} and stats["graph_fallbacks"] == {}
+
+
+def test_uniform_matches_the_numpy_interpreter():
+    """tensor_program.uniform compiled and in the NumPy interpreter (two
+    implementations of Philox4x32-10): the same numbers, in [0, 1), mean
+    about 1/2, streams independent."""
+    from wrapper_mlir.interpreter import interpret
+
+    text = """
+func.func @main(%seed: tensor<i64>, %x: tensor<?x64xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %a = tensor_program.uniform %seed stream 0 [%n] : tensor<i64> -> tensor<?x64xf32>
+  %b = tensor_program.uniform %seed stream 1 [%n] : tensor<i64> -> tensor<?x64xf32>
+  return %a, %b : tensor<?x64xf32>, tensor<?x64xf32>
+}
+"""
+    model = wrapper_mlir.compile(text)
+    import numpy as np
+
+    for seed in (0, 12345, 2**52 + 7):
+        inputs = [np.array(seed, dtype=np.int64), np.zeros((300, 64), np.float32)]
+        compiled = model(*inputs)
+        reference = interpret(text, inputs)
+        for got, expected in zip(compiled, reference):
+            np.testing.assert_array_equal(got, expected.astype(np.float32))
+            assert got.min() >= 0.0 and got.max() < 1.0
+            assert abs(got.mean() - 0.5) < 0.01
+        assert not np.array_equal(compiled[0], compiled[1])
 
 
 def test_stats_reset_and_snapshot():

@@ -5,13 +5,14 @@ GraphModules through the core ATen importer, and the torch.compile backend
 import time
 import warnings
 
+import numpy as np
 import torch
 import torch.utils._pytree as pytree
 
 from ._compile import WrapperError, _compile_text, _to_numpy, _torch_device
 from .importer import UnsupportedError, decomposition_table, export_module, import_exported
 from ._stats import record_compiled, record_graph_fallback
-from .importer.core import Importer, InputBinding, describe_target
+from .importer.core import SEED, Importer, InputBinding, describe_target
 from .importer.registry import TABLE
 
 # Options of compile() and of torch.compile(backend="wrapper",
@@ -61,6 +62,14 @@ def _compile_imported(imported, options):
     return compiled
 
 
+def _seed():
+    """The seed of a program's random ops for one call: drawn from
+    PyTorch's default generator (so torch.manual_seed makes compiled random
+    numbers reproducible; they differ from eager's), below 2^53 (exact in
+    the interpreters' float64 values)."""
+    return np.array(torch.randint(0, 2**53, (), dtype=torch.int64).item(), dtype=np.int64)
+
+
 def _run(imported, compiled, flat_args, check_frozen=True):
     """Runs a compiled program on the flat argument list (torch tensors or
     NumPy arrays); returns the graph's flat outputs as torch tensors when
@@ -72,7 +81,7 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     as_torch = False
     target = compiled.target
     arrays = []
-    passed = [flat_args[p] for p in imported.arguments]
+    passed = [_seed() if p == SEED else flat_args[p] for p in imported.arguments]
     device = _torch_device(passed)
     for value in passed:
         if isinstance(value, torch.Tensor):

@@ -491,6 +491,13 @@ def _evaluate(op, values, env):
             dim = attrs["dim"]
             line = np.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
             return [np.broadcast_to(line, shape).astype(np.float64)]
+        if kind == "uniform":
+            shape = _result_shape(op.result_types[0], values[1:])
+            count = int(np.prod(shape, dtype=np.int64))
+            word = _philox_first(int(values[0]), np.arange(count, dtype=np.uint64),
+                                 int(attrs["stream"]))
+            uniform = (word >> np.uint64(8)).astype(np.float32) * np.float32(2.0 ** -24)
+            return [uniform.astype(np.float64).reshape(shape)]
         if kind == "cumsum":
             return [np.cumsum(f[0], axis=attrs["dim"])]
         if kind == "dynamic_slice":
@@ -639,6 +646,27 @@ def _evaluate(op, values, env):
     if name in index_ops:
         return [index_ops[name](int(values[0]), int(values[1]))]
     raise InterpreterError(f"the NumPy interpreter does not evaluate '{name}'")
+
+
+def _philox_first(seed, index, stream):
+    """Philox4x32-10's first word for key `seed` and counters (index, stream)
+    (NumPy, vectorized over `index`), as tensor_program.uniform defines it."""
+    mask = np.uint64(0xFFFFFFFF)
+    seed &= (1 << 64) - 1
+    stream &= (1 << 64) - 1
+    k0, k1 = np.uint64(seed & 0xFFFFFFFF), np.uint64(seed >> 32)
+    c0 = index & mask
+    c1 = index >> np.uint64(32)
+    c2 = np.full_like(index, stream & 0xFFFFFFFF)
+    c3 = np.full_like(index, stream >> 32)
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * c0
+        p1 = np.uint64(0xCD9E8D57) * c2
+        c0, c1, c2, c3 = (((p1 >> np.uint64(32)) ^ c1 ^ k0) & mask, p1 & mask,
+                          ((p0 >> np.uint64(32)) ^ c3 ^ k1) & mask, p0 & mask)
+        k0 = (k0 + np.uint64(0x9E3779B9)) & mask
+        k1 = (k1 + np.uint64(0xBB67AE85)) & mask
+    return c0
 
 
 def _result_shape(result_type, dynamic):

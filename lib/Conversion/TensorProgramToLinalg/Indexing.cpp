@@ -21,6 +21,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::wrapper;
 using namespace mlir::wrapper::tp_to_linalg;
@@ -76,6 +78,95 @@ struct LowerIota : public OpRewritePattern<tp::IotaOp> {
           Value asInt = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, asInt, type.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// Philox4x32-10's first word for key (k0, k1) and counter (c0..c3), in
+/// i32 arith ops (include/Wrapper/Support/Philox.h is the reference).
+static Value philoxFirstWord(OpBuilder &b, Location loc, Value k0, Value k1,
+                             std::array<Value, 4> c) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](uint32_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(i32, static_cast<int32_t>(v)));
+  };
+  Value m0 = constant(0xD2511F53u), m1 = constant(0xCD9E8D57u);
+  Value w0 = constant(0x9E3779B9u), w1 = constant(0xBB67AE85u);
+  for (int round = 0; round < 10; ++round) {
+    auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c[0]);
+    auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c[2]);
+    Value x0 = arith::XOrIOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, p1.getHigh(), c[1]), k0);
+    Value x2 = arith::XOrIOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, p0.getHigh(), c[3]), k1);
+    c = {x0, p1.getLow(), x2, p0.getLow()};
+    k0 = arith::AddIOp::create(b, loc, k0, w0);
+    k1 = arith::AddIOp::create(b, loc, k1, w1);
+  }
+  return c[0];
+}
+
+/// The low and high 32-bit words of an i64.
+static std::pair<Value, Value> splitWords(OpBuilder &b, Location loc, Value v) {
+  Type i32 = b.getI32Type();
+  Value shift = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(32));
+  return {arith::TruncIOp::create(b, loc, i32, v),
+          arith::TruncIOp::create(b, loc, i32,
+                                  arith::ShRUIOp::create(b, loc, v, shift))};
+}
+
+struct LowerUniform : public OpRewritePattern<tp::UniformOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::UniformOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    Value init = createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    // Row-major strides of the result, as i64 values.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          tensor::DimOp::create(rewriter, loc, init, d)));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    uint64_t stream = static_cast<uint64_t>(op.getStream());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{op.getSeed()}, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i64 = b.getI64Type();
+          Value flat = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = arith::IndexCastOp::create(
+                b, l, i64, linalg::IndexOp::create(b, l, d));
+            flat = arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, flat, sizes[d]), index);
+          }
+          auto [k0, k1] = splitWords(b, l, args[0]);
+          auto [c0, c1] = splitWords(b, l, flat);
+          Type i32 = b.getI32Type();
+          Value s0 = arith::ConstantOp::create(
+              b, l, b.getIntegerAttr(i32, static_cast<int32_t>(stream)));
+          Value s1 = arith::ConstantOp::create(
+              b, l, b.getIntegerAttr(i32, static_cast<int32_t>(stream >> 32)));
+          Value word = philoxFirstWord(b, l, k0, k1, {c0, c1, s0, s1});
+          Value top = arith::ShRUIOp::create(
+              b, l, word,
+              arith::ConstantOp::create(b, l, b.getIntegerAttr(i32, 8)));
+          Value asFloat = arith::UIToFPOp::create(b, l, b.getF32Type(), top);
+          Value scaled = arith::MulFOp::create(
+              b, l, asFloat,
+              arith::ConstantOp::create(b, l,
+                                        b.getF32FloatAttr(1.0f / 16777216.0f)));
+          linalg::YieldOp::create(
+              b, l, convertScalar(b, l, scaled, type.getElementType()));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -365,7 +456,7 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
 } // namespace
 
 void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerIota, LowerFromIndex, LowerTake, LowerGather,
+  patterns.add<LowerIota, LowerUniform, LowerFromIndex, LowerTake, LowerGather,
                LowerDynamicSlice, LowerSliceScatter, LowerCumsum, LowerScatter>(
       patterns.getContext());
 }

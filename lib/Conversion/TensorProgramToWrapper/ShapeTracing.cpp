@@ -217,6 +217,9 @@ SizeFn trace(Value value, int64_t dim) {
       .Case([&](tp::IotaOp i) -> SizeFn {
         return fromDynamicSizes(i.getDynamicSizes());
       })
+      .Case([&](tp::UniformOp u) -> SizeFn {
+        return fromDynamicSizes(u.getDynamicSizes());
+      })
       .Case([&](tp::CumsumOp c) -> SizeFn { return trace(c.getInput(), dim); })
       .Case([&](tp::SliceScatterOp s) -> SizeFn {
         return trace(s.getInput(), dim);

@@ -24,6 +24,12 @@ from .values import (Size, Tensor, UnsupportedError, as_size, element_type, is_s
 INLINE_ELEMENTS = 16
 
 
+# The caller position of the random seed argument a program with random
+# ops gets (ImportedProgram.arguments): the runner draws it from PyTorch's
+# generator at every call.
+SEED = "seed"
+
+
 class InputBinding:
     """What a placeholder of the graph is bound to.
 
@@ -129,6 +135,8 @@ class Importer:
         self.records = []
         self.fallbacks = []
         self.mutations = {}       # caller position -> Tensor, the input's new value
+        self.seed = None          # the rank-0 i64 seed argument, once a random op needs it
+        self.streams = 0          # random ops so far (each gets its own stream)
         self.placeholders = {}    # placeholder node -> its binding
         self.current = None
 
@@ -612,6 +620,20 @@ class Importer:
                          f"tensor_program.slice {value.name} {bounds} : {value.type()} -> "
                          f"{tensor_type(sliced, value.dtype)}")
         return self.reshape(result, shape) if tuple(sliced) != tuple(shape) else result
+
+    def uniform(self, shape, dtype):
+        """Uniform random numbers in [0, 1) of `shape`: tensor_program.uniform
+        of the program's seed argument (created on first use) and a stream
+        of its own."""
+        if self.seed is None:
+            self.seed = Tensor(f"%arg{len(self.arguments)}", (), torch.int64)
+            self.arguments.append((self.seed, InputBinding("tensor", "random_seed",
+                                                           position=SEED)))
+        stream = self.streams
+        self.streams += 1
+        return self.op(shape, dtype,
+                       f"tensor_program.uniform {self.seed.name} stream {stream}"
+                       f"{self.sized(shape)} : tensor<i64> -> {tensor_type(shape, dtype)}")
 
     def full(self, shape, dtype, value):
         if isinstance(value, bool) or dtype == torch.bool:

@@ -351,14 +351,50 @@ def _to_copy(imp, node, x, *args, **kwargs):
 
 
 @register(aten.clone.default, aten.alias.default, aten.lift_fresh_copy.default,
-          aten.detach.default, aten.contiguous.default, aten.dropout.default,
-          aten.native_dropout.default)
+          aten.detach.default, aten.contiguous.default, aten.dropout.default)
 def _identity(imp, node, x, *args, **kwargs):
-    if node.target == aten.native_dropout.default:
-        raise UnsupportedError("native_dropout (training-mode dropout)")
     if node.target == aten.dropout.default and len(args) > 1 and args[1]:
         raise UnsupportedError("dropout in training mode")
     return x
+
+
+@register(aten.native_dropout.default)
+def _native_dropout(imp, node, x, p, train):
+    """Training-mode dropout: keep = uniform < 1 - p (counter-based random
+    numbers from the program's seed), out = x * keep / (1 - p); the mask is
+    the second result (AOTAutograd saves it for the backward)."""
+    shape, dtype = imp.meta(node, 0)
+    x = imp.as_tensor(x, dtype)
+    p = float(p)
+    if not train or p == 0.0:
+        return (x, imp.full(shape, torch.bool, True))
+    if p >= 1.0:
+        return (imp.full(shape, dtype, 0.0), imp.full(shape, torch.bool, False))
+    keep = imp.nary("compare", [imp.uniform(shape, torch.float32),
+                                imp.scalar(1.0 - p, torch.float32)],
+                    shape, torch.bool, prefix="lt, ")
+    scaled = imp.nary("mul", [x, imp.scalar(1.0 / (1.0 - p), dtype)], shape, dtype)
+    out = imp.nary("where", [keep, scaled, imp.scalar(0.0, dtype)], shape, dtype)
+    return (out, keep)
+
+
+@register(aten.rand.default, aten.rand_like.default)
+def _rand(imp, node, *args, **kwargs):
+    shape, dtype = imp.meta(node)
+    if not dtype.is_floating_point:
+        raise UnsupportedError(f"rand of dtype {dtype}")
+    return imp.cast(imp.uniform(shape, torch.float32), dtype)
+
+
+@register(aten.bernoulli.p)
+def _bernoulli(imp, node, x, p=0.5, *, generator=None):
+    if generator is not None:
+        raise UnsupportedError("bernoulli with a generator")
+    shape, dtype = imp.meta(node)
+    drawn = imp.nary("compare", [imp.uniform(shape, torch.float32),
+                                 imp.scalar(float(p), torch.float32)],
+                     shape, torch.bool, prefix="lt, ")
+    return imp.cast(drawn, dtype)
 
 
 @register("prims.fma.default")  # defined by torch._inductor.inductor_prims

@@ -841,6 +841,22 @@ func.func @iota_dim_out_of_range(%n: index) {
 
 // -----
 
+func.func @uniform_missing_size(%seed: tensor<i64>) {
+  // expected-error @below {{'tensor_program.uniform' op expects 1 dynamic size operands (one per dynamic dimension of 'tensor<?x4xf32>'), got 0}}
+  %0 = tensor_program.uniform %seed stream 0 : tensor<i64> -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @uniform_integer_result(%seed: tensor<i64>) {
+  // expected-error @below {{'tensor_program.uniform' op result #0 must be ranked tensor of floating-point values}}
+  %0 = tensor_program.uniform %seed stream 0 : tensor<i64> -> tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @iota_missing_size() {
   // expected-error @below {{'tensor_program.iota' op expects 1 dynamic size operands (one per dynamic dimension of 'tensor<?x4xi64>'), got 0}}
   %0 = tensor_program.iota dim 0 : tensor<?x4xi64>

@@ -270,6 +270,9 @@ func.func @indexing(%x: tensor<?x8xf32>, %ids: tensor<2x3xi64>, %w: tensor<10x4x
   %0 = tensor_program.iota dim 1 [%n] : tensor<?x8xi64>
   // CHECK: tensor_program.from_index %{{.*}} : tensor<f32>
   %1 = tensor_program.from_index %n : tensor<f32>
+  // CHECK: tensor_program.uniform %{{.*}} stream 2 [%{{.*}}] : tensor<i64> -> tensor<?x8xf32>
+  %seed = tensor_program.full 7.0 : tensor<i64>
+  %u = tensor_program.uniform %seed stream 2 [%n] : tensor<i64> -> tensor<?x8xf32>
   // CHECK: tensor_program.take %{{.*}}, %{{.*}} dim 0 : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
   %2 = tensor_program.take %w, %ids dim 0 : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
   // CHECK: tensor_program.gather %{{.*}}, %{{.*}} dim 1 : (tensor<?x8xf32>, tensor<?x8xi64>) -> tensor<?x8xf32>

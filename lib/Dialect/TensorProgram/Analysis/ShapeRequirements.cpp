@@ -646,6 +646,10 @@ void ShapeRequirementBuilder::visit(Operation *op) {
         setResult(op, iota.getResult(),
                   fromSizeOperands(resultShape(), iota.getDynamicSizes()));
       })
+      .Case<UniformOp>([&](UniformOp uniform) {
+        setResult(op, uniform.getResult(),
+                  fromSizeOperands(resultShape(), uniform.getDynamicSizes()));
+      })
       .Case<CumsumOp>([&](CumsumOp cumsum) {
         setResult(op, cumsum.getResult(), dimsOf(cumsum.getInput()));
       })

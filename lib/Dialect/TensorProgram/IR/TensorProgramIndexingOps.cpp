@@ -58,6 +58,10 @@ LogicalResult IotaOp::verify() {
   return verifyDim(*this, static_cast<int64_t>(getDim()), getType().getRank());
 }
 
+LogicalResult UniformOp::verify() {
+  return verifyDynamicSizes(*this, getType(), getDynamicSizes());
+}
+
 LogicalResult CumsumOp::verify() {
   return verifyDim(*this, static_cast<int64_t>(getDim()),
                    getInput().getType().getRank());

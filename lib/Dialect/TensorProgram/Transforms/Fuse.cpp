@@ -103,7 +103,7 @@ bool Fuser::isFusible(Operation *op) {
   if (isComposite(op))
     return false; // decompose first
   if (!isElementwise(op) && !isLayout(op) && !isReduction(op) &&
-      !isContraction(op) && !isa<FullOp, IotaOp, FromIndexOp>(op))
+      !isContraction(op) && !isa<FullOp, IotaOp, UniformOp, FromIndexOp>(op))
     return false;
   // Index operands must come from clonable producers.
   for (Value operand : op->getOperands()) {
@@ -148,8 +148,8 @@ bool Fuser::dependsOn(Operation *op, Group &group) {
 bool Fuser::accepts(Group &group, Operation *op) {
   if (group.ops.size() >= options.maxGroupSize)
     return false;
-  bool elementwise =
-      isElementwise(op) || isLayout(op) || isa<FullOp, IotaOp, FromIndexOp>(op);
+  bool elementwise = isElementwise(op) || isLayout(op) ||
+                     isa<FullOp, IotaOp, UniformOp, FromIndexOp>(op);
   if (elementwise) {
     if (group.kind == FusionKind::pointwise && !options.fuseElementwise)
       return false;

@@ -305,6 +305,36 @@ def TP_IotaOp : TensorProgram_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TP_UniformOp : TensorProgram_Op<"uniform", [Pure]> {
+  let summary = "Counter-based uniform random numbers in [0, 1) (Philox)";
+  let description = [{
+    Element `i` (its row-major position) is the first 32-bit word of
+    Philox4x32-10 with key (`seed` low, `seed` high) and counter (`i` low,
+    `i` high, `stream` low, `stream` high), its top 24 bits scaled by 2^-24:
+    a float32 in [0, 1), converted to the element type. The values depend
+    only on the seed, the stream and the position, never on how the
+    elements are computed (threads, tiles, GPU blocks): the interpreter, the
+    CPU and the CUDA code give the same numbers, and an op with the same
+    operands gives the same tensor (it is pure). Different `stream`s give
+    independent numbers from one seed (one per random op of a program).
+    Training-mode dropout is `uniform < 1 - p`. One `index` operand gives
+    each dynamic dimension.
+
+    ```mlir
+    %u = tensor_program.uniform %seed stream 0 : tensor<i64> -> tensor<4x8xf32>
+    %v = tensor_program.uniform %seed stream 1 [%n] : tensor<i64> -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I64]>:$seed, I64Attr:$stream,
+                       Variadic<Index>:$dynamic_sizes);
+  let results = (outs RankedTensorOf<[AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $seed `stream` $stream (` ` `[` $dynamic_sizes^ `]`)? attr-dict `:`
+    type($seed) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TP_FromIndexOp : TensorProgram_Op<"from_index", [Pure]> {
   let summary = "A rank-0 tensor holding an index value";
   let description = [{
