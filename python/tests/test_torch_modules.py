@@ -196,9 +196,30 @@ class Training(torch.nn.Module):
         return torch.nn.functional.dropout(x, 0.5, training=True)
 
 
+class Cumprod(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumprod(x, 0)
+
+
+def test_explicit_training_mode_dropout_is_compiled():
+    """dropout(training=True) written in the model: random numbers drawn
+    by the program (seeded from PyTorch's generator), each element zero or
+    doubled, about half of them kept."""
+    x = torch.rand(20000) + 1.0
+    model = wrapper_mlir.compile(Training(), [x], fallback=False)
+    y = model(x)
+    kept = y != 0
+    torch.testing.assert_close(y[kept], 2 * x[kept])
+    assert 0.48 < kept.float().mean().item() < 0.52
+    torch.manual_seed(3)
+    first = model(x)
+    torch.manual_seed(3)
+    assert torch.equal(first, model(x))
+
+
 def test_refusals():
-    with pytest.raises(wrapper_mlir.WrapperError, match="native_dropout"):
-        wrapper_mlir.compile(Training(), [torch.rand(3)], fallback=False)
+    with pytest.raises(wrapper_mlir.WrapperError, match="cumprod"):
+        wrapper_mlir.compile(Cumprod(), [torch.rand(3)], fallback=False)
     with pytest.raises(wrapper_mlir.WrapperError, match="example_inputs"):
         wrapper_mlir.compile(build("mlp"), None)
     with pytest.raises(wrapper_mlir.WrapperError, match="unknown target 'tpu'"):
