@@ -271,3 +271,33 @@ def test_fused_attention_kernels_become_their_math(kernel, causal):
             mask = bias.masked_fill(keep.logical_not(), float("-inf"))
         expected = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     compare(model(q, k, v, bias), expected, f"{kernel} attention, causal={causal}")
+
+
+class StridedScatters(nn.Module):
+    """as_strided_scatter through contiguous views (AOTAutograd's
+    functionalized in-place updates of views) and empty_permuted (whose
+    contents no one reads before writing)."""
+
+    def forward(self, x, y):
+        aten = torch.ops.aten
+        part = aten.as_strided_scatter.default(x, y, [2, 3], [3, 1], 4)
+        whole = aten.as_strided_scatter.default(x, y.reshape(-1).repeat(2).reshape(3, 4), [3, 4],
+                                                [4, 1], 0)
+        filled = aten.empty_permuted.default([2, 3], [1, 0]).fill_(1.5) + y
+        return part, whole, filled
+
+
+def test_strided_scatters():
+    x, y = torch.randn(12), torch.randn(2, 3)
+    module = StridedScatters()
+    model = wrapper_mlir.compile(module, [x, y], fallback=False)
+    imported = model.imported
+    reference = interpret(imported.text, [[x, y][i].numpy() for i in imported.arguments],
+                          weights=imported.weights)
+    compare([torch.as_tensor(r) for r in reference], module(x, y), "NumPy interpreter")
+    compare(model(x, y), module(x, y), "compiled")
+    with pytest.raises(wrapper_mlir.WrapperError, match="not one contiguous block"):
+        class Strided(nn.Module):
+            def forward(self, x, y):
+                return torch.ops.aten.as_strided_scatter.default(x, y, [2, 3], [1, 2], 0)
+        wrapper_mlir.compile(Strided(), [x, y], fallback=False)

@@ -173,6 +173,42 @@ def _slice_scatter(imp, node, x, src, dim=0, start=None, end=None, step=1):
                   f"{tensor_type(shape, dtype)}")
 
 
+@register(aten.as_strided_scatter.default)
+def _as_strided_scatter(imp, node, x, src, size, stride, storage_offset=None):
+    """`src` written through a strided view of `x` whose elements are one
+    contiguous block (row-major strides of `size`, from `storage_offset`):
+    a slice_scatter of the flattened tensors. (Functionalized in-place
+    updates of a view, as AOTAutograd writes them.)"""
+    shape, dtype = imp.meta(node)
+    size = [int(s) for s in size]
+    expected, step = [], 1
+    for extent in reversed(size):
+        expected.insert(0, step)
+        step *= extent
+    strides = [int(s) for s in stride]
+    if any(e != s for e, s, n in zip(expected, strides, size) if n != 1) or \
+            not all(is_static(d) for d in x.shape):
+        raise UnsupportedError("as_strided_scatter through a view that is not one "
+                               "contiguous block of a static tensor")
+    total = 1
+    for d in x.shape:
+        total *= d
+    offset = int(storage_offset or 0)
+    count = step
+    if offset + count > total:
+        raise UnsupportedError("as_strided_scatter past the end of the tensor")
+    src = imp.as_tensor(src, dtype)
+    if count == total:
+        return imp.reshape(src, shape)
+    flat = imp.reshape(x, (total,))
+    flat_src = imp.reshape(src, (count,))
+    written = imp.op((total,), dtype,
+                     f"tensor_program.slice_scatter {flat.name}, {flat_src.name} dim 0 start "
+                     f"{offset} end {offset + count} step 1 : ({flat.type()}, {flat_src.type()}) "
+                     f"-> {tensor_type((total,), dtype)}")
+    return imp.reshape(written, shape)
+
+
 @register(aten.select_scatter.default)
 def _select_scatter(imp, node, x, src, dim, index):
     shape, dtype = imp.meta(node)
@@ -210,7 +246,8 @@ def _full(imp, node, *args, **kwargs):
 
 @register(aten.zeros.default, aten.new_zeros.default, aten.zeros_like.default,
           aten.empty.memory_format, aten.new_empty.default, aten.empty_like.default,
-          aten.empty_strided.default, aten.new_empty_strided.default)
+          aten.empty_strided.default, aten.new_empty_strided.default,
+          aten.empty_permuted.default)
 def _zeros(imp, node, *args, **kwargs):
     shape, dtype = imp.meta(node)
     return imp.full(shape, dtype, 0)
