@@ -146,14 +146,28 @@ def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_m
     return result.reshape(input.shape)
 
 
+def _window_candidates(size, out, kernel, stride, padding, dilation, device):
+    """For each input position along one dimension, the outputs whose window
+    may hold it: [(output index clamped into range, valid)], at most
+    (kernel - 1) * dilation // stride + 1 of them, the last first."""
+    position = torch.arange(size, device=device)
+    last = torch.div(position + padding, stride, rounding_mode="floor")
+    reach = (kernel - 1) * dilation
+    candidates = []
+    for back in range(reach // stride + 1):
+        output = last - back
+        valid = (output >= 0) & (output < out) & (position + padding - output * stride <= reach)
+        candidates.append((output.clamp(0, out - 1), valid))
+    return candidates
+
+
 def max_pool2d_with_indices_backward(grad_output, input, kernel_size, stride, padding,
                                      dilation, ceil_mode, indices):
-    """Each output gradient to the input position its saved index names,
-    without a scatter (which the CUDA path lacks): for every offset (i, j)
-    of the window, the gradients whose index is the window's element (i, j)
-    (the others zero), placed by a transposed convolution whose kernel is
-    one at (i, j). The k*k offsets are the input channels of one grouped
-    transposed convolution (a group per channel)."""
+    """Each input position gathers the gradients of the windows that may
+    hold it (at most ceil(reach / stride) per dimension: four for a 3x3
+    window of stride 2) and keeps those whose saved index is this position:
+    gathers and elementwise ops, no scatter (which the CUDA path lacks) and
+    work proportional to the input."""
     kernel = _pair(kernel_size)
     stride = _pair(stride, kernel)
     padding = _pair(padding)
@@ -164,23 +178,25 @@ def max_pool2d_with_indices_backward(grad_output, input, kernel_size, stride, pa
     for size in input.shape[:-2]:
         channels = channels * size
     device = grad_output.device
-    # The flat input position of window element (i, j) of output (oh, ow):
-    # [kh, kw, out_h, out_w].
-    rows = (torch.arange(out_h, device=device) * stride[0] - padding[0]).reshape(1, out_h, 1) + \
-        (torch.arange(kernel[0], device=device) * dilation[0]).reshape(kernel[0], 1, 1)
-    cols = (torch.arange(out_w, device=device) * stride[1] - padding[1]).reshape(1, 1, out_w) + \
-        (torch.arange(kernel[1], device=device) * dilation[1]).reshape(kernel[1], 1, 1)
-    flat = rows.reshape(kernel[0], 1, out_h, 1) * width + cols.reshape(1, kernel[1], 1, out_w)
-    index = indices.reshape(channels, 1, 1, out_h, out_w)
-    grad = grad_output.reshape(channels, 1, 1, out_h, out_w)
-    chosen = torch.where(index == flat, grad, torch.zeros((), dtype=grad.dtype, device=device))
-    offsets = kernel[0] * kernel[1]
-    chosen = chosen.reshape(1, channels * offsets, out_h, out_w)
-    one_hot = torch.eye(offsets, dtype=grad.dtype, device=device).reshape(
-        offsets, 1, kernel[0], kernel[1]).repeat(channels, 1, 1, 1)
-    result = _spread(chosen, one_hot, channels, kernel, stride, padding, dilation,
-                     (height, width))
-    return result.reshape(input.shape)
+    grad = grad_output.reshape(channels, out_h, out_w)
+    index = indices.reshape(channels, out_h, out_w)
+    here = (torch.arange(height, device=device).reshape(height, 1) * width +
+            torch.arange(width, device=device).reshape(1, width))
+    rows = _window_candidates(height, out_h, kernel[0], stride[0], padding[0], dilation[0],
+                              device)
+    cols = _window_candidates(width, out_w, kernel[1], stride[1], padding[1], dilation[1],
+                              device)
+    zero = torch.zeros((), dtype=grad.dtype, device=device)
+    total = None
+    for row, row_valid in rows:
+        grad_rows = grad.index_select(1, row)
+        index_rows = index.index_select(1, row)
+        for col, col_valid in cols:
+            chosen = (index_rows.index_select(2, col) == here) & \
+                row_valid.reshape(height, 1) & col_valid.reshape(1, width)
+            term = torch.where(chosen, grad_rows.index_select(2, col), zero)
+            total = term if total is None else total + term
+    return total.reshape(input.shape)
 
 
 def decompositions():
