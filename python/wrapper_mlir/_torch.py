@@ -279,13 +279,6 @@ class _CompiledGraph:
         return result
 
 
-def _needs_autograd(example_inputs):
-    """Whether AOTAutograd will trace a joint (training) graph: gradients
-    are on and an input requires them."""
-    return torch.is_grad_enabled() and any(
-        isinstance(v, torch.Tensor) and v.requires_grad for v in example_inputs)
-
-
 def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
     """The `torch.compile(model, backend="wrapper")` backend: Dynamo's graph
     through AOTAutograd (with decomposition_table()) to core ATen, imported,
@@ -344,8 +337,9 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
                          for node, reason in imported.fallbacks])
         return _CompiledGraph(imported, compiled, graph.forward)
 
-    training = _needs_autograd(example_inputs)
-    return aot_autograd(fw_compiler=compiler("forward" if training else "inference"),
+    # AOTAutograd gives inference graphs to the inference compiler, the
+    # forward half of a training graph to the forward compiler.
+    return aot_autograd(fw_compiler=compiler("forward"),
                         bw_compiler=compiler("backward"),
                         inference_compiler=compiler("inference"),
                         partition_fn=min_cut_rematerialization_partition,

@@ -16,6 +16,7 @@ import sympy
 import torch
 import torch.fx
 
+from .registry import lookup
 from .values import (Size, Tensor, UnsupportedError, as_size, element_type, is_static,
                      shape_of, tensor_type, typed_literal)
 
@@ -434,9 +435,7 @@ class Importer:
                 raise UnsupportedError(f"node '{node.name}': symbolic {type(value).__name__} "
                                        "values are not supported")
             return value
-        handler = self.table.get(target)
-        if handler is None and isinstance(target, torch._ops.OpOverload):
-            handler = self.table.get(target.overloadpacket) or self.table.get(name)
+        handler = lookup(target, self.table)
         if handler is None:
             return self.unsupported(node, name, f"'{name}' is not in the op table")
         args = self.load(node.args)
@@ -520,10 +519,9 @@ class Importer:
         if ranges:
             func_attributes.append("tensor_program.symbol_ranges = {" + ", ".join(ranges) + "}")
         attr_text = f" attributes {{{', '.join(func_attributes)}}}" if func_attributes else ""
-        mutations = []
-        for position, value in self.mutations.items():
-            mutations.append((position, len(results)))
-            results = results + [value]
+        # The inputs' new values follow the graph's outputs.
+        mutations = [(position, len(results) + i) for i, position in enumerate(self.mutations)]
+        results = results + list(self.mutations.values())
         result_types = ", ".join(v.type() for v in results)
         names = ", ".join(v.name for v in results)
         ret = f"  return {names} : {result_types}" if results else "  return"

@@ -358,6 +358,13 @@ def _identity(imp, node, x, *args, **kwargs):
     return x
 
 
+def _draw(imp, shape, probability):
+    """A bool tensor of `shape`, each element true with `probability`."""
+    return imp.nary("compare", [imp.uniform(shape, torch.float32),
+                                imp.scalar(probability, torch.float32)],
+                    shape, torch.bool, prefix="lt, ")
+
+
 @register(aten.native_dropout.default)
 def _native_dropout(imp, node, x, p, train):
     """Training-mode dropout: keep = uniform < 1 - p (counter-based random
@@ -370,9 +377,7 @@ def _native_dropout(imp, node, x, p, train):
         return (x, imp.full(shape, torch.bool, True))
     if p >= 1.0:
         return (imp.full(shape, dtype, 0.0), imp.full(shape, torch.bool, False))
-    keep = imp.nary("compare", [imp.uniform(shape, torch.float32),
-                                imp.scalar(1.0 - p, torch.float32)],
-                    shape, torch.bool, prefix="lt, ")
+    keep = _draw(imp, shape, 1.0 - p)
     scaled = imp.nary("mul", [x, imp.scalar(1.0 / (1.0 - p), dtype)], shape, dtype)
     out = imp.nary("where", [keep, scaled, imp.scalar(0.0, dtype)], shape, dtype)
     return (out, keep)
@@ -391,10 +396,7 @@ def _bernoulli(imp, node, x, p=0.5, *, generator=None):
     if generator is not None:
         raise UnsupportedError("bernoulli with a generator")
     shape, dtype = imp.meta(node)
-    drawn = imp.nary("compare", [imp.uniform(shape, torch.float32),
-                                 imp.scalar(float(p), torch.float32)],
-                     shape, torch.bool, prefix="lt, ")
-    return imp.cast(drawn, dtype)
+    return imp.cast(_draw(imp, shape, float(p)), dtype)
 
 
 @register("prims.fma.default")  # defined by torch._inductor.inductor_prims

@@ -29,10 +29,13 @@ def register(*targets):
     return decorate
 
 
-def lookup(target):
-    handler = TABLE.get(target)
+def lookup(target, table=None):
+    """The handler of `target` in `table` (the op table by default): by
+    overload, by its packet, or by name."""
+    table = TABLE if table is None else table
+    handler = table.get(target)
     if handler is None and isinstance(target, torch._ops.OpOverload):
-        handler = TABLE.get(target.overloadpacket) or TABLE.get(
+        handler = table.get(target.overloadpacket) or table.get(
             f"{target.namespace}.{target._opname}.{target._overloadname}")
     return handler
 

@@ -1,10 +1,12 @@
 """Decompositions of the ops that training graphs (AOTAutograd's joint
 forward and backward) hold beyond core ATen: PyTorch's own where it has
 one, ours where it has none or where its own needs a scatter
-(convolution_backward as convolutions, the pooling backwards as transposed
-depthwise convolutions). They run while
-AOTAutograd traces, on FakeTensors, so they only build ATen ops the
-importer takes."""
+(convolution_backward as convolutions, the average-pool backward as a
+transposed depthwise convolution, the max-pool backward as gathers). They
+run while AOTAutograd traces, on FakeTensors, so they only build ATen ops
+the importer takes."""
+
+import math
 
 import torch
 
@@ -54,27 +56,19 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     output gradient exchanged). The bias gradient sums all but the channel
     dimension."""
     spatial = input.dim() - 2
-    stride = list(stride) if len(stride) == spatial else list(stride) * spatial
-    padding = list(padding) if len(padding) == spatial else list(padding) * spatial
-    dilation = list(dilation) if len(dilation) == spatial else list(dilation) * spatial
-    output_padding = list(output_padding) if len(output_padding) == spatial \
-        else list(output_padding) * spatial
+    stride = _per_dim(stride, spatial)
+    padding = _per_dim(padding, spatial)
+    dilation = _per_dim(dilation, spatial)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
         if transposed:
             grad_input = aten.convolution.default(grad_output, weight, None, stride, padding,
                                                   dilation, False, [0] * spatial, groups)
         else:
-            # The transposed convolution must give back the input's size:
-            # the rows the forward's stride skipped at the end are output
-            # padding.
-            extra = []
-            for d in range(spatial):
-                produced = ((grad_output.shape[2 + d] - 1) * stride[d] - 2 * padding[d] +
-                            dilation[d] * (weight.shape[2 + d] - 1) + 1)
-                extra.append(input.shape[2 + d] - produced)
-            grad_input = aten.convolution.default(grad_output, weight, None, stride, padding,
-                                                  dilation, True, extra, groups)
+            # Back to the input's size: the rows the forward's stride
+            # skipped at the end are output padding.
+            grad_input = _spread(grad_output, weight, groups, weight.shape[2:], stride,
+                                 padding, dilation, input.shape)
     if output_mask[1]:
         if transposed:
             grad_weight = _direct_weight_gradient(grad_output, input, weight.shape, stride,
@@ -105,9 +99,15 @@ def _spread(grad, weight, groups, kernel, stride, padding, dilation, input_shape
     return result
 
 
-def _pair(value, default=None):
+def _per_dim(value, count, default=None):
+    """A size argument with one entry per spatial dimension (PyTorch
+    accepts one entry for all)."""
     value = list(value) if value else list(default)
-    return value if len(value) == 2 else value * 2
+    return value if len(value) == count else value * count
+
+
+def _pair(value, default=None):
+    return _per_dim(value, 2, default)
 
 
 def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
@@ -117,10 +117,7 @@ def avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_m
     kernel = _pair(kernel_size)
     stride = _pair(stride, kernel)
     padding = _pair(padding)
-    batch_dims = input.shape[:-2]
-    channels = 1
-    for size in batch_dims:
-        channels = channels * size
+    channels = math.prod(input.shape[:-2])
     grad = grad_output.reshape(1, channels, *grad_output.shape[-2:])
     if divisor_override:
         grad = grad / divisor_override
@@ -174,9 +171,7 @@ def max_pool2d_with_indices_backward(grad_output, input, kernel_size, stride, pa
     dilation = _pair(dilation, [1, 1])
     height, width = input.shape[-2:]
     out_h, out_w = grad_output.shape[-2:]
-    channels = 1
-    for size in input.shape[:-2]:
-        channels = channels * size
+    channels = math.prod(input.shape[:-2])
     device = grad_output.device
     grad = grad_output.reshape(channels, out_h, out_w)
     index = indices.reshape(channels, out_h, out_w)
