@@ -38,7 +38,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.wrapper_tools_dir, config.llvm_tools_dir]
 tools = ["wrapper-opt", "wrapper-run", "wrapper-compile", "wrapper-translate",
-         "run_model", "wrapper-cuda-check", "mlir-runner", "mlir-translate"]
+         "run_model", "train_model", "wrapper-cuda-check", "mlir-runner", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.wrapper_tools_dir, append_path=True)

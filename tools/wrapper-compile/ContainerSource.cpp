@@ -208,14 +208,24 @@ wrapper_status wrapper_model_output_info(const wrapper_model *model, int32_t i,
   return info(output_info, NUM_OUTPUTS, i, dtype, rank, shape);
 }
 
-/* Copies a strided result into a dense array. */
+/* Copies a strided result into a dense array: one memcpy when the result
+ * is dense row-major already (strides of size-1 dimensions do not matter),
+ * else element by element. */
 static void copy_out(char *dst, const char *src, int32_t rank,
                      const int64_t *sizes, const int64_t *strides,
                      size_t element) {
   int64_t index[WRAPPER_MAX_RANK] = {0};
   int64_t count = 1;
-  for (int32_t d = 0; d < rank; ++d)
+  int dense = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    dense &= sizes[d] == 1 || strides[d] == count;
     count *= sizes[d];
+  }
+  if (dense) {
+    if (count > 0)
+      memcpy(dst, src, (size_t)count * element);
+    return;
+  }
   for (int64_t flat = 0; flat < count; ++flat) {
     int64_t offset = 0;
     for (int32_t d = 0; d < rank; ++d)

@@ -11,6 +11,7 @@
 
 #include "ContainerSource.h"
 #include "ToolSupport.h"
+#include "TrainingSource.h"
 
 #include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
@@ -374,6 +375,13 @@ int main(int argc, char **argv) {
       target == "cuda", shapeChecks, error);
   if (container.empty())
     return fail(error);
+  // A training step (arguments and results marked as state and loss) gets
+  // a trainer over the model container (WrapperTraining.h).
+  TrainingSignature training;
+  if (collectTrainingSignature(func, training, error))
+    container += generateTrainingSource(training);
+  else if (!error.empty())
+    return fail("@" + entryName + " is not a valid training step: " + error);
 
   if (weightsMode != "embedded" && weightsMode != "appended")
     return fail("unknown --weights '" + weightsMode +
@@ -516,20 +524,16 @@ int main(int argc, char **argv) {
     return fail("cannot find the C compiler '" + cc + "' (nor cc)");
   std::string runtimeDir = WRAPPER_RUNTIME_LIBRARY_DIR;
   std::string llvmLibDir = WRAPPER_LLVM_LIBRARY_DIR;
-  SmallVector<std::string> args = {*compiler,
-                                   "-shared",
-                                   "-fPIC",
-                                   "-O2",
-                                   "-o",
-                                   outputFile,
-                                   sourcePath,
-                                   loaderPath,
-                                   "-I" WRAPPER_INCLUDE_DIR,
-                                   "-L" + runtimeDir,
-                                   cuda ? "-lwrapper_cuda_runtime"
-                                        : "-lwrapper_runtime",
-                                   "-Wl,-rpath," + runtimeDir,
-                                   "-lm"};
+  SmallVector<std::string> args = {
+      *compiler, "-shared", "-fPIC", "-O2", "-o", outputFile, sourcePath,
+      loaderPath, "-I" WRAPPER_INCLUDE_DIR, "-L" + runtimeDir,
+      cuda ? "-lwrapper_cuda_runtime" : "-lwrapper_runtime",
+      "-Wl,-rpath," + runtimeDir,
+      // Calls inside the library bind to its
+      // own definitions: an entry named like
+      // a libc function (step, exp) must not
+      // call libc's.
+      "-Wl,-Bsymbolic", "-lm"};
   // CPU code calls memrefCopy for strided copies (the runtime defines it,
   // so that a model.so needs no MLIR library at run time) and OpenMP for
   // threads; CUDA host code needs neither.

@@ -1,0 +1,102 @@
+/*===- WrapperTraining.h - the C ABI of a compiled training step --*- C -*-===*
+ *
+ * Part of the Wrapper project.
+ *
+ * What `wrapper-compile` adds to a model.so whose entry function is a
+ * training step (docs/Runtime.md, "Training steps"): a trainer that owns the
+ * step's state -- parameters, buffers, optimizer state, hyperparameters --
+ * and runs forward, backward and the optimizer update on it, one call per
+ * step, with no Python.
+ *
+ * The entry function marks its state with attributes: an argument
+ * `{tensor_program.state = "name"}` is state the trainer holds; a result
+ * with the same name is that state's new value, which replaces it after the
+ * step (a state without such a result, such as a learning rate, stays as
+ * set). One result `{tensor_program.loss}` (a float scalar) is the loss the
+ * step returns; an argument `{tensor_program.seed}` (i64 scalar) is the seed
+ * of the step's random numbers, which the trainer derives from its seed and
+ * the step count. The other arguments are the step's data inputs (inputs and
+ * targets), passed to each wrapper_train_step call.
+ *
+ * Every state must be loaded or set before the first step. The library
+ * also exports the model ABI of WrapperModel.h (the step as a pure
+ * function). A trainer is not thread-safe: one thread at a time.
+ *
+ * Versioning: WRAPPER_TRAIN_ABI_VERSION grows when a function is added;
+ * existing functions keep their signatures and meaning.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef WRAPPER_RUNTIME_WRAPPERTRAINING_H
+#define WRAPPER_RUNTIME_WRAPPERTRAINING_H
+
+#include "Wrapper/Runtime/WrapperRuntime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WRAPPER_TRAIN_ABI_VERSION 1
+
+typedef struct wrapper_trainer wrapper_trainer;
+
+/* The ABI version the library implements (WRAPPER_TRAIN_ABI_VERSION). */
+int32_t wrapper_train_abi_version(void);
+
+wrapper_status wrapper_train_create(wrapper_trainer **out);
+void wrapper_train_destroy(wrapper_trainer *trainer);
+
+/* The state: names (parameter names such as "fc1.weight", optimizer state
+ * such as "optimizer.exp_avg.fc1.weight"), dtypes and static shapes. */
+int32_t wrapper_train_num_states(const wrapper_trainer *trainer);
+const char *wrapper_train_state_name(const wrapper_trainer *trainer, int32_t i);
+/* The index of the state named `name`, -1 when there is none. */
+int32_t wrapper_train_state_index(const wrapper_trainer *trainer,
+                                  const char *name);
+wrapper_status wrapper_train_state_info(const wrapper_trainer *trainer,
+                                        int32_t i, wrapper_dtype *dtype,
+                                        int32_t *rank, int64_t *shape);
+/* Whether the step updates state `i` (0: it stays as set, e.g. the
+ * learning rate). */
+int32_t wrapper_train_state_updated(const wrapper_trainer *trainer, int32_t i);
+
+/* A copy of state `i` in `out` (the caller destroys it with
+ * wrapper_array_destroy). */
+wrapper_status wrapper_train_get_state(const wrapper_trainer *trainer,
+                                       int32_t i, wrapper_array *out);
+/* Copies `value` into state `i`; its dtype and shape must be the state's. */
+wrapper_status wrapper_train_set_state(wrapper_trainer *trainer, int32_t i,
+                                       const wrapper_array *value);
+/* Reads every state from `<directory>/<name>.npy` (all or nothing: on an
+ * error no state changes), writes every state there (the directory must
+ * exist). */
+wrapper_status wrapper_train_load_state(wrapper_trainer *trainer,
+                                        const char *directory);
+wrapper_status wrapper_train_save_state(const wrapper_trainer *trainer,
+                                        const char *directory);
+
+/* The data inputs each step takes, in order ("input0", ..., "targets"). */
+int32_t wrapper_train_num_inputs(const wrapper_trainer *trainer);
+const char *wrapper_train_input_name(const wrapper_trainer *trainer, int32_t i);
+wrapper_status wrapper_train_input_info(const wrapper_trainer *trainer,
+                                        int32_t i, wrapper_dtype *dtype,
+                                        int32_t *rank, int64_t *shape);
+
+/* The seed of the random numbers (dropout): step k uses a seed mixed from
+ * `seed` and k, so a run is reproducible from (seed, state). Default 0. */
+void wrapper_train_set_seed(wrapper_trainer *trainer, uint64_t seed);
+/* Steps taken since the trainer was created. */
+int64_t wrapper_train_steps(const wrapper_trainer *trainer);
+
+/* One training step on the data inputs: the loss (before the update) in
+ * `*loss` when `loss` is not NULL, the state replaced by its new values.
+ * On an error the state is unchanged. */
+wrapper_status wrapper_train_step(wrapper_trainer *trainer,
+                                  const wrapper_array *inputs,
+                                  int32_t num_inputs, double *loss);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WRAPPER_RUNTIME_WRAPPERTRAINING_H */
