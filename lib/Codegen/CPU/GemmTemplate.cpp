@@ -148,6 +148,15 @@ static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
       why = "the next op writes an operand of the matmul";
       return failure();
     }
+  // Vectors of i1 are bit-packed in memory, buffers of i1 hold a byte per
+  // element: the masked vector loads and stores below would mix them up.
+  for (Value operand : generic->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8) {
+      why = "the next op reads or writes a buffer of sub-byte elements (i1)";
+      return failure();
+    }
+  }
   Epilogue epilogue;
   epilogue.op = generic;
   bool readsProduct = false;
