@@ -9,7 +9,7 @@
  *               [--expect-decrease]
  *
  * --lr sets the state "optimizer.lr" (when the step has one), --save writes
- * the state after the last step, --expect-decrease fails (exit 1) unless the
+ * the state after the last step (creating the directory), --expect-decrease fails (exit 1) unless the
  * last loss is below the first. Exit status 2 on usage, loading or run
  * errors. */
 #include "Wrapper/Runtime/WrapperTraining.h"
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef int32_t (*version_fn)(void);
 typedef wrapper_status (*create_fn)(wrapper_trainer **);
@@ -166,6 +167,8 @@ int main(int argc, char **argv) {
       first = loss;
     last = loss;
   }
+  if (save)
+    mkdir(save, 0777); /* an existing directory is fine */
   if (save && save_state(trainer, save) != WRAPPER_OK)
     return fail("cannot save the state");
   for (int i = 0; i < num_files; ++i)

@@ -9,6 +9,9 @@
     (y,) = model(x, w)                                        # numpy arrays in and out
 
     compiled = torch.compile(torch_module, backend="wrapper")  # through AOTAutograd
+    step = wrapper_mlir.compile_training(model, loss_fn, optimizer, [x, y])
+    loss = step(x, y)                                         # one AOT training step
+    step.save("trainer/")                                     # train_step.so + state/*.npy
     print(wrapper_mlir.explain(torch_module, [x]))             # coverage, without compiling
 
 The compiled form is the AOT `model.so` of `wrapper-compile` (its versioned
@@ -29,8 +32,25 @@ from ._api import compile
 from ._compile import CompiledModel, WrapperError, find_tool
 from ._stats import reset_stats, stats
 
-__all__ = ["compile", "CompiledModel", "WrapperError", "explain", "find_tool",
-           "register_backend", "reset_stats", "stats"]
+__all__ = ["compile", "compile_training", "CompiledModel", "TrainingStep", "WrapperError",
+           "explain", "find_tool", "register_backend", "reset_stats", "stats"]
+
+
+def compile_training(model, loss_fn, optimizer, example_inputs, **options):
+    """One whole training step (forward, loss, backward, optimizer update)
+    compiled AOT into a TrainingStep (see wrapper_mlir._training)."""
+    from ._training import compile_training as run
+
+    return run(model, loss_fn, optimizer, example_inputs, **options)
+
+
+def __getattr__(name):
+    # TrainingStep without importing torch with the package.
+    if name == "TrainingStep":
+        from ._training import TrainingStep
+
+        return TrainingStep
+    raise AttributeError(f"module 'wrapper_mlir' has no attribute {name!r}")
 
 
 def explain(model, example_inputs, example_kwargs=None, **options):

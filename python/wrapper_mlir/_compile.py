@@ -245,54 +245,15 @@ class CompiledModel:
         count = len(self.inputs)
         if len(args) != count:
             raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
-        arrays = (_Array * max(1, count))()
-        keep = []
-        for i, value in enumerate(args):
-            array = value if type(value) is np.ndarray else np.asarray(value)
-            code = _CODES.get(array.dtype)
-            if code is None:
-                raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
-            rank = array.ndim
-            if rank > _MAX_RANK:
-                raise WrapperError(f"input #{i}: rank {rank} above {_MAX_RANK}")
-            # C order without a copy when the array already is (and rank 0
-            # kept: np.ascontiguousarray would make it rank 1).
-            if not array.flags.c_contiguous:
-                array = np.ascontiguousarray(array)
-            keep.append(array)
-            slot = arrays[i]
-            slot.dtype = code
-            slot.rank = rank
-            slot.shape[:rank] = array.shape
-            slot.data = array.__array_interface__["data"][0]
+        arrays, keep = _arrays_of(args)
         results = len(self.outputs)
         outputs = (_Array * max(1, results))()
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
-        adopted = [self._adopt(outputs, i) for i in range(results)]
+        adopted = [_adopt(self._destroy, outputs[i]) for i in range(results)]
         for index, result in enumerate(adopted):
             if isinstance(result, WrapperError):
                 raise WrapperError(f"output #{index}: {result}")
         return tuple(adopted)
-
-    def _adopt(self, outputs, index):
-        """A NumPy array over output `index`'s buffer, freed with the array
-        (the finalizer's reference keeps `outputs`, which holds the
-        descriptor, alive)."""
-        out = outputs[index]
-        descriptor = ctypes.byref(out)  # out shares (and keeps) outputs' memory
-        dtype = _DTYPES.get(out.dtype)
-        if dtype is None:
-            self._destroy(descriptor)
-            return WrapperError(f"dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
-        shape = tuple(out.shape[: out.rank])
-        count = math.prod(shape)
-        if count == 0 or not out.data:
-            self._destroy(descriptor)
-            return np.zeros(shape, dtype)
-        buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
-        array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
-        weakref.finalize(buffer, self._destroy, descriptor)
-        return array
 
     def ir(self, stage="frontend"):
         """The module after a stage: 'source', 'frontend' (kernels and host
@@ -306,6 +267,53 @@ class CompiledModel:
             )
         return _run(self._command + [f"--emit-mlir={stage}", "-o", "-"],
                     f"wrapper-compile --emit-mlir={stage}")
+
+
+def _arrays_of(args):
+    """Runtime array descriptors over NumPy arrays (C-contiguous copies
+    where needed), and the arrays they point into (keep them alive)."""
+    arrays = (_Array * max(1, len(args)))()
+    keep = []
+    for i, value in enumerate(args):
+        array = value if type(value) is np.ndarray else np.asarray(value)
+        code = _CODES.get(array.dtype)
+        if code is None:
+            raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
+        rank = array.ndim
+        if rank > _MAX_RANK:
+            raise WrapperError(f"input #{i}: rank {rank} above {_MAX_RANK}")
+        # C order without a copy when the array already is (and rank 0
+        # kept: np.ascontiguousarray would make it rank 1).
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        keep.append(array)
+        slot = arrays[i]
+        slot.dtype = code
+        slot.rank = rank
+        slot.shape[:rank] = array.shape
+        slot.data = array.__array_interface__["data"][0]
+    return arrays, keep
+
+
+def _adopt(destroy, out):
+    """A NumPy array over the runtime array `out` (a ctypes _Array, or an
+    element of an array of them), freed with `destroy` when the NumPy array
+    goes (the finalizer's reference keeps `out`'s memory alive). A
+    WrapperError (not raised) for a dtype NumPy lacks."""
+    descriptor = ctypes.byref(out)
+    dtype = _DTYPES.get(out.dtype)
+    if dtype is None:
+        destroy(descriptor)
+        return WrapperError(f"dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
+    shape = tuple(out.shape[: out.rank])
+    count = math.prod(shape)
+    if count == 0 or not out.data:
+        destroy(descriptor)
+        return np.zeros(shape, dtype)
+    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
+    array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
+    weakref.finalize(buffer, destroy, descriptor)
+    return array
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
@@ -322,6 +330,14 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
 
 
 def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):
+    library, command = _build_library(workdir, graph, entry, parallel, gemm, plan_memory,
+                                      target, weights)
+    return CompiledModel(str(library), graph, command, workdir, target)
+
+
+def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):
+    """Compiles tensor_program text into <workdir>/model.so; returns its path
+    and the wrapper-compile command (less -o)."""
     source = Path(workdir) / "model.mlir"
     text = graph
     if weights:
@@ -349,4 +365,4 @@ def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weig
         # them (embedding them costs seconds per 10 MB of weights).
         command.append("--weights=appended")
     _run(command + ["-o", str(library)], "wrapper-compile")
-    return CompiledModel(str(library), graph, command, workdir, target)
+    return library, command

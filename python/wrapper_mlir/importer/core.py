@@ -140,6 +140,13 @@ class Importer:
         self.streams = 0          # random ops so far (each gets its own stream)
         self.placeholders = {}    # placeholder node -> its binding
         self.current = None
+        # Extra attributes of the function's arguments and results (MLIR
+        # attribute text such as 'tensor_program.state = "w"'), set by a
+        # caller before run(): arguments by caller position (or SEED),
+        # results by ("output", i) for the graph's i-th output or
+        # ("mutation", position) for an input's new value.
+        self.argument_attributes = {}
+        self.result_attributes = {}
 
     # -- emission ------------------------------------------------------------
 
@@ -502,6 +509,7 @@ class Importer:
         args = []
         for value, binding in self.arguments:
             attributes = [f'tensor_program.name = "{binding.name}"']
+            attributes += self.argument_attributes.get(binding.position, [])
             symbols = [str(s) if isinstance(s, sympy.Symbol) else "" for s in value.shape]
             if any(symbols):
                 attributes.append("tensor_program.symbols = [" +
@@ -521,15 +529,37 @@ class Importer:
         attr_text = f" attributes {{{', '.join(func_attributes)}}}" if func_attributes else ""
         # The inputs' new values follow the graph's outputs.
         mutations = [(position, len(results) + i) for i, position in enumerate(self.mutations)]
+        result_attributes = self.result_attribute_lists(structure, mutations)
         results = results + list(self.mutations.values())
         result_types = ", ".join(v.type() for v in results)
+        signature = ", ".join(
+            v.type() + (f" {{{', '.join(result_attributes[i])}}}" if result_attributes.get(i) else "")
+            for i, v in enumerate(results))
         names = ", ".join(v.name for v in results)
         ret = f"  return {names} : {result_types}" if results else "  return"
-        text = (f"func.func @{self.function_name}({', '.join(args)}) -> ({result_types}){attr_text} {{\n"
+        text = (f"func.func @{self.function_name}({', '.join(args)}) -> ({signature}){attr_text} {{\n"
                 f"{body}\n{ret}\n}}\n")
         positions = [binding.position for _, binding in self.arguments]
         return ImportedProgram(text, self.weights, positions, structure, len(results),
                                self.frozen, self.records, self.fallbacks, mutations)
+
+    def result_attribute_lists(self, structure, mutations):
+        """self.result_attributes by result index."""
+        lists = {}
+        written = dict(mutations)
+        for (kind, key), attributes in self.result_attributes.items():
+            if kind == "mutation":
+                if key not in written:
+                    raise UnsupportedError(f"input #{key} is not written by the graph")
+                index = written[key]
+            else:
+                parts = structure[2] if structure[0] == "seq" else [structure]
+                part = parts[key] if 0 <= key < len(parts) else None
+                if part is None or part[0] != "result":
+                    raise UnsupportedError(f"graph output #{key} is not a tensor")
+                index = part[1]
+            lists.setdefault(index, []).extend(attributes)
+        return lists
 
     # -- building blocks for the handlers -------------------------------------
 
