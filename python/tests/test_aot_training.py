@@ -251,3 +251,20 @@ def test_refusals():
     with pytest.raises(WrapperError, match="cannot open"):
         step.load_state("/nonexistent")
     assert step.steps == 0
+
+
+@pytest.mark.skipif(not (torch.cuda.is_available() or __import__("os").environ.get(
+    "WRAPPER_REQUIRE_CUDA")), reason="no CUDA device")
+def test_cuda_step_matches_eager():
+    model = _mlp().cuda()
+    reference = copy.deepcopy(model)
+    x, y = (t.cuda() for t in _batch(_mlp()))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    step = wrapper_mlir.compile_training(model, F.cross_entropy, optimizer, [x, y])
+    assert step.target == "cuda"
+    losses = [step(x, y) for _ in range(5)]
+    expected = _eager(reference, torch.optim.AdamW(reference.parameters(), lr=1e-2), x, y, 5)
+    assert np.allclose(losses, expected, rtol=1e-4), (losses, expected)
+    step.copy_to(model)
+    for (name, ours), (_, theirs) in zip(model.named_parameters(), reference.named_parameters()):
+        assert _relative(ours.detach().cpu(), theirs.detach().cpu()) < 1e-4, name

@@ -280,7 +280,7 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
 
 
 def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True,
-                     gemm=True, plan_memory="reuse", seed=0):
+                     gemm=True, plan_memory="reuse", seed=0, target=None):
     """Compiles one training step of `model` into a TrainingStep.
 
     `example_inputs` are the model's inputs followed by the targets:
@@ -291,7 +291,9 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     dict such as {"type": "adamw", "lr": 1e-3}. The model runs in the mode
     it is in (call model.train() for dropout and batch statistics). Its
     parameters, buffers and the optimizer state are copied into the step;
-    `TrainingStep.copy_to(model)` writes them back."""
+    `TrainingStep.copy_to(model)` writes them back. `target` is "cpu" or
+    "cuda" (default: where the example inputs are); a CUDA step runs on the
+    GPU and takes and returns host arrays, like every CUDA model.so."""
     import torch
 
     if not isinstance(model, torch.nn.Module):
@@ -304,9 +306,11 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         if not isinstance(value, torch.Tensor):
             raise WrapperError(f"compile_training: example input #{i} is a "
                                f"{type(value).__name__}, not a tensor")
-        if value.device.type != "cpu":
-            raise WrapperError(f"compile_training: example input #{i} is on {value.device}; "
-                               "training steps compile for the CPU")
+    devices = {value.device.type for value in inputs + targets}
+    if target is None:
+        target = "cuda" if "cuda" in devices else "cpu"
+    if target not in ("cpu", "cuda"):
+        raise WrapperError(f"compile_training: target must be 'cpu' or 'cuda', got {target!r}")
     opt = _optimizer_of(optimizer, model)
     start = time.perf_counter()
     graph, state, data_names, updated = _trace(model, loss_fn, opt, inputs, targets)
@@ -333,8 +337,8 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_train_")
     try:
         library, _ = _build_library(workdir, imported.text, "train_step", parallel, gemm,
-                                    plan_memory, "cpu", imported.weights)
-        step = TrainingStep(workdir, library, imported.text)
+                                    plan_memory, target, imported.weights)
+        step = TrainingStep(workdir, library, imported.text, target=target)
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
@@ -353,9 +357,10 @@ class TrainingStep:
     NumPy arrays -- to run one step: it returns the loss (a float, computed
     before the update) and updates the state it holds."""
 
-    def __init__(self, workdir, library, source=None, owned=True):
+    def __init__(self, workdir, library, source=None, owned=True, target="cpu"):
         import weakref
 
+        self.target = target
         self._source = source
         self._workdir = workdir
         self._library_path = str(library)
@@ -418,11 +423,12 @@ class TrainingStep:
         self.compile_seconds = 0.0
 
     @classmethod
-    def load(cls, directory):
+    def load(cls, directory, target="cpu"):
         """The training step saved in `directory` (by save()), with its
-        state."""
+        state; `target` is what it was compiled for (which device's
+        tensors it takes)."""
         directory = Path(directory)
-        step = cls(str(directory), directory / _LIBRARY, owned=False)
+        step = cls(str(directory), directory / _LIBRARY, owned=False, target=target)
         step.load_state(directory / _STATE)
         return step
 
@@ -449,7 +455,7 @@ class TrainingStep:
         self._lib.wrapper_train_set_seed(self._handle, int(seed) & (2**64 - 1))
 
     def __call__(self, *batch):
-        arrays = [_to_numpy(value) for value in batch]
+        arrays = [_to_numpy(value, self.target) for value in batch]
         if len(arrays) != len(self.inputs):
             raise WrapperError(f"the training step takes {len(self.inputs)} inputs ("
                                + ", ".join(n for n, _ in self.inputs) + f"), got {len(arrays)}")
@@ -476,7 +482,7 @@ class TrainingStep:
         """Copies `value` (a tensor or array of the state's dtype and shape)
         into state `name`."""
         index = self._index(name)
-        descriptors, keep = _arrays_of([_to_numpy(value)])
+        descriptors, keep = _arrays_of([_to_numpy(value, self.target)])
         self._check(self._lib.wrapper_train_set_state(self._handle, index, descriptors))
         del keep
 
