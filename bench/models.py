@@ -20,7 +20,10 @@ SGD-with-momentum update; models in train mode): resnet18 at batch 8 on
 dropout off); the first step's time is the compile time, and the peak
 resident memory one step adds (VmHWM after resetting it through
 /proc/self/clear_refs, less the resident memory before the step) is
-measured for the compiled model and for eager in the same process.
+measured for the compiled model and for eager in the same process. On the
+CPU a third row, "wrapper-aot", times wrapper_mlir.compile_training: the
+whole step (forward, backward and the same optimizer) in one compiled
+library (column "aot step").
 """
 
 import argparse
@@ -102,7 +105,7 @@ def _train_resnet18(device):
     model = torchvision.models.resnet18(num_classes=10)
     images = torch.randn(8, 3, 64, 64, device=device)
     labels = torch.randint(0, 10, (8,), device=device)
-    return model, (images,), lambda out: torch.nn.functional.cross_entropy(out, labels)
+    return model, (images,), (labels,), torch.nn.functional.cross_entropy
 
 
 def _train_gpt2_decoder(device):
@@ -113,8 +116,9 @@ def _train_gpt2_decoder(device):
                           use_cache=False, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
                           bos_token_id=0, eos_token_id=0)
     tokens = torch.randint(0, 1000, (4, 128), device=device)
-    return T.GPT2LMHeadModel(config), (tokens,), lambda out: torch.nn.functional.cross_entropy(
-        out.logits[:, :-1].reshape(-1, 1000), tokens[:, 1:].reshape(-1))
+    return T.GPT2LMHeadModel(config), (tokens,), (tokens,), lambda out, t: (
+        torch.nn.functional.cross_entropy(out.logits[:, :-1].reshape(-1, 1000),
+                                          t[:, 1:].reshape(-1)))
 
 
 TRAIN = {"resnet18": _train_resnet18, "gpt2_decoder": _train_gpt2_decoder}
@@ -141,21 +145,30 @@ def measure_train(name, backend, calls, device="cpu"):
 
     import torch
 
-    if backend == "wrapper":
+    if backend.startswith("wrapper"):
         import wrapper_mlir
 
         wrapper_mlir.register_backend()
     warnings.filterwarnings("ignore")
     torch.manual_seed(0)
-    model, inputs, loss_fn = TRAIN[name](device)
+    model, inputs, targets, loss_fn = TRAIN[name](device)
     model = model.to(device).train()
     eager = copy.deepcopy(model)
-    compiled = torch.compile(model, backend=backend)
     optimizers = {id(m): torch.optim.SGD(m.parameters(), lr=1e-3, momentum=0.9)
                   for m in (model, eager)}
+    if backend == "wrapper-aot":
+        # The whole step (with the optimizer) in one compiled library.
+        start = time.perf_counter()
+        aot = wrapper_mlir.compile_training(model, loss_fn, optimizers[id(model)],
+                                            [*inputs, *targets])
+        compiled = None
+    else:
+        compiled = torch.compile(model, backend=backend)
 
     def step(call, owner):
-        loss = loss_fn(call(*inputs))
+        if call is None:
+            return aot(*inputs, *targets)
+        loss = loss_fn(call(*inputs), *targets)
         loss.backward()
         optimizers[id(owner)].step()
         optimizers[id(owner)].zero_grad(set_to_none=True)
@@ -171,7 +184,8 @@ def measure_train(name, backend, calls, device="cpu"):
             run()
             return (torch.cuda.max_memory_allocated() - before) / 2**20
 
-    start = time.perf_counter()
+    if compiled is not None:
+        start = time.perf_counter()
     first = step(compiled, model)
     compile_seconds = time.perf_counter() - start
     expected = step(eager, eager)
@@ -228,7 +242,8 @@ def main():
             print(json.dumps(measure(args.one, args.backend, args.batch, args.calls,
                                      args.device)))
         return
-    backends = ["wrapper"] + ([] if args.no_inductor else ["inductor"])
+    backends = (["wrapper"] + (["wrapper-aot"] if args.train and args.device == "cpu" else [])
+                + ([] if args.no_inductor else ["inductor"]))
     rows = {}
     env = dict(os.environ)
     env.setdefault("WRAPPER_BUILD_DIR", str(ROOT / "build"))
@@ -258,17 +273,20 @@ def main():
     print()
     print(f"{'model':20} {'compile wrapper':>16} {'inductor':>10} {'ratio':>7}   "
           f"{'x eager: wrapper':>17} {'inductor':>9}"
-          + (f" {'peak MiB: wrapper':>18} {'inductor':>9} {'eager':>6}" if args.train else ""))
+          + (f" {'aot step':>9} {'peak MiB: wrapper':>18} {'inductor':>9} {'eager':>6}"
+             if args.train else ""))
     for name in args.models.split(","):
         w = rows.get((name, "wrapper"), {})
         i = rows.get((name, "inductor"), {})
+        a = rows.get((name, "wrapper-aot"), {})
         ratio = (i["compile_s"] / w["compile_s"]) if "compile_s" in w and "compile_s" in i else None
         speed = lambda r: (r["eager_ms"] / r["call_ms"]) if "call_ms" in r else None
         fmt = lambda v, f: (f % v) if v is not None else "-"
         print(f"{name:20} {fmt(w.get('compile_s'), '%.1f s'):>16} "
               f"{fmt(i.get('compile_s'), '%.1f s'):>10} {fmt(ratio, '%.1fx'):>7}   "
               f"{fmt(speed(w), '%.2fx'):>17} {fmt(speed(i), '%.2fx'):>9}"
-              + (f" {fmt(w.get('peak_mib'), '%.0f'):>18} {fmt(i.get('peak_mib'), '%.0f'):>9} "
+              + (f" {fmt(speed(a), '%.2fx'):>9}"
+                 f" {fmt(w.get('peak_mib'), '%.0f'):>18} {fmt(i.get('peak_mib'), '%.0f'):>9} "
                  f"{fmt(w.get('eager_peak_mib'), '%.0f'):>6}" if args.train else ""))
 
 

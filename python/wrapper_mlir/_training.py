@@ -199,21 +199,55 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
     from .importer import decomposition_table
 
     class LossModule(torch.nn.Module):
+        """The model and the loss, with each distinct parameter and buffer
+        registered once as p<i>/b<i> (AOTAutograd's export refuses tied
+        parameters, e.g. GPT-2's embedding and head) and the model called
+        with all of its names bound to them."""
+
         def __init__(self):
             super().__init__()
-            self.model = model
+            self.held = [model]  # not a submodule: its tensors are ours
+            self.bindings = []   # (the model's name, our attribute)
+            for kind, named in (("p", model.named_parameters(remove_duplicate=False)),
+                                ("b", model.named_buffers(remove_duplicate=False))):
+                seen = {}
+                for name, tensor in named:
+                    if id(tensor) not in seen:
+                        seen[id(tensor)] = f"{kind}{len(seen)}"
+                        original[seen[id(tensor)]] = name
+                        if kind == "p":
+                            self.register_parameter(seen[id(tensor)], tensor)
+                        else:
+                            self.register_buffer(seen[id(tensor)], tensor)
+                    self.bindings.append((name, seen[id(tensor)]))
 
         def forward(self, *args):
-            output = self.model(*args[: len(inputs)])
+            tensors = {name: getattr(self, attribute) for name, attribute in self.bindings}
+            output = torch.func.functional_call(self.held[0], tensors, args[: len(inputs)],
+                                                tie_weights=False, strict=True)
             loss = loss_fn(output, *args[len(inputs):])
             if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
                 raise WrapperError("compile_training: loss_fn must return a scalar tensor")
             return (loss,)
 
+    original = {}  # p<i>/b<i> -> the model's (first) name
+    examples = tuple(inputs) + tuple(targets)
+    module = LossModule()
+    exported = False
+    try:
+        # Captured by torch.export first (models check "am I being
+        # traced?" the way export answers, e.g. Hugging Face's masks), then
+        # the joint graph of that graph module, whose views are re-traced
+        # as views of contiguous copies (the decompositions may lay
+        # intermediates out differently from eager).
+        module = torch.export.export(module, examples, strict=False).module()
+        exported = True
+    except Exception:  # noqa: BLE001 - the model itself, traced below
+        pass
     try:
         joint, signature = aot_export_module(
-            LossModule(), tuple(inputs) + tuple(targets), trace_joint=True,
-            output_loss_index=0, decompositions=decomposition_table())
+            module, examples, trace_joint=True, output_loss_index=0,
+            decompositions=decomposition_table(copy_views=exported))
     except WrapperError:
         raise
     except Exception as error:  # tracing errors name the model's op
@@ -221,7 +255,7 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
                            f"{type(error).__name__}: {error}") from None
 
     def strip(name):
-        return name[len("model."):] if name.startswith("model.") else name
+        return original[name]
 
     params = [strip(n) for n in signature.parameters]
     buffers = [strip(n) for n in signature.buffers]
