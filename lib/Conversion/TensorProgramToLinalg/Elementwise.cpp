@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -88,8 +89,7 @@ static Value safeIntDivide(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   Value isZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
   Value overflow = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, min),
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, min),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
   Value bad = arith::OrIOp::create(b, loc, isZero, overflow);
   Value divisor = arith::SelectOp::create(b, loc, bad, one, rhs);
@@ -115,8 +115,8 @@ static Value remainder(OpBuilder &b, Location loc, Value lhs, Value rhs,
     Value isMinusOne =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
     Value bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-    Value divisor = arith::SelectOp::create(
-        b, loc, bad, scalarConstant(b, loc, t, 1), rhs);
+    Value divisor =
+        arith::SelectOp::create(b, loc, bad, scalarConstant(b, loc, t, 1), rhs);
     r = arith::RemSIOp::create(b, loc, lhs, divisor);
   }
   if (!floorSign)
@@ -151,17 +151,67 @@ static Value sign(OpBuilder &b, Location loc, Value x) {
   Value minusOne = scalarConstant(b, loc, t, -1);
   Value positive, negative;
   if (isa<FloatType>(t)) {
-    positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
-    negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    positive =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    negative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
   } else {
-    positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
-    negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+    positive =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
     if (t.isInteger(1))
       return x;
   }
   Value inner = arith::SelectOp::create(b, loc, negative, minusOne,
                                         isa<FloatType>(t) ? x : zero);
   return arith::SelectOp::create(b, loc, positive, one, inner);
+}
+
+/// The value of every element of `value` when it is a constant splat.
+static std::optional<double> splatValue(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (dense && dense.isSplat() && isa<FloatType>(dense.getElementType()))
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return floatAttr.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// x ** y. With a constant exponent that PyTorch's CPU kernel special-cases
+/// (2, 3, 0.5, -0.5, -1, -2), the same arithmetic it does: multiplications,
+/// sqrt, rsqrt, reciprocals -- exact where powf is not, and without a libm
+/// call per element (gelu's tanh form cubes its input).
+static Value powOf(OpBuilder &b, Location loc, Value x, Value y,
+                   Value exponentTensor) {
+  std::optional<double> exponent = splatValue(exponentTensor);
+  Type t = x.getType();
+  if (!exponent)
+    return math::PowFOp::create(b, loc, x, y);
+  auto mul = [&](Value l, Value r) -> Value {
+    return arith::MulFOp::create(b, loc, l, r);
+  };
+  auto reciprocal = [&](Value v) -> Value {
+    return arith::DivFOp::create(b, loc, constant(b, loc, t, 1.0), v);
+  };
+  if (*exponent == 1.0)
+    return x;
+  if (*exponent == 2.0)
+    return mul(x, x);
+  if (*exponent == 3.0)
+    return mul(mul(x, x), x);
+  if (*exponent == 0.5)
+    return math::SqrtOp::create(b, loc, x);
+  if (*exponent == -0.5)
+    return math::RsqrtOp::create(b, loc, x);
+  if (*exponent == -1.0)
+    return reciprocal(x);
+  if (*exponent == -2.0)
+    return reciprocal(mul(x, x));
+  return math::PowFOp::create(b, loc, x, y);
 }
 
 /// Builds the scalar computation of elementwise `op` on `args` (already in
@@ -186,9 +236,8 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
                        : arith::MulIOp::create(b, loc, x, args[1]).getResult();
       })
       .Case([&](tp::DivOp) -> Value {
-        return isFloat
-                   ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
-                   : safeIntDivide<arith::DivSIOp>(b, loc, x, args[1]);
+        return isFloat ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
+                       : safeIntDivide<arith::DivSIOp>(b, loc, x, args[1]);
       })
       .Case([&](tp::FloorDivOp) -> Value {
         return safeIntDivide<arith::FloorDivSIOp>(b, loc, x, args[1]);
@@ -274,8 +323,8 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
                    ? arith::MinimumFOp::create(b, loc, x, args[1]).getResult()
                    : arith::MinSIOp::create(b, loc, x, args[1]).getResult();
       })
-      .Case([&](tp::PowOp) -> Value {
-        return math::PowFOp::create(b, loc, x, args[1]);
+      .Case([&](tp::PowOp pow) -> Value {
+        return powOf(b, loc, x, args[1], pow.getOperand(1));
       })
       .Case([&](tp::NegOp) -> Value {
         if (isFloat)
