@@ -254,16 +254,14 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
         raise WrapperError(f"compile_training: cannot trace the training step: "
                            f"{type(error).__name__}: {error}") from None
 
-    def strip(name):
-        return original[name]
-
-    params = [strip(n) for n in signature.parameters]
-    buffers = [strip(n) for n in signature.buffers]
+    params = [original[n] for n in signature.parameters]
+    buffers = [original[n] for n in signature.buffers]
     outputs = [n.name for n in joint.graph.output_node().args[0]]
     loss_index = outputs.index(signature.user_outputs[0])
-    grad_index = {strip(p): outputs.index(g)
+    grad_index = {original[p]: outputs.index(g)
                   for g, p in signature.backward_signature.gradients_to_parameters.items()}
-    buffer_index = {strip(b): outputs.index(o) for o, b in signature.buffers_to_mutate.items()}
+    buffer_index = {original[b]: outputs.index(o)
+                    for o, b in signature.buffers_to_mutate.items()}
     module_state = dict(model.named_parameters())
     module_state.update(model.named_buffers())
 
@@ -305,9 +303,9 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
         names_out[:] = names
         return results
 
-    examples = [value for _, value in state] + list(inputs) + list(targets)
+    flat = [value for _, value in state] + list(examples)
     graph = make_fx(traced, tracing_mode="fake",
-                    decomposition_table=decomposition_table())(*examples)
+                    decomposition_table=decomposition_table())(*flat)
     data_names = ([f"input{i}" for i in range(len(inputs))] if len(inputs) > 1 else ["input"])
     data_names += ["target"] if len(targets) == 1 else [f"target{i}" for i in range(len(targets))]
     return graph, state, data_names, names_out
@@ -353,7 +351,6 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     from .importer.registry import TABLE
     from .importer.values import UnsupportedError
 
-    placeholders = [n for n in graph.graph.nodes if n.op == "placeholder"]
     names = [name for name, _ in state] + data_names
     bindings = [InputBinding("tensor", name, position=i) for i, name in enumerate(names)]
     importer = Importer(graph.graph, bindings, table=TABLE, function_name="train_step")
@@ -363,7 +360,6 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     importer.result_attributes[("output", 0)] = ["tensor_program.loss"]
     for i, name in enumerate(updated):
         importer.result_attributes[("output", i + 1)] = [f'tensor_program.state = "{name}"']
-    assert len(placeholders) == len(bindings)
     try:
         imported = importer.run()
     except UnsupportedError as error:

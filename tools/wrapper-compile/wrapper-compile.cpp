@@ -524,16 +524,23 @@ int main(int argc, char **argv) {
     return fail("cannot find the C compiler '" + cc + "' (nor cc)");
   std::string runtimeDir = WRAPPER_RUNTIME_LIBRARY_DIR;
   std::string llvmLibDir = WRAPPER_LLVM_LIBRARY_DIR;
-  SmallVector<std::string> args = {
-      *compiler, "-shared", "-fPIC", "-O2", "-o", outputFile, sourcePath,
-      loaderPath, "-I" WRAPPER_INCLUDE_DIR, "-L" + runtimeDir,
-      cuda ? "-lwrapper_cuda_runtime" : "-lwrapper_runtime",
-      "-Wl,-rpath," + runtimeDir,
-      // Calls inside the library bind to its
-      // own definitions: an entry named like
-      // a libc function (step, exp) must not
-      // call libc's.
-      "-Wl,-Bsymbolic", "-lm"};
+  SmallVector<std::string> args = {*compiler,
+                                   "-shared",
+                                   "-fPIC",
+                                   "-O2",
+                                   "-o",
+                                   outputFile,
+                                   sourcePath,
+                                   loaderPath,
+                                   "-I" WRAPPER_INCLUDE_DIR,
+                                   "-L" + runtimeDir,
+                                   cuda ? "-lwrapper_cuda_runtime"
+                                        : "-lwrapper_runtime",
+                                   "-Wl,-rpath," + runtimeDir,
+                                   "-lm"};
+  // Calls inside the library bind to its own definitions: an entry named
+  // like a libc function (step, exp) must not call libc's.
+  args.push_back("-Wl,-Bsymbolic");
   // CPU code calls memrefCopy for strided copies (the runtime defines it,
   // so that a model.so needs no MLIR library at run time) and OpenMP for
   // threads; CUDA host code needs neither.

@@ -89,7 +89,8 @@ static Value safeIntDivide(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   Value isZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
   Value overflow = arith::AndIOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, min),
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, min),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
   Value bad = arith::OrIOp::create(b, loc, isZero, overflow);
   Value divisor = arith::SelectOp::create(b, loc, bad, one, rhs);
@@ -115,8 +116,8 @@ static Value remainder(OpBuilder &b, Location loc, Value lhs, Value rhs,
     Value isMinusOne =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
     Value bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-    Value divisor =
-        arith::SelectOp::create(b, loc, bad, scalarConstant(b, loc, t, 1), rhs);
+    Value divisor = arith::SelectOp::create(
+        b, loc, bad, scalarConstant(b, loc, t, 1), rhs);
     r = arith::RemSIOp::create(b, loc, lhs, divisor);
   }
   if (!floorSign)
@@ -151,15 +152,11 @@ static Value sign(OpBuilder &b, Location loc, Value x) {
   Value minusOne = scalarConstant(b, loc, t, -1);
   Value positive, negative;
   if (isa<FloatType>(t)) {
-    positive =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
-    negative =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
   } else {
-    positive =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
-    negative =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+    positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
     if (t.isInteger(1))
       return x;
   }
@@ -236,8 +233,9 @@ static Value buildPayload(Operation *op, OpBuilder &b, Location loc,
                        : arith::MulIOp::create(b, loc, x, args[1]).getResult();
       })
       .Case([&](tp::DivOp) -> Value {
-        return isFloat ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
-                       : safeIntDivide<arith::DivSIOp>(b, loc, x, args[1]);
+        return isFloat
+                   ? arith::DivFOp::create(b, loc, x, args[1]).getResult()
+                   : safeIntDivide<arith::DivSIOp>(b, loc, x, args[1]);
       })
       .Case([&](tp::FloorDivOp) -> Value {
         return safeIntDivide<arith::FloorDivSIOp>(b, loc, x, args[1]);
