@@ -74,9 +74,13 @@ int main(int argc, char **argv) {
                     "outputs.npy...] [--save prefix] [--rtol R] [--atol A]\n");
     return 2;
   }
-  void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  /* dlopen searches the library path for a name without a slash. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s", strchr(argv[1], '/') ? "" : "./",
+           argv[1]);
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    fprintf(stderr, "run_model: cannot load %s: %s\n", argv[1], dlerror());
+    fprintf(stderr, "run_model: cannot load %s: %s\n", path, dlerror());
     return 2;
   }
   abi_version_fn version = (abi_version_fn)symbol(library, "wrapper_model_abi_version");

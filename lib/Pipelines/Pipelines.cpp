@@ -60,6 +60,17 @@ std::unique_ptr<Pass> createFailPass(std::string message) {
 }
 } // namespace
 
+/// Adds a pass that fails with the problem of `options`, if any (a
+/// pipeline built by a program rather than from the command line).
+template <typename Options>
+static bool refuseInvalid(OpPassManager &pm, const Options &options) {
+  std::optional<std::string> problem = checkPipelineOptions(options);
+  if (!problem)
+    return false;
+  pm.addPass(createFailPass(*problem));
+  return true;
+}
+
 /// Tensors to buffers, with function boundaries taking plain (identity
 /// layout) memrefs, kernels computing straight into their output buffers
 /// (empty-tensor elimination), temporaries freed by ownership-based
@@ -264,6 +275,8 @@ static std::string findLibdevice(StringRef toolkit) {
 
 void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
                                       const CUDAPipelineOptions &options) {
+  if (refuseInvalid(pm, options))
+    return;
   // Kernels plus a host graph whose buffers live on the device (the same
   // front end as the CPU's), or each function to linalg as a whole.
   HostFrontendOptions host;
@@ -422,6 +435,8 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
 
 void mlir::wrapper::buildCPUFrontendPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
+  if (refuseInvalid(pm, options))
+    return;
   HostFrontendOptions host;
   host.wrapperHost = options.wrapperHost;
   host.fuse = options.fuse;
@@ -436,16 +451,22 @@ void mlir::wrapper::buildCPUFrontendPipeline(
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUCodegenOptions &options) {
+  if (refuseInvalid(pm, options))
+    return;
   addCPUCodegen(pm, options);
 }
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
                                             const CPUPipelineOptions &options) {
+  if (refuseInvalid(pm, options))
+    return;
   addCPUCodegen(pm, options);
 }
 
 void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,
                                      const CPUPipelineOptions &options) {
+  if (refuseInvalid(pm, options))
+    return;
   buildCPUFrontendPipeline(pm, options);
   addCPUCodegen(pm, options);
 }
@@ -457,6 +478,39 @@ void mlir::wrapper::buildWrapperToLLVMPipeline(OpPassManager &pm) {
   addLLVMLowering(pm, /*openmp=*/false);
 }
 
+/// Registers a pipeline whose option string is checked before it is
+/// parsed (names, with the closest one suggested, and kinds of values:
+/// checkOptionString) and whose values are checked before it is built
+/// (checkPipelineOptions); MLIR's own registration reports an unknown name
+/// without a suggestion and the values only when a pass runs.
+template <typename Options>
+static void registerCheckedPipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> build) {
+  std::string flag = ("--" + arg).str();
+  registerPassPipeline(
+      arg, description,
+      [build, flag](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        Options options;
+        if (std::optional<std::string> problem =
+                checkOptionString(text, options, flag))
+          return errorHandler(*problem);
+        std::string parseError;
+        llvm::raw_string_ostream os(parseError);
+        if (failed(options.parseFromString(text, os)))
+          return errorHandler(flag + ": " + StringRef(parseError).trim());
+        if (std::optional<std::string> problem = checkPipelineOptions(options))
+          return errorHandler(flag + ": " + *problem);
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
 void mlir::wrapper::registerPipelines() {
   PassPipelineRegistration<>(
       "convert-wrapper-to-llvm",
@@ -464,7 +518,7 @@ void mlir::wrapper::registerPipelines() {
       "buffers) to the LLVM dialect: --convert-wrapper-to-standard, then "
       "the upstream conversions of memref, func, arith and cf to LLVM",
       buildWrapperToLLVMPipeline);
-  PassPipelineRegistration<CPUCodegenOptions>(
+  registerCheckedPipeline<CPUCodegenOptions>(
       "wrapper-cpu-codegen",
       "Lowers linalg programs (on tensors or buffers, func.func entries) to "
       "the LLVM dialect: bufferization, deallocation, parallel loops on "
@@ -472,16 +526,16 @@ void mlir::wrapper::registerPipelines() {
       [](OpPassManager &pm, const CPUCodegenOptions &options) {
         buildCPUCodegenPipeline(pm, options);
       });
-  PassPipelineRegistration<CPUPipelineOptions>(
+  registerCheckedPipeline<CPUPipelineOptions>(
       "wrapper-cpu-pipeline",
       "Compiles tensor_program functions to the LLVM dialect for the CPU",
       buildCPUPipeline);
-  PassPipelineRegistration<CPUPipelineOptions>(
+  registerCheckedPipeline<CPUPipelineOptions>(
       "wrapper-cpu-frontend",
       "The first half of --wrapper-cpu-pipeline: tensor_program to kernels "
       "(linalg on tensors) and a planned wrapper host graph",
       buildCPUFrontendPipeline);
-  PassPipelineRegistration<CUDAPipelineOptions>(
+  registerCheckedPipeline<CUDAPipelineOptions>(
       "wrapper-cuda-pipeline",
       "Compiles tensor_program functions for NVIDIA GPUs: host code in the "
       "LLVM dialect calling the runtime's mgpu* functions, kernels as PTX in "

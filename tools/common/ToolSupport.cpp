@@ -9,6 +9,7 @@
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -21,6 +22,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
@@ -101,11 +103,22 @@ mlir::wrapper::ToolInput::load(StringRef path, std::string &error) {
 
 func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
                                               std::string &error) {
+  // A host program (wrapper.graph) where a tensor_program function was
+  // expected: say what runs it.
+  auto graphNote = [&](StringRef graphName) {
+    return "; '" + graphName.str() +
+           "' is a wrapper.graph (a host program), which wrapper-run "
+           "executes; wrapper-compile and the Python package compile "
+           "tensor_program functions";
+  };
+  auto graphs = llvm::to_vector(module.getOps<GraphOp>());
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func || func.isExternal()) {
       error =
           "no function named '" + name.str() + "' with a body in the module";
+      if (module.lookupSymbol<GraphOp>(name))
+        error += graphNote(name);
       return {};
     }
     return func;
@@ -122,7 +135,66 @@ func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
               ? "the module has no public function to run"
               : "the module has " + std::to_string(candidates.size()) +
                     " public functions; name one with --entry";
+  if (candidates.empty() && !graphs.empty())
+    error += graphNote(graphs.front().getSymName());
   return {};
+}
+
+LogicalResult mlir::wrapper::checkTensorSizes(func::FuncOp func,
+                                              uint64_t limit,
+                                              std::string &error) {
+  auto tooLarge = [&](Type type, Location loc) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        !tensor.getElementType().isIntOrFloat())
+      return false;
+    uint64_t bytes =
+        llvm::divideCeil(tensor.getElementType().getIntOrFloatBitWidth(), 8);
+    bool overflow = false;
+    for (int64_t size : tensor.getShape()) {
+      bool step = false;
+      bytes = llvm::SaturatingMultiply(bytes, uint64_t(size), &step);
+      overflow |= step;
+    }
+    if (!overflow && bytes <= limit)
+      return false;
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    loc.print(os);
+    std::string typeText;
+    llvm::raw_string_ostream typeOs(typeText);
+    type.print(typeOs);
+    error = "a " + typeText + " at " + where + " needs more than " +
+            std::to_string(limit) + " bytes (--max-tensor-bytes); it could "
+            "not be allocated";
+    return true;
+  };
+  for (Type type : func.getArgumentTypes())
+    if (tooLarge(type, func.getLoc()))
+      return failure();
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (tooLarge(type, op->getLoc()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult mlir::wrapper::checkKernelImplementations(ModuleOp module,
+                                                        std::string &error) {
+  SymbolTableCollection symbols;
+  for (auto kernel : module.getOps<KernelOp>()) {
+    FunctionOpInterface impl = kernel.lookupImpl(symbols);
+    if (!impl || !impl.isExternal())
+      continue;
+    error = "kernel @" + kernel.getSymName().str() + " is implemented by " +
+            "@" + SymbolTable::getSymbolName(impl).str() +
+            ", which is only declared in the module: give it a body (the "
+            "module is compiled alone; nothing else is linked in)";
+    return failure();
+  }
+  return success();
 }
 
 mlir::wrapper::CPUTarget
@@ -154,14 +226,49 @@ mlir::wrapper::createHostTargetMachine(StringRef cpu, StringRef features,
         "cannot detect the host CPU: " + llvm::toString(builder.takeError());
     return nullptr;
   }
+  std::string lookupError;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
+      builder->getTargetTriple(), lookupError);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target ? target->createMCSubtargetInfo(builder->getTargetTriple(), "", "")
+             : nullptr);
+  // Features LLVM does not know would be ignored with a warning per use.
+  if (info && !features.empty()) {
+    SmallVector<StringRef> requested;
+    features.split(requested, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef feature : requested) {
+      StringRef name = feature.trim();
+      if (!name.consume_front("+") && !name.consume_front("-")) {
+        error = "CPU feature '" + feature.trim().str() +
+                "' needs a + (add) or - (remove) in front, as in +avx2";
+        return nullptr;
+      }
+      bool known = false;
+      StringRef closest;
+      unsigned closestDistance = ~0u;
+      for (const llvm::SubtargetFeatureKV &kv :
+           info->getAllProcessorFeatures()) {
+        if (name == kv.Key) {
+          known = true;
+          break;
+        }
+        unsigned distance = name.edit_distance(kv.Key);
+        if (distance < closestDistance) {
+          closestDistance = distance;
+          closest = kv.Key;
+        }
+      }
+      if (!known) {
+        error = "unknown CPU feature '" + name.str() + "' for " +
+                builder->getTargetTriple().str();
+        if (closestDistance <= 2)
+          error += "; did you mean '" + closest.str() + "'?";
+        error += " (llc -mattr=help lists the known ones)";
+        return nullptr;
+      }
+    }
+  }
   if (!cpu.empty()) {
-    std::string lookupError;
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
-        builder->getTargetTriple(), lookupError);
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target
-            ? target->createMCSubtargetInfo(builder->getTargetTriple(), "", "")
-            : nullptr);
     if (!info || !info->isCPUStringValid(cpu)) {
       error = "unknown CPU '" + cpu.str() + "' for " +
               builder->getTargetTriple().str() +

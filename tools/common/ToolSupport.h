@@ -77,6 +77,17 @@ CPUTarget cpuTargetOf(const llvm::TargetMachine &machine);
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name,
                                std::string &error);
 
+/// Fails with a message in `error` when an argument or a value of `func`
+/// is a static tensor of more than `limit` bytes (a shape no machine could
+/// allocate, found before hours of compilation).
+LogicalResult checkTensorSizes(func::FuncOp func, uint64_t limit,
+                               std::string &error);
+
+/// Fails with a message in `error` when a `wrapper.kernel` is implemented
+/// by a function that is only declared: the tools compile the module alone,
+/// so the JIT or the linker would fail later with a bare symbol name.
+LogicalResult checkKernelImplementations(ModuleOp module, std::string &error);
+
 /// Makes every other function private, so that symbol-dce keeps only what
 /// the entry needs.
 void privatizeAllBut(ModuleOp module, func::FuncOp entry);

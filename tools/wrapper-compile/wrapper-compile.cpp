@@ -140,6 +140,11 @@ static cl::opt<std::string> emitMLIR(
              "for stdout) instead of a model.so: frontend (kernels and the "
              "planned host graph; CPU) or llvm (the LLVM dialect)"),
     cl::value_desc("stage"), cl::cat(category));
+static cl::opt<uint64_t> maxTensorBytes(
+    "max-tensor-bytes",
+    cl::desc("Refuse a program with a static tensor above this many bytes "
+             "(default: 1 TiB)"),
+    cl::init(uint64_t(1) << 40), cl::cat(category));
 static cl::opt<bool> keepTemps(
     "keep-temps",
     cl::desc("Keep the object file and the container source next to the "
@@ -353,6 +358,42 @@ int main(int argc, char **argv) {
                               "shared library\n");
   std::string error;
   PhaseTimer timer;
+  if (weightsMode != "embedded" && weightsMode != "appended")
+    return fail("unknown --weights '" + weightsMode +
+                "'; expected embedded or appended");
+  bool appended = weightsMode == "appended";
+  if (target != "cpu" && target != "cuda")
+    return fail("--target must be cpu or cuda, got '" + target + "'");
+  bool cuda = target == "cuda";
+  if (!emitMLIR.empty() && emitMLIR != "frontend" && emitMLIR != "llvm")
+    return fail("unknown --emit-mlir stage '" + emitMLIR +
+                "'; expected frontend or llvm");
+  if (cuda && emitMLIR == "frontend")
+    return fail("--emit-mlir=frontend is a CPU stage; the CUDA pipeline "
+                "has one stage (--emit-mlir=llvm)");
+  if (cuda && appended)
+    return fail("--weights=appended is not supported with --target=cuda "
+                "(the constants are embedded and copied to the device)");
+
+  // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
+  // template's vector width.
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
+  if (!machine)
+    return fail(error);
+  if (optLevel > 3)
+    return fail("-O" + std::to_string(optLevel) +
+                ": the optimization level is 0, 1, 2 or 3");
+  // The pipeline's options, checked before anything is read.
+  CPUPipelineOptions options;
+  options.parallel = parallel && !cuda;
+  options.planMemory = planMemory;
+  options.cInterface = true;
+  options.gemm = gemm;
+  options.gemmOptions = gemmOptions;
+  if (std::optional<std::string> problem = checkPipelineOptions(options))
+    return fail(problem->c_str());
+
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
   if (!input)
     return error.empty() ? 1 : fail(error);
@@ -362,7 +403,20 @@ int main(int argc, char **argv) {
   func::FuncOp func = findEntryFunction(module, entry, error);
   if (!func)
     return fail(error);
+  if (failed(checkTensorSizes(func, maxTensorBytes, error)))
+    return fail(error);
   std::string entryName = func.getName().str();
+  // Writes the module to -o: the end of a compilation with --emit-mlir.
+  auto emit = [&]() -> int {
+    std::string message;
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(outputFile, &message);
+    if (!out)
+      return fail("cannot write '" + outputFile + "': " + message);
+    module->print(out->os());
+    out->keep();
+    return 0;
+  };
   // The relations between input sizes that the compiled code will rely on,
   // derived from the tensor program before it is lowered.
   std::string shapeChecks;
@@ -383,50 +437,11 @@ int main(int argc, char **argv) {
   else if (!error.empty())
     return fail("@" + entryName + " is not a valid training step: " + error);
 
-  if (weightsMode != "embedded" && weightsMode != "appended")
-    return fail("unknown --weights '" + weightsMode +
-                "'; expected embedded or appended");
-  bool appended = weightsMode == "appended";
-  if (target != "cpu" && target != "cuda")
-    return fail("--target must be cpu or cuda, got '" + target + "'");
-  bool cuda = target == "cuda";
-  if (!emitMLIR.empty() && emitMLIR != "frontend" && emitMLIR != "llvm")
-    return fail("unknown --emit-mlir stage '" + emitMLIR +
-                "'; expected frontend or llvm");
-  if (cuda && emitMLIR == "frontend")
-    return fail("--emit-mlir=frontend is a CPU stage; the CUDA pipeline "
-                "has one stage (--emit-mlir=llvm)");
-  // Writes the module to -o: the end of a compilation with --emit-mlir.
-  auto emit = [&]() -> int {
-    std::string message;
-    std::unique_ptr<llvm::ToolOutputFile> out =
-        openOutputFile(outputFile, &message);
-    if (!out)
-      return fail("cannot write '" + outputFile + "': " + message);
-    module->print(out->os());
-    out->keep();
-    return 0;
-  };
-  if (cuda && appended)
-    return fail("--weights=appended is not supported with --target=cuda "
-                "(the constants are embedded and copied to the device)");
-
-  // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
-  // template's vector width.
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
-  if (!machine)
-    return fail(error);
-
   // Compile: tensor_program to kernels and a host graph, then (with
   // appended weights) the constants out of the IR, then code. On CUDA:
   // --wrapper-cuda-pipeline, whose public function takes host buffers and
   // copies them to the device and its results back.
   privatizeAllBut(module, func);
-  CPUPipelineOptions options;
-  options.parallel = parallel && !cuda;
-  options.planMemory = planMemory;
-  options.cInterface = true;
   AppendedWeights weights;
   std::vector<char> blob;
   if (cuda) {
@@ -454,9 +469,7 @@ int main(int argc, char **argv) {
       return fail(error);
     PassManager pm(&context);
     // The code generator's options are the same object's: what the front
-    // end got plus the target and the GEMM choices.
-    options.gemm = gemm;
-    options.gemmOptions = gemmOptions;
+    // end got plus the target.
     CPUTarget cpuTarget = cpuTargetOf(*machine);
     options.targetCPU = cpuTarget.cpu;
     options.targetFeatures = cpuTarget.features;

@@ -486,15 +486,44 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-run: compile and run a module on the "
-                              "CPU\n");
+                              "CPU, or on an NVIDIA GPU with --target=cuda\n");
   // Large buffers are reused between runs instead of being mapped and
   // faulted in again on every call (glibc maps blocks above 32 MiB).
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  if (numThreads.getNumOccurrences() && numThreads < 1)
+    return fail("--num-threads must be at least 1, got " +
+                llvm::Twine(int(numThreads)) +
+                " (leave it out to use every core)");
   if (numThreads > 0)
     setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
   if (target != "cpu" && target != "cuda")
     return fail("--target must be cpu or cuda, got '" + target + "'");
+  // The options, checked before the input is read.
+  if (!targetCPU.empty() || !targetFeatures.empty()) {
+    std::string machineError;
+    if (!createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false,
+                                 machineError))
+      return fail(machineError);
+  }
+  if (target == "cpu") {
+    CPUPipelineOptions options;
+    setPipelineOptions(options);
+    if (std::optional<std::string> problem = checkPipelineOptions(options))
+      return fail(*problem);
+  } else {
+    CUDAPipelineOptions options;
+    options.chip = cudaChip;
+    options.binary = cudaBinary;
+    options.planMemory = planMemory;
+    if (std::optional<std::string> problem = checkPipelineOptions(options))
+      return fail(*problem);
+  }
+  if (debugPrinter == "save") {
+    if (std::error_code ec = llvm::sys::fs::create_directories(debugDir))
+      return fail("cannot create --debug-dir '" + debugDir +
+                  "': " + ec.message());
+  }
   if (target == "cuda" && differential)
     return fail("--target=cuda does not support --differential yet");
   if (cudaGraph && target != "cuda")
@@ -536,6 +565,8 @@ int main(int argc, char **argv) {
     if (!func)
       return fail(error);
   }
+  if (failed(checkKernelImplementations(module, error)))
+    return fail(error);
   std::string entryName =
       graph ? graph.getSymName().str() : func.getName().str();
   auto asTensors = [](ArrayRef<Type> types) {

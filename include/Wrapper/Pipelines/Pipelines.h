@@ -9,6 +9,9 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 
@@ -242,6 +245,24 @@ void buildWrapperToLLVMPipeline(OpPassManager &pm);
 /// The lowering of every remaining upstream dialect to LLVM (affine, scf,
 /// math, memref, arith, index, cf, OpenMP when `openmp`, func).
 void addLLVMLowering(OpPassManager &pm, bool openmp);
+
+/// Checks an option string written for the options `defaults` (a pass's or
+/// pipeline's options) before it is parsed: every name must be an option
+/// (else the closest one is suggested), and a value must be of the kind the
+/// option's default shows (true/false, an integer). `what` names the owner
+/// in messages ("--wrapper-cpu-pipeline"). std::nullopt when it fits.
+std::optional<std::string>
+checkOptionString(StringRef text, const mlir::detail::PassOptions &defaults,
+                  StringRef what);
+
+/// Checks the values of a pipeline's options that its passes would refuse
+/// only once they run (strategies and levels outside their set, negative
+/// sizes, GEMM options that do not parse), so that a tool refuses them
+/// before it reads its input and a pipeline before it runs: the message
+/// names the option and what it accepts. std::nullopt when all are valid.
+std::optional<std::string> checkPipelineOptions(const CPUCodegenOptions &);
+std::optional<std::string> checkPipelineOptions(const CPUPipelineOptions &);
+std::optional<std::string> checkPipelineOptions(const CUDAPipelineOptions &);
 
 /// Registers the named pipelines with the command line.
 void registerPipelines();

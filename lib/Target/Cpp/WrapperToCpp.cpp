@@ -594,6 +594,11 @@ LogicalResult mlir::wrapper::translateWrapperToCpp(ModuleOp module,
                                                    raw_ostream &os,
                                                    bool emitMain) {
   MLIRContext *context = module.getContext();
+  if (module.getOps<GraphOp>().empty())
+    return module.emitError()
+           << "the module has no wrapper.graph to translate; a tensor_program "
+              "module gets its host graph from `wrapper-opt "
+              "--wrapper-cpu-frontend` first";
   context->getOrLoadDialect<emitc::EmitCDialect>();
   OwningOpRef<ModuleOp> target = ModuleOp::create(module.getLoc());
   CppBuilder builder(module, *target);

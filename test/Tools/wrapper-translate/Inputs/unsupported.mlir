@@ -20,3 +20,12 @@ wrapper.graph @external() -> memref<4xf32> {
 wrapper.graph @complex(%x: memref<4xcomplex<f32>>) {
   wrapper.return
 }
+
+// -----
+
+// A tensor_program module, before the front end made its host graph.
+// BAD: error: the module has no wrapper.graph to translate; a tensor_program module gets its host graph from `wrapper-opt --wrapper-cpu-frontend` first
+func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor_program.relu %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
