@@ -2,6 +2,7 @@
 written here (independent of the compiler and of its interpreter)."""
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -96,6 +97,50 @@ def test_ir_stages(mlp):
     assert "llvm.func @main" in mlp.ir("llvm")
     with pytest.raises(wrapper_mlir.WrapperError, match="unknown stage 'bogus'"):
         mlp.ir("bogus")
+
+
+def test_ir_elides_large_constants():
+    """Constants print elided unless asked for in full (a model's weights
+    would otherwise fill the screen with hex)."""
+    values = ", ".join(f"{i}.0" for i in range(64))
+    text = f"""
+func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {{
+  %w = tensor_program.constant dense<[{values}]> : tensor<64xf32>
+  %y = tensor_program.add %x, %w : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %y : tensor<64xf32>
+}}
+"""
+    model = wrapper_mlir.compile(text)
+    x = np.ones(64, dtype=np.float32)
+    np.testing.assert_array_equal(model(x)[0], 1 + np.arange(64, dtype=np.float32))
+    elided, full = model.ir("frontend"), model.ir("frontend", full=True)
+    assert "__elided__" in elided and "__elided__" not in full
+    assert "6.300000e+01" in full and "6.300000e+01" not in elided
+
+
+def test_compile_errors_cite_a_kept_file():
+    """The program a compile error cites is kept where the error says (the
+    compilation's own directory is removed)."""
+    bad = "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  bogus\n}\n"
+    with pytest.raises(wrapper_mlir.WrapperError) as info:
+        wrapper_mlir.compile(bad)
+    message = str(info.value)
+    kept = message.rsplit("(the program is kept in ", 1)[1].rstrip(")")
+    assert f"{kept}:2:3" in message
+    with open(kept) as f:
+        assert f.read() == bad
+    os.remove(kept)
+
+
+def test_wrong_build_dir_is_named(monkeypatch):
+    from wrapper_mlir._compile import find_tool
+
+    monkeypatch.setenv("WRAPPER_BUILD_DIR", "/nonexistent/build")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match="WRAPPER_BUILD_DIR is '/nonexistent/build', which has no "
+                             "bin/wrapper-no-such-tool"):
+        find_tool("wrapper-no-such-tool")
 
 
 def test_bad_inputs_are_errors(mlp):

@@ -57,6 +57,12 @@ def find_tool(name):
     found = shutil.which(name)
     if found:
         return found
+    build_dir = os.environ.get("WRAPPER_BUILD_DIR")
+    if build_dir:
+        raise WrapperError(
+            f"cannot find the '{name}' tool: WRAPPER_BUILD_DIR is '{build_dir}', which "
+            f"has no bin/{name} (point it at the directory scripts/build.sh built, "
+            "such as <checkout>/build), and it is not on PATH")
     raise WrapperError(
         f"cannot find the '{name}' tool: build the project (scripts/build.sh) "
         "or set WRAPPER_BUILD_DIR to its build directory"
@@ -255,9 +261,12 @@ class CompiledModel:
                 raise WrapperError(f"output #{index}: {result}")
         return tuple(adopted)
 
-    def ir(self, stage="frontend"):
+    def ir(self, stage="frontend", full=False):
         """The module after a stage: 'source', 'frontend' (kernels and host
-        graph; CPU), 'llvm' (the LLVM dialect)."""
+        graph; CPU), 'llvm' (the LLVM dialect). Constants of more than 16
+        elements print as `dense<__elided__>` (MLIR's elision) unless
+        `full`; the weights of a torch model are in a safetensors file
+        beside the source, not in it."""
         if stage == "source":
             return self._source
         stages = ("llvm",) if self.target == "cuda" else ("frontend", "llvm")
@@ -265,7 +274,9 @@ class CompiledModel:
             raise WrapperError(
                 f"unknown stage '{stage}'; expected one of source, " + ", ".join(stages)
             )
-        return _run(self._command + [f"--emit-mlir={stage}", "-o", "-"],
+        elide = [] if full else ["--mlir-elide-elementsattrs-if-larger=16",
+                                 "--mlir-elide-resource-strings-if-larger=64"]
+        return _run(self._command + [f"--emit-mlir={stage}", "-o", "-"] + elide,
                     f"wrapper-compile --emit-mlir={stage}")
 
 
@@ -324,9 +335,26 @@ def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="r
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")
     try:
         return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights)
+    except WrapperError as error:
+        kept = _keep_failed_source(workdir, str(error))
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise kept from None
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
+
+
+def _keep_failed_source(workdir, message):
+    """The error of a compilation in `workdir`, with the program it cites
+    copied out of that directory (which is removed) and cited there."""
+    source = Path(workdir) / "model.mlir"
+    if not source.exists() or str(source) not in message:
+        return WrapperError(message)
+    handle, kept = tempfile.mkstemp(prefix="wrapper_mlir_failed_", suffix=".mlir")
+    with os.fdopen(handle, "w") as f:
+        f.write(source.read_text())
+    return WrapperError(message.replace(str(source), kept) +
+                        f"\n(the program is kept in {kept})")
 
 
 def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):

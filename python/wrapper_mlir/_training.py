@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from ._compile import (_Array, _DTYPES, _MAX_RANK, _NAMES, WrapperError, _adopt, _arrays_of,
-                       _build_library, _to_numpy)
+                       _build_library, _keep_failed_source, _to_numpy)
 
 _TRAIN_ABI_VERSION = 1
 _LIBRARY = "train_step.so"
@@ -369,6 +369,10 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         library, _ = _build_library(workdir, imported.text, "train_step", parallel, gemm,
                                     plan_memory, target, imported.weights)
         step = TrainingStep(workdir, library, imported.text, target=target)
+    except WrapperError as error:
+        kept = _keep_failed_source(workdir, str(error))
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise kept from None
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise

@@ -26,6 +26,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
+#include <deque>
+
 using namespace mlir;
 
 void mlir::wrapper::registerToolDialects(DialectRegistry &registry) {
@@ -301,4 +303,14 @@ mlir::wrapper::createHostTargetMachine(StringRef cpu, StringRef features,
     return nullptr;
   }
   return std::move(*machine);
+}
+
+void mlir::wrapper::appendDefaultToHelp(llvm::cl::Option &option,
+                                        StringRef value) {
+  // The option keeps a StringRef: the texts live as long as the program.
+  static std::deque<std::string> texts;
+  if (option.HelpStr.contains("(default"))
+    return;
+  texts.push_back((option.HelpStr + " (default: " + value + ")").str());
+  option.setDescription(texts.back());
 }

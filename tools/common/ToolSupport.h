@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -91,6 +92,24 @@ LogicalResult checkKernelImplementations(ModuleOp module, std::string &error);
 /// Makes every other function private, so that symbol-dce keeps only what
 /// the entry needs.
 void privatizeAllBut(ModuleOp module, func::FuncOp entry);
+
+/// Appends "(default: X)" to an option's --help text: a string's value, an
+/// integer's, `true` for a flag that is on unless turned off. Call before
+/// the command line is parsed, while the options hold their defaults.
+void appendDefaultToHelp(llvm::cl::Option &option, llvm::StringRef value);
+inline void showDefault(llvm::cl::opt<std::string> &option) {
+  appendDefaultToHelp(option, option.empty() ? "none" : "'" + option + "'");
+}
+inline void showDefault(llvm::cl::opt<bool> &option) {
+  if (option)
+    appendDefaultToHelp(option, "true");
+}
+template <typename T> void showDefault(llvm::cl::opt<T> &option) {
+  appendDefaultToHelp(option, std::to_string(option.getValue()));
+}
+template <typename... Options> void showDefaults(Options &...options) {
+  (showDefault(options), ...);
+}
 
 } // namespace wrapper
 } // namespace mlir

@@ -19,6 +19,7 @@
 #include "Wrapper/Pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -352,7 +353,12 @@ static LogicalResult appendWeights(StringRef path,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // MLIR's printing flags for --emit-mlir (--mlir-elide-elementsattrs-if-
+  // larger, --mlir-print-debuginfo, ...), hidden from --help.
+  registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(category);
+  showDefaults(parallel, planMemory, gemm, weightsMode, cc, target, cudaChip,
+               cudaBinary, optLevel);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");

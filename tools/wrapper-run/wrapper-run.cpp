@@ -484,6 +484,9 @@ static int runDifferential(ModuleOp source, StringRef entryName,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  showDefaults(seed, dynamicSize, print, target, cudaChip, cudaBinary, fuse,
+               wrapperHost, parallel, foldConstants, planMemory, debugPrinter,
+               debugDir, tileElements, gemm, maxAllocBytes);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-run: compile and run a module on the "
                               "CPU, or on an NVIDIA GPU with --target=cuda\n");
