@@ -42,6 +42,7 @@ SKIP_REASONS = {
     "setup": "installs packages or builds the project (what the test command itself does)",
     "suite": "runs the test suite, which runs these tests",
     "placeholder": "stands for the user's own files or paths",
+    "excerpt": "an excerpt of code from elsewhere (Inductor's output), not a program",
 }
 RUN_LANGUAGES = ("sh", "python")
 FENCE = re.compile(r"^(```+)\s*(\S*)\s*(.*)$")
@@ -175,7 +176,10 @@ def main():
     parser.add_argument("files", nargs="*")
     parser.add_argument("--list", action="store_true", help="list the blocks, run nothing")
     parser.add_argument("-k", dest="only", help="run blocks whose FILE:LINE contains this")
-    parser.add_argument("--python", default=os.environ.get("WRAPPER_PYTHON", sys.executable))
+    venv_python = os.path.join(ROOT, ".venv", "bin", "python")
+    parser.add_argument("--python", default=os.environ.get(
+        "WRAPPER_PYTHON", venv_python if os.path.exists(venv_python) else sys.executable),
+        help="the Python of the snippets (default: $WRAPPER_PYTHON, else .venv's)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per block")
     parser.add_argument("--keep", action="store_true", help="keep the session directories")
     args = parser.parse_args()
