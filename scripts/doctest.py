@@ -128,13 +128,18 @@ def session_directory():
         if entry == ".git":
             continue
         os.symlink(os.path.join(ROOT, entry), os.path.join(directory, entry))
+    # `build` is the build directory in use (BUILD_DIR, as scripts/test.sh).
+    if os.environ.get("BUILD_DIR"):
+        if os.path.lexists(os.path.join(directory, "build")):
+            os.remove(os.path.join(directory, "build"))
+        os.symlink(os.path.abspath(os.environ["BUILD_DIR"]), os.path.join(directory, "build"))
     return directory
 
 
 def environment(directory, python):
     env = dict(os.environ)
     venv = os.path.dirname(os.path.dirname(python))
-    build = os.environ.get("BUILD_DIR", os.path.join(directory, "build"))
+    build = os.path.join(directory, "build")
     env["PATH"] = os.pathsep.join(
         [os.path.join(venv, "bin"), os.path.join(build, "bin"), env.get("PATH", "/usr/bin:/bin")])
     env["VIRTUAL_ENV"] = venv

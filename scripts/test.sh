@@ -2,7 +2,8 @@
 # Builds the project and runs every test: the lit suite (round-trip, invalid,
 # pass and conversion tests, and the C++ unit tests), then installs the
 # package and builds the downstream example against it; the Python
-# package's tests (pytest, with torch from PyPI in .venv); then the
+# package's tests (pytest, with torch from PyPI in .venv); the shell and
+# Python blocks of README.md and docs/ (scripts/doctest.py); then the
 # reliability stages: the differential test (500 random programs x 6
 # configurations), the sanitizer build with the whole suite under
 # ASan/UBSan, and each fuzz target briefly (FUZZ_SECONDS, default 30).
@@ -72,6 +73,20 @@ f=$(grep -oE '[0-9]+ (failed|errors?)' <<<"$summary" | awk '{ n += $1 } END { pr
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-0}))
 if ((pytest_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
+rm -f "$log"
+
+# The documentation's shell and Python blocks, run as written (one test
+# per block; docs/Testing.md, "Tested documentation").
+echo "== documentation (scripts/doctest.py)"
+log=$(mktemp)
+WRAPPER_PYTHON=$python BUILD_DIR=$build "$python" "$root/scripts/doctest.py" 2>&1 | tee "$log"
+doctest_status=${PIPESTATUS[0]}
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+p=$(grep -oE '^[0-9]+' <<<"$summary")
+f=$(grep -oE '[0-9]+ failed' <<<"$summary" | grep -oE '[0-9]+')
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-0}))
+if ((doctest_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
 rm -f "$log"
 
 # Reliability stages, each one pass or one failure.
