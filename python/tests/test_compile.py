@@ -164,6 +164,8 @@ def test_bad_programs_are_errors():
         wrapper_mlir.compile("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> { bogus }")
     with pytest.raises(wrapper_mlir.WrapperError, match="unknown target 'tpu'"):
         wrapper_mlir.compile(MLP, target="tpu")
+    with pytest.raises(wrapper_mlir.WrapperError, match="unknown plan_memory 'reuze'"):
+        wrapper_mlir.compile(MLP, plan_memory="reuze")
     with pytest.raises(wrapper_mlir.WrapperError, match="tensor_program text"):
         wrapper_mlir.compile(object())
 

@@ -30,6 +30,9 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
     """
     if target is not None and target not in ("cpu", "cuda"):
         raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
+    if plan_memory not in ("none", "reuse", "pool"):
+        raise WrapperError(f"unknown plan_memory '{plan_memory}'; expected 'none', 'reuse' "
+                           "or 'pool'")
     if not isinstance(graph, str):
         try:
             import torch
