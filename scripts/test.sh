@@ -43,21 +43,28 @@ rm -f "$log"
 echo "== downstream example against the installed package"
 prefix=$build/install
 downstream=$build/downstream
-if cmake --install "$build" --prefix "$prefix" >/dev/null &&
+# A fresh install and configuration each time (a stale cache from another
+# source path would refuse to configure); the steps' output is shown only
+# when one fails.
+rm -rf "$prefix" "$downstream"
+log=$(mktemp)
+if cmake --install "$build" --prefix "$prefix" >"$log" 2>&1 &&
    cmake -G Ninja -S "$root/examples/downstream" -B "$downstream" \
      -DWrapper_DIR="$prefix/lib/cmake/wrapper" \
-     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 >/dev/null &&
-   ninja -C "$downstream" >/dev/null &&
+     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 >>"$log" 2>&1 &&
+   ninja -C "$downstream" >>"$log" 2>&1 &&
    "$downstream/downstream-opt" "$root/examples/downstream/roundtrip.mlir" |
      "$downstream/downstream-opt" |
-     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/roundtrip.mlir"
+     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/roundtrip.mlir" >>"$log" 2>&1
 then
   echo "PASS: downstream example builds against the installed package and round-trips"
   passed=$((passed + 1))
 else
+  tail -30 "$log"
   echo "FAIL: downstream example"
   failed=$((failed + 1))
 fi
+rm -f "$log"
 
 # The Python package against the build tree, as pytest counts it, in the
 # virtual environment with torch (scripts/setup-python.sh makes it once).
