@@ -20,7 +20,7 @@ repository's top-level entries (so `build/bin/wrapper-opt` and
 with the environment the set-up in docs/GettingStarted.md leaves: the
 virtual environment active, build/bin on PATH, WRAPPER_BUILD_DIR set.
 
-Usage: scripts/doctest.py [--list] [-k SUBSTRING] [FILE.md...]
+Usage: scripts/doctest.py [--list] [-k SUBSTRING] [--only-skipped REASON] [FILE.md...]
 Prints one line per block and "N passed, N failed, N skipped" last.
 """
 
@@ -187,6 +187,8 @@ def main():
         help="the Python of the snippets (default: $WRAPPER_PYTHON, else .venv's)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per block")
     parser.add_argument("--keep", action="store_true", help="keep the session directories")
+    parser.add_argument("--only-skipped", metavar="REASON", choices=sorted(SKIP_REASONS),
+                        help="run only the blocks skipped for REASON (gpu: on a GPU machine)")
     args = parser.parse_args()
 
     files = args.files or [os.path.join(ROOT, "README.md")] + sorted(
@@ -203,7 +205,8 @@ def main():
         env = None
         for block in runnable:
             tag = f"{block.where} ({block.language})"
-            if args.only and args.only not in block.where:
+            # File blocks are written whatever -k selects (later blocks need them).
+            if args.only and args.only not in block.where and "file" not in block.attributes:
                 continue
             if args.list:
                 print(tag, " ".join(f"{k}={v}" if v else k for k, v in block.attributes.items()))
@@ -227,8 +230,11 @@ def main():
                 with open(target, "w", encoding="utf-8") as f:
                     f.write(block.text)
                 continue
-            if "skip" in block.attributes:
-                print(f"SKIP: {tag}: {SKIP_REASONS[block.attributes['skip']]}")
+            reason = block.attributes.get("skip")
+            if args.only_skipped and reason != args.only_skipped:
+                continue
+            if reason and reason != args.only_skipped:
+                print(f"SKIP: {tag}: {SKIP_REASONS[reason]}")
                 skipped += 1
                 continue
             start = time.time()

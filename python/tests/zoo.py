@@ -96,3 +96,84 @@ def tensors(output):
     if isinstance(output, (list, tuple)):
         return [t for item in output for t in tensors(item)]
     return []
+
+
+# Compiler configurations the differential runs compare with eager PyTorch
+# (TorchModel.recompile options): each memory planner with fusion on and
+# off, then the other switches one at a time.
+ALL_CONFIGS = [
+    {"fuse": fuse, "plan_memory": plan}
+    for fuse in (True, False) for plan in ("none", "reuse", "pool")
+] + [
+    {"gemm": False},
+    {"tile_elements": 0},
+    {"tile_elements": 64},
+    {"parallel": False},
+]
+# What the tests run: every planner, fusion off, and the loop lowering of
+# products with small tiles.
+SHORT_CONFIGS = [
+    {"plan_memory": "none"},
+    {"plan_memory": "pool"},
+    {"fuse": False},
+    {"gemm": False, "tile_elements": 64},
+]
+
+
+def describe(config):
+    return " ".join(f"{k}={v}" for k, v in config.items()) or "default"
+
+
+def max_relative_error(got, expected):
+    """The largest error of any output over that output's largest magnitude
+    (the tolerance of the zoo tests is 1e-3); inf for a shape or count that
+    differs."""
+    got, expected = tensors(got), tensors(expected)
+    if len(got) != len(expected):
+        return float("inf")
+    worst = 0.0
+    for g, e in zip(got, expected):
+        if g.shape != e.shape:
+            return float("inf")
+        if not e.numel():
+            continue
+        scale = max(float(e.abs().max()), 1e-6)
+        error = float((g.double() - e.double()).abs().max())
+        if error != error:  # NaN
+            return float("inf")
+        worst = max(worst, error / scale)
+    return worst
+
+
+def differential(name, configs, batches=(2, 3), report=print):
+    """Compiles zoo model `name` once (dynamic batch, no fallback), then
+    recompiles the imported program with each configuration, runs every
+    build on the same inputs for each batch and compares it with eager.
+    Returns [(config, batch, max relative error or the error message)]."""
+    import wrapper_mlir
+
+    model, make_inputs = build(name)
+    inputs = {batch: make_inputs(batch) for batch in batches}
+    with torch.no_grad():
+        expected = {batch: model(*x) for batch, x in inputs.items()}
+    base = wrapper_mlir.compile(model, make_inputs(batches[0]), dynamic_batch=True,
+                                fallback=False)
+    results = []
+    for config in [{}] + list(configs):
+        try:
+            compiled = base.recompile(**config) if config else base
+        except wrapper_mlir.WrapperError as error:
+            for batch in batches:
+                results.append((config, batch, f"compile: {error}"))
+            report(f"{name:20s} {describe(config):40s} compile failed: {error}")
+            continue
+        for batch in batches:
+            try:
+                with torch.no_grad():
+                    error = max_relative_error(compiled(*inputs[batch]), expected[batch])
+            except wrapper_mlir.WrapperError as failure:
+                error = f"run: {failure}"
+            results.append((config, batch, error))
+            shown = error if isinstance(error, str) else f"{error:.2e}"
+            report(f"{name:20s} {describe(config):40s} batch {batch}: {shown}")
+    return results

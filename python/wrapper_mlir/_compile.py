@@ -328,13 +328,18 @@ def _adopt(destroy, out):
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
-                  target="cpu", weights=None):
+                  target="cpu", weights=None, fuse=True, tile_elements=None):
     """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
     bytes of its dense_resource constants, written to a safetensors file
-    next to it."""
+    next to it. `fuse` and `tile_elements` (None: the compiler's default)
+    are wrapper-compile's --fuse and --tile-elements."""
+    flags = [] if fuse else ["--fuse=false"]
+    if tile_elements is not None:
+        flags.append(f"--tile-elements={int(tile_elements)}")
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")
     try:
-        return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights)
+        return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,
+                           flags)
     except WrapperError as error:
         kept = _keep_failed_source(workdir, str(error))
         shutil.rmtree(workdir, ignore_errors=True)
@@ -357,13 +362,14 @@ def _keep_failed_source(workdir, message):
                         f"\n(the program is kept in {kept})")
 
 
-def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):
+def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights, flags=()):
     library, command = _build_library(workdir, graph, entry, parallel, gemm, plan_memory,
-                                      target, weights)
+                                      target, weights, flags)
     return CompiledModel(str(library), graph, command, workdir, target)
 
 
-def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights):
+def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,
+                   flags=()):
     """Compiles tensor_program text into <workdir>/model.so; returns its path
     and the wrapper-compile command (less -o)."""
     source = Path(workdir) / "model.mlir"
@@ -384,6 +390,7 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
         f"--gemm={_bool_option(gemm)}",
         f"--plan-memory={plan_memory}",
     ]
+    command += list(flags)
     if entry:
         command.append(f"--entry={entry}")
     if target != "cpu":

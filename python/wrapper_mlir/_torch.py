@@ -21,6 +21,8 @@ OPTIONS = {
     "parallel": True,       # kernels on OpenMP threads
     "gemm": True,           # f32 products through the packed GEMM template
     "plan_memory": "reuse", # none, reuse or pool
+    "fuse": True,           # ops grouped into fused kernels
+    "tile_elements": None,  # iterations per row tile (0: untiled; None: the compiler's 4096)
     "target": None,         # cpu or cuda; None: cuda when an example input is a CUDA tensor
     "fallback": True,       # ops outside the table run in PyTorch (else an error)
 }
@@ -38,6 +40,10 @@ def check_options(options, where):
     if merged["plan_memory"] not in ("none", "reuse", "pool"):
         raise WrapperError(f"{where}: plan_memory must be 'none', 'reuse' or 'pool', "
                            f"got {merged['plan_memory']!r}")
+    tile = merged["tile_elements"]
+    if tile is not None and (isinstance(tile, bool) or not isinstance(tile, int) or tile < 0):
+        raise WrapperError(f"{where}: tile_elements must be None or an integer >= 0, "
+                           f"got {tile!r}")
     if merged["target"] is None:
         merged["target"] = "cpu"
     if merged["target"] not in ("cpu", "cuda"):
@@ -53,7 +59,8 @@ def default_target(example_inputs):
 
 
 def _compile_imported(imported, options):
-    compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target")}
+    compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target",
+                                               "fuse", "tile_elements")}
     compiled = _compile_text(imported.text, weights=imported.weights, **compile_options)
     if imported.fallbacks:
         from .importer.fallback import install
@@ -115,6 +122,7 @@ class TorchModel:
         self.in_spec = in_spec
         self.out_spec = out_spec
         self.program = program
+        self.options = None  # the compiler options, where known (recompile)
 
     @property
     def inputs(self):
@@ -144,6 +152,23 @@ class TorchModel:
         if self.out_spec is not None:
             return pytree.tree_unflatten(list(outputs), self.out_spec)
         return outputs
+
+    def recompile(self, **options):
+        """The same imported program compiled again with other compiler
+        options (parallel, gemm, plan_memory, fuse, tile_elements, target;
+        the others as this model was compiled): a new TorchModel, without
+        exporting or importing again. For comparing compiler choices on one
+        model (scripts/zoo-differential.py)."""
+        merged = {k: v for k, v in self.options.items()} if self.options else {}
+        merged.update(options)
+        merged.pop("fallback", None)
+        merged = check_options(merged, "TorchModel.recompile")
+        start = time.perf_counter()
+        compiled = _compile_imported(self.imported, merged)
+        model = TorchModel(self.imported, compiled, time.perf_counter() - start, self.in_spec,
+                           self.out_spec, self.program)
+        model.options = merged
+        return model
 
     def ir(self, stage="frontend"):
         """'aten' (the graph imported), 'source' (the tensor_program, its
@@ -192,8 +217,10 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
     compiled = _compile_imported(imported, options)
     in_spec = program.call_spec.in_spec if program.call_spec else None
     out_spec = program.call_spec.out_spec if program.call_spec else None
-    return TorchModel(imported, compiled, time.perf_counter() - start, in_spec, out_spec,
-                      program)
+    model = TorchModel(imported, compiled, time.perf_counter() - start, in_spec, out_spec,
+                       program)
+    model.options = options
+    return model
 
 
 def _fallback_handler():

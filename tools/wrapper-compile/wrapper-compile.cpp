@@ -71,6 +71,19 @@ static cl::opt<std::string> entry("entry",
 static cl::opt<bool> parallel("parallel",
                               cl::desc("Run kernels on OpenMP threads"),
                               cl::init(true), cl::cat(category));
+static cl::opt<bool> fuse("fuse",
+                          cl::desc("Fuse ops into kernels "
+                                   "(--tensor-program-fuse)"),
+                          cl::init(true), cl::cat(category));
+static cl::opt<bool> foldConstants(
+    "fold-constants",
+    cl::desc("Evaluate ops that depend only on constants at compile time"),
+    cl::init(true), cl::cat(category));
+static cl::opt<int64_t> tileElements(
+    "tile-elements",
+    cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
+             "stay untiled)"),
+    cl::init(4096), cl::cat(category));
 static cl::opt<std::string> planMemory(
     "plan-memory",
     cl::desc("Storage planning of the host graph: none, reuse or pool"),
@@ -357,7 +370,7 @@ int main(int argc, char **argv) {
   // larger, --mlir-print-debuginfo, ...), hidden from --help.
   registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(category);
-  showDefaults(parallel, planMemory, gemm, weightsMode, cc, target, cudaChip,
+  showDefaults(parallel, fuse, foldConstants, tileElements, planMemory, gemm, weightsMode, cc, target, cudaChip,
                cudaBinary, optLevel);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
@@ -397,8 +410,19 @@ int main(int argc, char **argv) {
   options.cInterface = true;
   options.gemm = gemm;
   options.gemmOptions = gemmOptions;
+  options.fuse = fuse;
+  options.foldConstants = foldConstants;
+  options.tileElements = tileElements;
   if (std::optional<std::string> problem = checkPipelineOptions(options))
-    return fail(problem->c_str());
+    return fail(*problem);
+  if (cuda) {
+    CUDAPipelineOptions cudaOptions;
+    cudaOptions.chip = cudaChip;
+    cudaOptions.binary = cudaBinary;
+    cudaOptions.planMemory = planMemory;
+    if (std::optional<std::string> problem = checkPipelineOptions(cudaOptions))
+      return fail(*problem);
+  }
 
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
   if (!input)
@@ -458,6 +482,8 @@ int main(int argc, char **argv) {
     cudaOptions.binary = cudaBinary;
     cudaOptions.cInterface = true;
     cudaOptions.planMemory = planMemory;
+    cudaOptions.fuse = fuse;
+    cudaOptions.foldConstants = foldConstants;
     buildCUDAPipeline(pm, cudaOptions);
     if (failed(pm.run(module)))
       return fail("compilation failed");
