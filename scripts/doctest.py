@@ -43,6 +43,7 @@ SKIP_REASONS = {
     "suite": "runs the test suite, which runs these tests",
     "placeholder": "stands for the user's own files or paths",
     "excerpt": "an excerpt of code from elsewhere (Inductor's output), not a program",
+    "slow": "a benchmark or long run (minutes; a quick form of it runs instead)",
 }
 RUN_LANGUAGES = ("sh", "python")
 FENCE = re.compile(r"^(```+)\s*(\S*)\s*(.*)$")
