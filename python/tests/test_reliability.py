@@ -141,6 +141,50 @@ def test_the_measurement_catches_one_leaked_buffer_per_call(mlp):
     assert growth >= 3000 * (64 << 10) * 0.9, f"a leak of 187 MiB showed as {growth / 2**20:.1f} MiB"
 
 
+def test_injected_allocation_failures_free_everything(mlp):
+    """Fault injection (wrapper_fail_allocation_after): the k-th runtime
+    allocation of a call fails, for k = 0, 1, ... until a call makes fewer
+    allocations than k. Each failure is a WrapperError saying so, leaves no
+    runtime memory allocated (an output created before the failing one is
+    freed), and the next call succeeds with the same outputs."""
+    import gc
+
+    lib = mlp._lib
+    lib.wrapper_fail_allocation_after.argtypes = [ctypes.c_int64]
+    lib.wrapper_allocated_bytes.restype = ctypes.c_uint64
+    rng = np.random.default_rng(6)
+    weights = _weights(rng)
+    x = rng.standard_normal((5, 64), dtype=np.float32)
+    expected = [a.copy() for a in mlp(x, *weights)]
+    gc.collect()
+    baseline = lib.wrapper_allocated_bytes()
+    injected = 0
+    try:
+        for k in range(64):
+            lib.wrapper_fail_allocation_after(k)
+            try:
+                outputs = mlp(x, *weights)
+            except wrapper_mlir.WrapperError as error:
+                lib.wrapper_fail_allocation_after(-1)
+                assert "injected by wrapper_fail_allocation_after" in str(error), str(error)
+                assert lib.wrapper_allocated_bytes() == baseline, f"allocation {k}: a leak"
+                injected += 1
+                outputs = mlp(x, *weights)
+                assert all(np.array_equal(a, b) for a, b in zip(outputs, expected))
+                del outputs
+                gc.collect()
+                assert lib.wrapper_allocated_bytes() == baseline
+                continue
+            lib.wrapper_fail_allocation_after(-1)
+            assert all(np.array_equal(a, b) for a, b in zip(outputs, expected))
+            break
+    finally:
+        lib.wrapper_fail_allocation_after(-1)
+    # One allocation per output: the second failure needs the first output
+    # freed.
+    assert injected == 2, f"{injected} allocations failed in turn"
+
+
 @pytest.mark.parametrize("case,message", [
     ("dtype", "input #0: unsupported dtype complex64"),
     ("wrong_dtype", "input arg0 has dtype float64, expected float32"),

@@ -85,6 +85,25 @@ typedef struct {
 static uint64_t allocLimit;
 static uint64_t allocated;
 static uint64_t peakAllocated;
+/* Allocations to let through before one is refused (fault injection); -1:
+ * none is refused. */
+static int64_t failAfter = -1;
+
+void wrapper_fail_allocation_after(int64_t count) {
+  __atomic_store_n(&failAfter, count < 0 ? -1 : count, __ATOMIC_SEQ_CST);
+}
+
+/* Whether this allocation is the one to refuse (it then disarms). */
+static int injectedFailure(void) {
+  int64_t left = __atomic_load_n(&failAfter, __ATOMIC_SEQ_CST);
+  while (left >= 0) {
+    int64_t next = left == 0 ? -1 : left - 1;
+    if (__atomic_compare_exchange_n(&failAfter, &left, next, 0,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+      return left == 0;
+  }
+  return 0;
+}
 
 void wrapper_set_alloc_limit(uint64_t bytes) {
   __atomic_store_n(&allocLimit, bytes, __ATOMIC_RELAXED);
@@ -111,6 +130,11 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                              "wrapper_alloc: %zu bytes overflow the address "
                              "space",
+                             bytes);
+  if (injectedFailure())
+    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                             "out of memory allocating %zu bytes (a failure "
+                             "injected by wrapper_fail_allocation_after)",
                              bytes);
   uint64_t limit = __atomic_load_n(&allocLimit, __ATOMIC_RELAXED);
   uint64_t now = __atomic_add_fetch(&allocated, bytes, __ATOMIC_RELAXED);

@@ -333,7 +333,8 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   // On CUDA: the first error of the asynchronous calls, if any.
   os << "  wrapper_status status = "
      << (cuda ? "wrapper_cuda_synchronize()" : "WRAPPER_OK") << ";\n";
-  os << "  void *freed[NUM_OUTPUTS + 1] = {0};\n  int32_t num_freed = 0;\n";
+  os << "  void *freed[NUM_OUTPUTS + 1] = {0};\n  int32_t num_freed = 0;\n"
+        "  int32_t created = 0;\n";
   for (auto [index, type] : llvm::enumerate(outputs)) {
     int64_t rank = cast<RankedTensorType>(type).getRank();
     std::string r = "results.r" + std::to_string(index);
@@ -343,10 +344,10 @@ wrapper_status wrapper_model_run(wrapper_model *model,
          << "*strides = " << r << ".strides;\n";
     else
       os << "    const int64_t *sizes = NULL, *strides = NULL;\n";
-    os << "    if (status == WRAPPER_OK)\n      status = "
+    os << "    if (status == WRAPPER_OK) {\n      status = "
           "wrapper_array_create(output_info["
        << index << "].dtype, " << rank << ", sizes, &outputs[" << index
-       << "]);\n";
+       << "]);\n      created += status == WRAPPER_OK;\n    }\n";
     os << "    if (status == WRAPPER_OK)\n      copy_out((char "
           "*)outputs["
        << index << "].data, (const char *)" << r << ".aligned + " << r
@@ -364,6 +365,10 @@ wrapper_status wrapper_model_run(wrapper_model *model,
           "freed[num_freed++] = allocated;\n    }\n";
     os << "  }\n";
   }
+  // A failure after some outputs were created (the allocation of a later
+  // one) leaves the caller no outputs to free.
+  os << "  if (status != WRAPPER_OK)\n    for (int32_t i = 0; i < created; "
+        "++i)\n      wrapper_array_destroy(&outputs[i]);\n";
   os << "  ++model->runs;\n  return status;\n}\n";
   return source;
 }

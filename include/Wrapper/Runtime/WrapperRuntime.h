@@ -59,6 +59,13 @@ void wrapper_set_alloc_limit(uint64_t bytes);
 /* Bytes currently allocated through wrapper_alloc, and the peak. */
 uint64_t wrapper_allocated_bytes(void);
 uint64_t wrapper_peak_allocated_bytes(void);
+/* Fault injection for tests: lets `count` more wrapper_alloc calls (in any
+ * thread) succeed, then refuses the next one with
+ * WRAPPER_ERROR_OUT_OF_MEMORY as if malloc had failed, then disarms. A
+ * negative count disarms it. Every caller of wrapper_alloc must return the
+ * error and free what it held (python/tests/test_reliability.py injects a
+ * failure at each allocation of a call in turn). */
+void wrapper_fail_allocation_after(int64_t count);
 
 /*===------------------------------------------------------------------===*
  * Kernel profiling
