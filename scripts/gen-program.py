@@ -3,7 +3,9 @@
 test's input): elementwise chains with broadcasting, reductions over random
 axes, views (reshape, permute, slice, broadcast), matmuls, composites
 (softmax, layer_norm, rms_norm, gelu), selects, and a dynamic leading
-dimension. Deterministic for a seed.
+dimension; in a third of the programs also convolutions (strided,
+dilated, grouped, with bias), max and average pooling with padding, and
+take/gather with constant indices. Deterministic for a seed.
 
     gen-program.py SEED            prints the program
     gen-program.py SEED --dynamic  with a dynamic leading dimension
@@ -15,6 +17,7 @@ import sys
 class Gen:
     def __init__(self, seed, dynamic):
         self.rng = random.Random(seed)
+        self.seed = seed
         self.lines = []
         self.count = 0
         self.dynamic = dynamic
@@ -169,8 +172,21 @@ class Gen:
         if s[-1] < 0 or s[-2] < 0:
             return self.unary()
         out = s[:-2] + [s[-2] * s[-1]]
-        return self.emit("tensor_program.reshape %s : %s -> %s"
-                         % (x, self.ty(s), self.ty(out)), out)
+        return self.emit("tensor_program.reshape %s%s : %s -> %s"
+                         % (x, self.dynamic_sizes(x, s), self.ty(s), self.ty(out)), out)
+
+    def dynamic_sizes(self, x, s):
+        """The size operands of a reshape of `x` (shape `s`) that keeps its
+        dynamic dimensions where they are: " [%d...]", or ""."""
+        names = []
+        for d, size in enumerate(s):
+            if size >= 0:
+                continue
+            index = "%%d%d_%d" % (self.count + 1, d)
+            self.lines.append("  %sc = arith.constant %d : index" % (index, d))
+            self.lines.append("  %s = tensor.dim %s, %sc : %s" % (index, x, index, self.ty(s)))
+            names.append(index)
+        return " [%s]" % ", ".join(names) if names else ""
 
     def matmul(self):
         x = self.pick(lambda s: len(s) == 2 and s[1] > 0)
@@ -196,6 +212,102 @@ class Gen:
                          % (c, x, y, self.ty(s).replace("f32", "i1"),
                             self.ty(s), self.ty(s), self.ty(s)), s)
 
+    def spatial(self):
+        """A convolution or pooling on an NCHW value (an image argument is
+        added the first time), sometimes flattened back to [N, C*H*W] so
+        that later ops mix it with the rest."""
+        x = self.pick(lambda s: len(s) == 4 and all(d > 0 for d in s[1:]))
+        if x is None:
+            rows = self.args[0][1][0]
+            x = self.add_arg([rows, self.rng.choice([1, 2, 3]),
+                              self.rng.randint(4, 9), self.rng.randint(4, 9)])
+        n, c, h, w = self.values[x]
+        kind = self.rng.choice(["convolution", "convolution", "max_pool", "avg_pool",
+                                "flatten"])
+        if kind == "flatten":
+            # A dynamic batch is passed on as the reshape's size operand.
+            sizes = self.dynamic_sizes(x, [n, c, h, w])
+            return self.emit("tensor_program.reshape %s%s : %s -> %s"
+                             % (x, sizes, self.ty([n, c, h, w]), self.ty([n, c * h * w])),
+                             [n, c * h * w])
+        k = self.rng.choice([1, 2, 3])
+        stride = self.rng.choice([1, 1, 2])
+        dilation = self.rng.choice([1, 1, 2]) if kind != "avg_pool" else 1
+        extent = dilation * (k - 1) + 1
+        if kind == "convolution":
+            if extent > h or extent > w:
+                return self.unary()
+            groups = c if c > 1 and self.rng.random() < 0.3 else 1
+            out_channels = groups * self.rng.choice([1, 2])
+            weight = self.add_arg([out_channels, c // groups, k, k])
+            operands, types = [x, weight], [self.ty([n, c, h, w]),
+                                             self.ty([out_channels, c // groups, k, k])]
+            bias = ""
+            if self.rng.random() < 0.5:
+                b = self.add_arg([out_channels])
+                bias, operands = " bias %s" % b, operands
+                types.append(self.ty([out_channels]))
+            out = [n, out_channels, (h - extent) // stride + 1, (w - extent) // stride + 1]
+            return self.emit("tensor_program.convolution %s, %s%s stride [%d, %d] dilation "
+                             "[%d, %d] groups %d : (%s) -> %s"
+                             % (x, weight, bias, stride, stride, dilation, dilation, groups,
+                                ", ".join(types), self.ty(out)), out)
+        pad = self.rng.randint(0, k // 2)
+        if extent > h + 2 * pad or extent > w + 2 * pad:
+            return self.unary()
+        out = [n, c, (h + 2 * pad - extent) // stride + 1, (w + 2 * pad - extent) // stride + 1]
+        window = "window [%d, %d] stride [%d, %d]" % (k, k, stride, stride)
+        if kind == "max_pool":
+            window += " dilation [%d, %d]" % (dilation, dilation)
+        return self.emit("tensor_program.%s %s %s padding_low [%d, %d] padding_high [%d, %d] "
+                         ": %s -> %s" % (kind, x, window, pad, pad, pad, pad,
+                                         self.ty([n, c, h, w]), self.ty(out)), out)
+
+    def index(self):
+        """take (indices of any rank, some counted from the end) along a
+        static dimension, or gather on a static value, with constant indices
+        in range."""
+        x = self.pick(lambda s: len(s) >= 1 and any(d > 0 for d in s))
+        if x is None:
+            return self.unary()
+        s = self.values[x]
+        dims = [i for i, d in enumerate(s) if d > 0]
+        d = self.rng.choice(dims)
+        if self.rng.random() < 0.5 or any(e < 0 for e in s):
+            shape = [self.rng.randint(1, 4) for _ in range(self.rng.choice([1, 1, 2]))]
+            count = 1
+            for e in shape:
+                count *= e
+            values = [self.rng.randint(-s[d], s[d] - 1) for _ in range(count)]
+            index_type = "tensor<%sxi64>" % "x".join(map(str, shape))
+            idx = self.emit_index(values, shape, index_type)
+            out = s[:d] + shape + s[d + 1:]
+            return self.emit("tensor_program.take %s, %s dim %d : (%s, %s) -> %s"
+                             % (x, idx, d, self.ty(s), index_type, self.ty(out)), out)
+        shape = list(s)
+        shape[d] = self.rng.randint(1, 4)
+        count = 1
+        for e in shape:
+            count *= e
+        values = [self.rng.randint(0, s[d] - 1) for _ in range(count)]
+        index_type = "tensor<%sxi64>" % "x".join(map(str, shape))
+        idx = self.emit_index(values, shape, index_type)
+        return self.emit("tensor_program.gather %s, %s dim %d : (%s, %s) -> %s"
+                         % (x, idx, d, self.ty(s), index_type, self.ty(shape)), shape)
+
+    def emit_index(self, values, shape, index_type):
+        """A constant i64 tensor (kept out of the float values)."""
+        def nest(flat, dims):
+            if not dims:
+                return str(flat[0])
+            step = len(flat) // dims[0]
+            return "[" + ", ".join(nest(flat[i * step:(i + 1) * step], dims[1:])
+                                   for i in range(dims[0])) + "]"
+        name = self.fresh()
+        self.lines.append("  %s = tensor_program.constant dense<%s> : %s"
+                          % (name, nest(values, shape), index_type))
+        return name
+
     def generate(self):
         rows = -1 if self.dynamic else self.rng.choice([1, 3, 4, 7])
         cols = self.rng.choice([1, 5, 8, 16])
@@ -206,6 +318,10 @@ class Gen:
             self.add_arg([self.rng.choice([2, 3]), rows, cols])
         kinds = [self.unary, self.binary, self.binary, self.reduce,
                  self.composite, self.view, self.matmul, self.select]
+        # Convolutions, pooling and indexing in a third of the programs
+        # (which third is drawn from a generator of its own).
+        if random.Random(self.seed).random() < 1 / 3:
+            kinds += [self.spatial, self.spatial, self.index]
         for _ in range(self.rng.randint(2, 12)):
             self.rng.choice(kinds)()
         # Results: the last value and sometimes another one.
