@@ -6,14 +6,17 @@
 #     bit for bit, per-thread errors, resident memory over 20000 calls and
 #     its leak detector, bad inputs at the boundary);
 #  3. one zoo model (the next one each round) under every compiler
-#     configuration vs eager (scripts/zoo-differential.py);
+#     configuration vs eager (scripts/zoo-differential.py), and 20000 calls
+#     of squeezenet1_1 with the resident memory growth under 16 MiB
+#     (scripts/memory-growth.py);
 #  4. each fuzz target for 20 s (scripts/fuzz.sh; the sanitizer build),
 # until SECONDS (default 3600) have passed; a round that started finishes.
 #
 #   scripts/soak.sh [SECONDS]
 #
 # Prints a line per stage and, last, "soak: R rounds in S s: P programs,
-# T reliability tests, M model configurations, F fuzz runs; N failures";
+# T reliability tests, M model configurations, C model calls with flat
+# memory, F fuzz runs; N failures";
 # exits non-zero on any failure. Logs of failures are kept in $OUT
 # (default build/soak).
 set -uo pipefail
@@ -28,7 +31,7 @@ models=$(cd "$root/python/tests" && "$python" -c 'from zoo import ZOO; print(" "
 read -r -a models <<<"$models"
 
 start=$(date +%s)
-rounds=0 programs=0 tests=0 configs=0 fuzzes=0 failures=0
+rounds=0 programs=0 tests=0 configs=0 calls=0 fuzzes=0 failures=0
 stage() { # name log command...: runs, reports, keeps the log of a failure
   local name=$1 log=$2
   shift 2
@@ -56,10 +59,15 @@ while (($(date +%s) - start < seconds)); do
     env WRAPPER_BUILD_DIR="$build" PYTHONPATH="$root/python" \
     "$python" "$root/scripts/zoo-differential.py" --models "$model" --batches 1,3
   configs=$((configs + $(cd "$root/python/tests" && "$python" -c 'from zoo import ALL_CONFIGS; print(len(ALL_CONFIGS) + 1)')))
+  stage "squeezenet1_1: resident memory over 20000 calls" "$out/memory-$rounds.log" \
+    env WRAPPER_BUILD_DIR="$build" PYTHONPATH="$root/python" \
+    "$python" "$root/scripts/memory-growth.py" --model squeezenet1_1 --calls 20000
+  calls=$((calls + 20000))
   stage "fuzz targets (20 s each)" "$out/fuzz-$rounds.log" "$root/scripts/fuzz.sh" 20
   fuzzes=$((fuzzes + $(sed -n "s/.*targets: //p" "$root/scripts/fuzz.sh" | head -1 | wc -w)))
 done
 echo "soak: $rounds rounds in $(($(date +%s) - start)) s: $programs programs," \
-  "$tests reliability tests, $configs model configurations, $fuzzes fuzz runs;" \
+  "$tests reliability tests, $configs model configurations, $calls model calls" \
+  "with flat memory, $fuzzes fuzz runs;" \
   "$failures failures"
 ((failures == 0))

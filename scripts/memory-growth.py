@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Resident memory of a process calling one compiled zoo model many times:
+the model (python/tests/zoo.py) is compiled with wrapper_mlir.compile, warmed
+up, then called CALLS times on fresh inputs of the same shape; the growth of
+the resident set after the warm-up must stay under BOUND MiB.
+
+    scripts/memory-growth.py [--model squeezenet1_1] [--calls 100000]
+                             [--batch 1] [--bound-mib 16]
+
+Run it with the project's Python (.venv; WRAPPER_BUILD_DIR and
+PYTHONPATH=python as for the tests). Prints the resident set before and
+after and the growth, and exits 1 when the growth is above the bound.
+python/tests/test_reliability.py checks the measurement itself (it sees a
+leak of one 64 KB buffer per call).
+"""
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+
+def resident_mib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="squeezenet1_1")
+    parser.add_argument("--calls", type=int, default=100000)
+    parser.add_argument("--batch", type=int, default=1)
+    parser.add_argument("--warmup", type=int, default=200)
+    parser.add_argument("--bound-mib", type=float, default=16.0)
+    args = parser.parse_args()
+
+    import torch
+
+    import wrapper_mlir
+    from zoo import ZOO, build
+
+    names = [name for name, _, _ in ZOO]
+    if args.model not in names:
+        parser.error(f"unknown model '{args.model}'; the zoo has {', '.join(names)}")
+    model, make_inputs = build(args.model)
+    compiled = wrapper_mlir.compile(model, make_inputs(2), dynamic_batch=True, fallback=False)
+    inputs = [make_inputs(args.batch) for _ in range(8)]
+    with torch.no_grad():
+        for i in range(args.warmup):
+            compiled(*inputs[i % len(inputs)])
+        before = resident_mib()
+        start = time.time()
+        for i in range(args.calls):
+            outputs = compiled(*inputs[i % len(inputs)])
+            del outputs
+        seconds = time.time() - start
+    after = resident_mib()
+    growth = after - before
+    print(f"{args.model}: {args.calls} calls (batch {args.batch}) in {seconds:.0f} s, "
+          f"resident {before:.1f} MiB -> {after:.1f} MiB, growth {growth:+.1f} MiB "
+          f"(bound {args.bound_mib:g} MiB)")
+    return 0 if growth <= args.bound_mib else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
