@@ -79,9 +79,8 @@ static SmallVector<OptionToken> tokenize(StringRef text) {
 }
 
 static bool isBoolText(StringRef value) {
-  return llvm::is_contained({"true", "false", "1", "0", "True", "False",
-                             "TRUE", "FALSE"},
-                            value);
+  return llvm::is_contained(
+      {"true", "false", "1", "0", "True", "False", "TRUE", "FALSE"}, value);
 }
 
 static bool isIntegerText(StringRef value) {
@@ -91,9 +90,8 @@ static bool isIntegerText(StringRef value) {
 
 /// Checks `text` against the options listed (with their defaults) in
 /// `printed`, the form PassOptions::print writes.
-static std::optional<std::string> checkOptionText(StringRef text,
-                                                  StringRef printed,
-                                                  StringRef what) {
+static std::optional<std::string>
+checkOptionText(StringRef text, StringRef printed, StringRef what) {
   llvm::StringMap<StringRef> known;
   SmallVector<StringRef> names;
   for (const OptionToken &token : tokenize(printed)) {
@@ -114,8 +112,7 @@ static std::optional<std::string> checkOptionText(StringRef text,
           best = name;
         }
       }
-      if (!best.empty() &&
-          bestDistance <= std::max<size_t>(2, best.size() / 3))
+      if (!best.empty() && bestDistance <= std::max<size_t>(2, best.size() / 3))
         message += "; did you mean '" + best.str() + "'?";
       else
         message += "; its options are " + llvm::join(names, ", ");
@@ -141,10 +138,8 @@ static std::optional<std::string> checkOptionText(StringRef text,
   return std::nullopt;
 }
 
-std::optional<std::string>
-mlir::wrapper::checkOptionString(StringRef text,
-                                 const mlir::detail::PassOptions &defaults,
-                                 StringRef what) {
+std::optional<std::string> mlir::wrapper::checkOptionString(
+    StringRef text, const mlir::detail::PassOptions &defaults, StringRef what) {
   std::string printed;
   llvm::raw_string_ostream os(printed);
   defaults.print(os);
@@ -158,6 +153,11 @@ static std::optional<std::string> oneOf(StringRef option, StringRef value,
     return std::nullopt;
   return "unknown " + option.str() + " '" + value.str() + "'; expected " +
          llvm::join(accepted, ", ");
+}
+
+/// The storage planning strategies of --wrapper-plan-memory.
+static std::optional<std::string> checkPlanMemory(StringRef value) {
+  return oneOf("plan-memory", value, {"none", "reuse", "pool"});
 }
 
 /// The code generator's options (shared by the CPU pipelines).
@@ -189,8 +189,7 @@ checkCodegen(const CPUCodegenOptionsMixin<Derived> &options) {
                "' comes from the pipeline (parallel, the target's vector "
                "width), not from gemm-options";
       int64_t value;
-      if (token.hasValue && !token.value.getAsInteger(10, value) &&
-          value < 0)
+      if (token.hasValue && !token.value.getAsInteger(10, value) && value < 0)
         return "gemm-options: " + token.key.str() +
                " must not be negative, got " + token.value.str();
     }
@@ -205,8 +204,7 @@ mlir::wrapper::checkPipelineOptions(const CPUCodegenOptions &options) {
 
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CPUPipelineOptions &options) {
-  if (auto problem = oneOf("plan-memory", options.planMemory,
-                           {"none", "reuse", "pool"}))
+  if (auto problem = checkPlanMemory(options.planMemory))
     return problem;
   if (auto problem = oneOf("debug-printer", options.debugPrinter,
                            {"off", "save", "print", "kernel-names"}))
@@ -216,8 +214,7 @@ mlir::wrapper::checkPipelineOptions(const CPUPipelineOptions &options) {
 
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CUDAPipelineOptions &options) {
-  if (auto problem = oneOf("plan-memory", options.planMemory,
-                           {"none", "reuse", "pool"}))
+  if (auto problem = checkPlanMemory(options.planMemory))
     return problem;
   if (auto problem = oneOf("binary", options.binary, {"ptx", "cubin"}))
     return problem;
@@ -238,7 +235,7 @@ mlir::wrapper::checkPipelineOptions(const CUDAPipelineOptions &options) {
   StringRef device = options.device;
   if (device != "cuda" &&
       (!device.consume_front("cuda:") || !isIntegerText(device)))
-    return "device must be cuda or cuda:N, got '" +
-           options.device.getValue() + "'";
+    return "device must be cuda or cuda:N, got '" + options.device.getValue() +
+           "'";
   return std::nullopt;
 }

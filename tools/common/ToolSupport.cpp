@@ -142,8 +142,7 @@ func::FuncOp mlir::wrapper::findEntryFunction(ModuleOp module, StringRef name,
   return {};
 }
 
-LogicalResult mlir::wrapper::checkTensorSizes(func::FuncOp func,
-                                              uint64_t limit,
+LogicalResult mlir::wrapper::checkTensorSizes(func::FuncOp func, uint64_t limit,
                                               std::string &error) {
   auto tooLarge = [&](Type type, Location loc) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -167,7 +166,8 @@ LogicalResult mlir::wrapper::checkTensorSizes(func::FuncOp func,
     llvm::raw_string_ostream typeOs(typeText);
     type.print(typeOs);
     error = "a " + typeText + " at " + where + " needs more than " +
-            std::to_string(limit) + " bytes (--max-tensor-bytes); it could "
+            std::to_string(limit) +
+            " bytes (--max-tensor-bytes); it could "
             "not be allocated";
     return true;
   };

@@ -370,8 +370,8 @@ int main(int argc, char **argv) {
   // larger, --mlir-print-debuginfo, ...), hidden from --help.
   registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(category);
-  showDefaults(parallel, fuse, foldConstants, tileElements, planMemory, gemm, weightsMode, cc, target, cudaChip,
-               cudaBinary, optLevel);
+  showDefaults(parallel, fuse, foldConstants, tileElements, planMemory, gemm,
+               weightsMode, cc, target, cudaChip, cudaBinary, optLevel);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");
@@ -415,11 +415,14 @@ int main(int argc, char **argv) {
   options.tileElements = tileElements;
   if (std::optional<std::string> problem = checkPipelineOptions(options))
     return fail(*problem);
+  CUDAPipelineOptions cudaOptions;
+  cudaOptions.chip = cudaChip;
+  cudaOptions.binary = cudaBinary;
+  cudaOptions.cInterface = true;
+  cudaOptions.planMemory = planMemory;
+  cudaOptions.fuse = fuse;
+  cudaOptions.foldConstants = foldConstants;
   if (cuda) {
-    CUDAPipelineOptions cudaOptions;
-    cudaOptions.chip = cudaChip;
-    cudaOptions.binary = cudaBinary;
-    cudaOptions.planMemory = planMemory;
     if (std::optional<std::string> problem = checkPipelineOptions(cudaOptions))
       return fail(*problem);
   }
@@ -477,13 +480,6 @@ int main(int argc, char **argv) {
   if (cuda) {
     PassManager pm(&context);
     pm.addPass(createSymbolDCEPass());
-    CUDAPipelineOptions cudaOptions;
-    cudaOptions.chip = cudaChip;
-    cudaOptions.binary = cudaBinary;
-    cudaOptions.cInterface = true;
-    cudaOptions.planMemory = planMemory;
-    cudaOptions.fuse = fuse;
-    cudaOptions.foldConstants = foldConstants;
     buildCUDAPipeline(pm, cudaOptions);
     if (failed(pm.run(module)))
       return fail("compilation failed");
