@@ -6,7 +6,9 @@
 
 #include "Wrapper/Utils/MemRefDescriptors.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 
@@ -44,4 +46,13 @@ Value mlir::wrapper::buildMemRefOnPointer(OpBuilder &b, Location loc,
   }
   return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
       .getResult(0);
+}
+
+Value mlir::wrapper::buildAlignedPointer(OpBuilder &b, Location loc,
+                                         Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), index).getResult();
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
 }

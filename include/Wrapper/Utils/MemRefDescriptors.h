@@ -24,6 +24,10 @@ namespace wrapper {
 Value buildMemRefOnPointer(OpBuilder &b, Location loc, Value pointer,
                            MemRefType type, ValueRange sizes = {});
 
+/// The LLVM pointer to the first element of the storage of `memref` (its
+/// aligned pointer, without the view's offset).
+Value buildAlignedPointer(OpBuilder &b, Location loc, Value memref);
+
 } // namespace wrapper
 } // namespace mlir
 

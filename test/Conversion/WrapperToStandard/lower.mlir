@@ -62,3 +62,26 @@ wrapper.graph @debug(%x: memref<8xf32>) {
   wrapper.return
 }
 
+
+// -----
+
+// Tests that ops of other dialects get the converted types, their regions
+// too: memref.dim of a buffer with a memory space, and an scf.for whose body
+// calls a kernel on it.
+// CHECK-LABEL: func.func @other_ops
+// CHECK-SAME: (%[[X:.*]]: memref<?xf32>)
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK:   call @fill_impl(%[[X]]) : (memref<?xf32>) -> ()
+// CHECK-NOT: unrealized_conversion_cast
+func.func private @fill_impl(memref<?xf32>)
+wrapper.kernel @fill = @fill_impl
+wrapper.graph @other_ops(%x: memref<?xf32, #wrapper.device<cpu>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32, #wrapper.device<cpu>>
+  scf.for %i = %c0 to %n step %c1 {
+    wrapper.call @fill(%x) : memref<?xf32, #wrapper.device<cpu>>
+  }
+  wrapper.return
+}

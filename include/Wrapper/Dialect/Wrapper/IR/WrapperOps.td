@@ -204,6 +204,15 @@ def Wrapper_FreeIfNotReusedOp : Wrapper_Op<"free_if_not_reused"> {
   let arguments = (ins Arg<Wrapper_Buffer, "", [MemFree<DefaultResource>]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether a later `wrapper.reuse` takes the buffer's storage (then this
+    /// line frees nothing).
+    bool isReused() {
+      return llvm::any_of(getBuffer().getUsers(), [](Operation *user) {
+        return isa<ReuseOp>(user);
+      });
+    }
+  }];
 }
 
 def Wrapper_ReuseOp : Wrapper_Op<"reuse", [
