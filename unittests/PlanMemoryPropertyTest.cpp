@@ -310,7 +310,9 @@ TEST(PlanMemoryProperty, RandomGraphsKeepTheirOutputs) {
     ASSERT_TRUE(succeeded(expected)) << "seed " << seed << ": " << error;
     MemoryProfile before = computeMemoryProfile(graph);
 
-    for (const char *strategy : {"none", "reuse", "pool"}) {
+    for (MemoryPlanStrategy strategy :
+         {MemoryPlanStrategy::None, MemoryPlanStrategy::Reuse,
+          MemoryPlanStrategy::Pool}) {
       OwningOpRef<ModuleOp> module = original->clone();
       PassManager pm(&context);
       WrapperPlanMemoryPassOptions options;
@@ -320,25 +322,30 @@ TEST(PlanMemoryProperty, RandomGraphsKeepTheirOutputs) {
       nested.addPass(createWrapperVerifyLifetimesPass());
       diagnostics.clear();
       ASSERT_TRUE(succeeded(pm.run(*module)))
-          << "seed " << seed << ", strategy " << strategy << ":\n"
+          << "seed " << seed << ", strategy "
+          << stringifyMemoryPlanStrategy(strategy).str() << ":\n"
           << diagnostics << text;
       auto planned = *module->getOps<GraphOp>().begin();
       MemoryProfile after = computeMemoryProfile(planned);
       EXPECT_LE(after.peakBytes, before.peakBytes)
-          << "seed " << seed << ", strategy " << strategy;
+          << "seed " << seed << ", strategy "
+          << stringifyMemoryPlanStrategy(strategy).str();
       FailureOr<std::vector<std::vector<float>>> actual =
           simulate(planned, error);
       ASSERT_TRUE(succeeded(actual))
-          << "seed " << seed << ", strategy " << strategy << ": " << error;
+          << "seed " << seed << ", strategy "
+          << stringifyMemoryPlanStrategy(strategy).str() << ": " << error;
       ASSERT_EQ(expected->size(), actual->size());
       for (size_t i = 0; i < expected->size(); ++i)
         for (size_t j = 0; j < (*expected)[i].size(); ++j)
           ASSERT_EQ((*expected)[i][j], (*actual)[i][j])
-              << "seed " << seed << ", strategy " << strategy << ", output "
+              << "seed " << seed << ", strategy "
+          << stringifyMemoryPlanStrategy(strategy).str() << ", output "
               << i << ", element " << j;
       if (after.allocations < before.allocations)
-        ++reusedPrograms[strategy];
-      peakSaved[strategy] += before.peakBytes - after.peakBytes;
+        ++reusedPrograms[stringifyMemoryPlanStrategy(strategy).str()];
+      peakSaved[stringifyMemoryPlanStrategy(strategy).str()] +=
+          before.peakBytes - after.peakBytes;
     }
   }
   // The planners must actually do something on these graphs.

@@ -14,7 +14,6 @@
 
 #include "Wrapper/Pipelines/Pipelines.h"
 
-#include "Wrapper/Codegen/CPU/Passes.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -88,6 +87,17 @@ static bool isIntegerText(StringRef value) {
   return !value.getAsInteger(10, unused);
 }
 
+/// Every option of the set of options that the option `name` takes as its
+/// value, as PassOptions::print writes them (the value itself prints only
+/// the options that are set).
+static std::string printNestedOptions(StringRef name) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  if (name == "gemm-options")
+    GemmTemplateOptions().print(os);
+  return printed;
+}
+
 /// Checks `text` against the options listed (with their defaults) in
 /// `printed`, the form PassOptions::print writes.
 static std::optional<std::string>
@@ -118,8 +128,17 @@ checkOptionText(StringRef text, StringRef printed, StringRef what) {
         message += "; its options are " + llvm::join(names, ", ");
       return message;
     }
-    // The option's kind, as its printed default shows it.
+    // The option's kind, as its printed default shows it; options whose
+    // value is itself a set of options (gemm-options={kc=384}) are checked
+    // against the set's.
     StringRef standard = it->second;
+    if (standard.starts_with("{") && token.hasValue) {
+      if (std::optional<std::string> problem =
+              checkOptionText(token.value, printNestedOptions(token.key),
+                              (token.key + " of " + what).str()))
+        return problem;
+      continue;
+    }
     bool isBool = standard == "true" || standard == "false";
     bool isInteger = !isBool && isIntegerText(standard);
     if (!token.hasValue) {
@@ -146,24 +165,10 @@ std::optional<std::string> mlir::wrapper::checkOptionString(
   return checkOptionText(text, printed, what);
 }
 
-/// `value` must be one of `accepted`.
-static std::optional<std::string> oneOf(StringRef option, StringRef value,
-                                        ArrayRef<StringRef> accepted) {
-  if (llvm::is_contained(accepted, value))
-    return std::nullopt;
-  return "unknown " + option.str() + " '" + value.str() + "'; expected " +
-         llvm::join(accepted, ", ");
-}
-
-/// The storage planning strategies of --wrapper-plan-memory.
-static std::optional<std::string> checkPlanMemory(StringRef value) {
-  return oneOf("plan-memory", value, {"none", "reuse", "pool"});
-}
-
 /// The code generator's options (shared by the CPU pipelines).
-template <typename Derived>
+template <typename Derived, typename Base>
 static std::optional<std::string>
-checkCodegen(const CPUCodegenOptionsMixin<Derived> &options) {
+checkCodegen(const CPUCodegenOptionsMixin<Derived, Base> &options) {
   if (options.tileElements < 0)
     return "tile-elements must be 0 (no tiling) or positive, got " +
            std::to_string(options.tileElements);
@@ -172,28 +177,13 @@ checkCodegen(const CPUCodegenOptionsMixin<Derived> &options) {
     return "vector-width must be 0 (from the target) or a power of two up "
            "to 64, got " +
            std::to_string(width);
-  if (!options.gemmOptions.empty()) {
-    // The pass's own options, printed with their defaults, say which
-    // names and kinds there are.
-    std::unique_ptr<Pass> pass = createWrapperGemmTemplatePass();
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    pass->printAsTextualPipeline(os);
-    StringRef body = StringRef(printed).split('{').second.rsplit('}').first;
-    if (std::optional<std::string> problem =
-            checkOptionText(options.gemmOptions, body, "gemm-options"))
-      return problem;
-    for (const OptionToken &token : tokenize(options.gemmOptions)) {
-      if (token.key == "parallel" || token.key == "vector-width")
-        return "gemm-options: '" + token.key.str() +
-               "' comes from the pipeline (parallel, the target's vector "
-               "width), not from gemm-options";
-      int64_t value;
-      if (token.hasValue && !token.value.getAsInteger(10, value) && value < 0)
-        return "gemm-options: " + token.key.str() +
-               " must not be negative, got " + token.value.str();
-    }
-  }
+  const GemmTemplateOptions &gemm = options.gemmOptions;
+  for (const PipelineOption<int64_t> *size :
+       {&gemm.mr, &gemm.nr, &gemm.kc, &gemm.mc, &gemm.nc,
+        &gemm.minParallelWork})
+    if (*size < 0)
+      return "gemm-options: " + size->getArgStr().str() +
+             " must not be negative, got " + std::to_string(*size);
   return std::nullopt;
 }
 
@@ -204,20 +194,11 @@ mlir::wrapper::checkPipelineOptions(const CPUCodegenOptions &options) {
 
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CPUPipelineOptions &options) {
-  if (auto problem = checkPlanMemory(options.planMemory))
-    return problem;
-  if (auto problem = oneOf("debug-printer", options.debugPrinter,
-                           {"off", "save", "print", "kernel-names"}))
-    return problem;
   return checkCodegen(options);
 }
 
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CUDAPipelineOptions &options) {
-  if (auto problem = checkPlanMemory(options.planMemory))
-    return problem;
-  if (auto problem = oneOf("binary", options.binary, {"ptx", "cubin"}))
-    return problem;
   StringRef chip = options.chip;
   unsigned version;
   if (!chip.consume_front("sm_") || chip.consumeInteger(10, version) ||

@@ -60,6 +60,74 @@ std::unique_ptr<Pass> createFailPass(std::string message) {
 }
 } // namespace
 
+/// The GEMM template's pass options: the pass's defaults, with the options
+/// the user set in `gemm-options` and the pipeline's parallelism.
+static WrapperGemmTemplatePassOptions
+getGemmTemplatePassOptions(const GemmTemplateOptions &user, bool parallel) {
+  WrapperGemmTemplatePassOptions options;
+  options.parallel = parallel;
+  auto set = [](auto &field, const auto &option) {
+    if (option.hasValue())
+      field = option;
+  };
+  set(options.mr, user.mr);
+  set(options.nr, user.nr);
+  set(options.kc, user.kc);
+  set(options.mc, user.mc);
+  set(options.nc, user.nc);
+  set(options.prepack, user.prepack);
+  set(options.epilogues, user.epilogues);
+  set(options.minParallelWork, user.minParallelWork);
+  set(options.report, user.report);
+  return options;
+}
+
+bool GemmTemplateOptions::operator==(const GemmTemplateOptions &other) const {
+  std::string mine, theirs;
+  llvm::raw_string_ostream(mine) << *this;
+  llvm::raw_string_ostream(theirs) << other;
+  return mine == theirs;
+}
+
+llvm::raw_ostream &mlir::wrapper::operator<<(llvm::raw_ostream &os,
+                                             const GemmTemplateOptions &options) {
+  // PassOptions::print writes every option; only those set are kept.
+  std::string printed;
+  llvm::raw_string_ostream all(printed);
+  options.print(all);
+  StringRef body = StringRef(printed).trim().drop_front().drop_back();
+  SmallVector<StringRef> set;
+  for (StringRef entry : llvm::split(body, ' ')) {
+    StringRef name = entry.split('=').first;
+    for (const PipelineOption<int64_t> *option :
+         {&options.mr, &options.nr, &options.kc, &options.mc, &options.nc,
+          &options.minParallelWork})
+      if (option->hasValue() && option->ArgStr == name)
+        set.push_back(entry);
+    for (const PipelineOption<bool> *option :
+         {&options.prepack, &options.epilogues, &options.report})
+      if (option->hasValue() && option->ArgStr == name)
+        set.push_back(entry);
+  }
+  return os << "{" << llvm::join(set, " ") << "}";
+}
+
+bool llvm::cl::parser<GemmTemplateOptions>::parse(Option &option,
+                                                  StringRef name,
+                                                  StringRef text,
+                                                  Value &value) {
+  if (succeeded(value.parseFromString(text)))
+    return false;
+  return option.error("cannot parse '" + text + "' as GEMM template options");
+}
+
+void llvm::cl::parser<GemmTemplateOptions>::printOptionDiff(
+    const Option &option, const Value &value, const OptionValue<Value> &,
+    size_t globalWidth) const {
+  printOptionName(option, globalWidth);
+  llvm::outs() << "= " << value << "\n";
+}
+
 /// Adds a pass that fails with the problem of `options`, if any (a
 /// pipeline built by a program rather than from the command line).
 template <typename Options>
@@ -86,9 +154,9 @@ static void addBufferization(OpPassManager &pm) {
 }
 
 /// --wrapper-cpu-codegen with the code generator's options of any pipeline.
-template <typename Derived>
+template <typename Derived, typename Base>
 static void addCPUCodegen(OpPassManager &pm,
-                          const CPUCodegenOptionsMixin<Derived> &options) {
+                          const CPUCodegenOptionsMixin<Derived, Base> &options) {
   // The target, decided once and recorded on the module for the passes
   // that tune for it.
   WrapperCPUTargetPassOptions target;
@@ -123,23 +191,8 @@ static void addCPUCodegen(OpPassManager &pm,
     // that the matmul writes and its epilogue reads).
     pm.addNestedPass<func::FuncOp>(createWrapperSpecializeContractionsPass());
     pm.addNestedPass<func::FuncOp>(createCSEPass());
-    WrapperGemmTemplatePassOptions gemm;
-    gemm.parallel = options.parallel;
-    std::unique_ptr<Pass> pass = createWrapperGemmTemplatePass(gemm);
-    // User options (blocking) on top; one that does not parse makes the
-    // pipeline fail with the parser's message.
-    std::string problem;
-    if (!options.gemmOptions.empty() &&
-        failed(pass->initializeOptions(options.gemmOptions,
-                                       [&](const Twine &message) {
-                                         problem = message.str();
-                                         return failure();
-                                       })))
-      pass =
-          createFailPass("gemm-options: cannot parse '" + options.gemmOptions +
-                         "' as options of --wrapper-gemm-template" +
-                         (problem.empty() ? std::string() : ": " + problem));
-    pm.addPass(std::move(pass));
+    pm.addPass(createWrapperGemmTemplatePass(
+        getGemmTemplatePassOptions(options.gemmOptions, options.parallel)));
   }
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
@@ -178,24 +231,18 @@ static void addCPUCodegen(OpPassManager &pm,
   addLLVMLowering(pm, options.parallel);
 }
 
-namespace {
-/// What the front end shared by the CPU and CUDA pipelines needs.
-struct HostFrontendOptions {
-  bool wrapperHost = true, fuse = true, foldConstants = true;
-  std::string planMemory = "reuse";
-  /// Empty: the CPU; else the device the graphs' buffers move to.
-  std::string device;
-  std::string debugPrinter = "off";
-  std::vector<std::string> debugKernels;
-  std::string debugDir = ".";
-};
-} // namespace
-
 /// tensor_program to kernels plus a wrapper host graph (fused, constants
-/// folded, buffers on `device`, storage planned), or with wrapperHost off
-/// to linalg function by function.
-static void addHostFrontend(OpPassManager &pm,
-                            const HostFrontendOptions &options) {
+/// folded, buffers on `device` when given, storage planned), or with
+/// wrapper-host off to linalg function by function. On a device, fusion
+/// and folding belong to the host graph's front end only. `addDebugPrinter`
+/// instruments the planned graph.
+template <typename Derived, typename Base>
+static void
+addHostFrontend(OpPassManager &pm,
+                const FrontendOptionsMixin<Derived, Base> &options,
+                StringRef device = "",
+                function_ref<void(OpPassManager &)> addDebugPrinter = {}) {
+  bool foldAndFuse = options.wrapperHost || device.empty();
   // Weights kept outside the IR text (dense_resource + a weights file).
   pm.addPass(tensor_program::createTensorProgramLoadWeightsPass());
   // Convolutions as im2col and one product: on the CPU through the GEMM
@@ -208,10 +255,10 @@ static void addHostFrontend(OpPassManager &pm,
   decompose.decomposeActivations = false;
   pm.addPass(tensor_program::createTensorProgramDecomposePass(decompose));
   pm.addPass(createCanonicalizerPass());
-  if (options.foldConstants)
+  if (options.foldConstants && foldAndFuse)
     pm.addNestedPass<func::FuncOp>(
         tensor_program::createTensorProgramFoldConstantsPass());
-  if (options.fuse)
+  if (options.fuse && foldAndFuse)
     pm.addNestedPass<func::FuncOp>(
         tensor_program::createTensorProgramFusePass());
   if (options.wrapperHost) {
@@ -219,9 +266,9 @@ static void addHostFrontend(OpPassManager &pm,
     pm.addPass(createConvertTensorProgramToWrapperPass());
     pm.addPass(createWrapperDedupeConstantsPass());
     pm.addPass(createWrapperDedupeKernelsPass());
-    if (!options.device.empty()) {
+    if (!device.empty()) {
       WrapperPlaceOnDevicePassOptions place;
-      place.device = options.device;
+      place.device = device.str();
       pm.addPass(createWrapperPlaceOnDevicePass(place));
     }
     // Storage reuse or pools, then the independent lifetime check.
@@ -229,14 +276,8 @@ static void addHostFrontend(OpPassManager &pm,
     plan.strategy = options.planMemory;
     pm.addNestedPass<GraphOp>(createWrapperPlanMemoryPass(plan));
     pm.addNestedPass<GraphOp>(createWrapperVerifyLifetimesPass());
-    if (options.debugPrinter != "off") {
-      WrapperInsertDebugPrinterPassOptions debug;
-      debug.level = options.debugPrinter;
-      debug.kernels.assign(options.debugKernels.begin(),
-                           options.debugKernels.end());
-      debug.directory = options.debugDir;
-      pm.addPass(createWrapperInsertDebugPrinterPass(debug));
-    }
+    if (addDebugPrinter)
+      addDebugPrinter(pm);
   }
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.
@@ -279,13 +320,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     return;
   // Kernels plus a host graph whose buffers live on the device (the same
   // front end as the CPU's), or each function to linalg as a whole.
-  HostFrontendOptions host;
-  host.wrapperHost = options.wrapperHost;
-  host.fuse = options.wrapperHost && options.fuse;
-  host.foldConstants = options.wrapperHost && options.foldConstants;
-  host.planMemory = options.planMemory;
-  host.device = options.device;
-  addHostFrontend(pm, host);
+  addHostFrontend(pm, options, options.device);
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       createWrapperFuseElementwiseKeepContractionsPass(
@@ -383,7 +418,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   // toolkit's ptxas (no JIT at load time).
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
-  if (options.binary == "cubin") {
+  if (options.binary == CUDABinaryFormat::Cubin) {
     std::string toolkit =
         findInToolkit(options.cudaToolkit, {"bin", "ptxas"}).first;
     if (toolkit.empty()) {
@@ -398,10 +433,6 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     }
     binary.compilationTarget = "bin";
     binary.toolkitPath = toolkit;
-  } else if (options.binary != "ptx") {
-    pm.addPass(createFailPass("unknown binary '" + options.binary.getValue() +
-                              "'; expected ptx or cubin"));
-    return;
   }
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
@@ -437,16 +468,16 @@ void mlir::wrapper::buildCPUFrontendPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
   if (refuseInvalid(pm, options))
     return;
-  HostFrontendOptions host;
-  host.wrapperHost = options.wrapperHost;
-  host.fuse = options.fuse;
-  host.foldConstants = options.foldConstants;
-  host.planMemory = options.planMemory;
-  host.debugPrinter = options.debugPrinter;
-  host.debugKernels.assign(options.debugKernels.begin(),
-                           options.debugKernels.end());
-  host.debugDir = options.debugDir;
-  addHostFrontend(pm, host);
+  addHostFrontend(pm, options, /*device=*/"", [&](OpPassManager &pm) {
+    if (options.debugPrinter == DebugPrinterLevel::Off)
+      return;
+    WrapperInsertDebugPrinterPassOptions debug;
+    debug.level = options.debugPrinter;
+    debug.kernels.assign(options.debugKernels.begin(),
+                         options.debugKernels.end());
+    debug.directory = options.debugDir;
+    pm.addPass(createWrapperInsertDebugPrinterPass(debug));
+  });
 }
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
@@ -498,8 +529,12 @@ static void registerCheckedPipeline(
           return errorHandler(*problem);
         std::string parseError;
         llvm::raw_string_ostream os(parseError);
+        // The command-line parser reports a value outside an option's set
+        // itself (to stderr), before this.
         if (failed(options.parseFromString(text, os)))
-          return errorHandler(flag + ": " + StringRef(parseError).trim());
+          return errorHandler(
+              flag + ": cannot parse the options '" + text.trim() + "'" +
+              (parseError.empty() ? "" : ": " + StringRef(parseError).trim()));
         if (std::optional<std::string> problem = checkPipelineOptions(options))
           return errorHandler(flag + ": " + *problem);
         build(pm, options);

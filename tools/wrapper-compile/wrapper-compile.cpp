@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContainerSource.h"
+#include "CompilerOptions.h"
 #include "ToolSupport.h"
 #include "TrainingSource.h"
 
@@ -68,36 +69,6 @@ static cl::opt<std::string> entry("entry",
                                            "the only public function, or "
                                            "main)"),
                                   cl::cat(category));
-static cl::opt<bool> parallel("parallel",
-                              cl::desc("Run kernels on OpenMP threads"),
-                              cl::init(true), cl::cat(category));
-static cl::opt<bool> fuse("fuse",
-                          cl::desc("Fuse ops into kernels "
-                                   "(--tensor-program-fuse)"),
-                          cl::init(true), cl::cat(category));
-static cl::opt<bool> foldConstants(
-    "fold-constants",
-    cl::desc("Evaluate ops that depend only on constants at compile time"),
-    cl::init(true), cl::cat(category));
-static cl::opt<int64_t> tileElements(
-    "tile-elements",
-    cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
-             "stay untiled)"),
-    cl::init(4096), cl::cat(category));
-static cl::opt<std::string> planMemory(
-    "plan-memory",
-    cl::desc("Storage planning of the host graph: none, reuse or pool"),
-    cl::init("reuse"), cl::cat(category));
-static cl::opt<bool>
-    gemm("gemm",
-         cl::desc("Lower f32 matmuls through the packed GEMM template "
-                  "(--wrapper-gemm-template); false: plain loops"),
-         cl::init(true), cl::cat(category));
-static cl::opt<std::string>
-    gemmOptions("gemm-options",
-                cl::desc("Options of --wrapper-gemm-template (blocking), as "
-                         "'kc=384 mc=96'"),
-                cl::init(""), cl::cat(category));
 static cl::opt<std::string> weightsMode(
     "weights",
     cl::desc("Where constants live: embedded (in the library's read-only "
@@ -107,27 +78,11 @@ static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
                                cl::init(WRAPPER_C_COMPILER), cl::cat(category));
 static cl::opt<std::string>
-    targetCPU("mcpu", cl::desc("Compile for this CPU instead of the host"),
-              cl::cat(category));
-static cl::opt<std::string> targetFeatures(
-    "mattr",
-    cl::desc("CPU features to add or remove, as '+avx2,-avx512f' (the "
-             "vector width follows)"),
-    cl::cat(category));
-static cl::opt<std::string>
     target("target",
            cl::desc("Where the model runs: cpu, or cuda (an NVIDIA GPU "
                     "through --wrapper-cuda-pipeline; each run copies the "
                     "inputs to the device and the outputs back)"),
            cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string>
-    cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
-             cl::init("sm_90"), cl::cat(category));
-static cl::opt<std::string> cudaBinary(
-    "cuda-binary",
-    cl::desc("Kernels of --target=cuda as ptx (compiled by the driver at "
-             "load) or cubin (through the CUDA toolkit's ptxas)"),
-    cl::init("ptx"), cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Print how long each phase takes (parsing, the MLIR "
@@ -207,7 +162,7 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
   module.reset();
   SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (size_t i = 0; i < bitcode.size(); ++i) {
-    machines.push_back(createHostTargetMachine(targetCPU, targetFeatures,
+    machines.push_back(createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(),
                                                /*pic=*/true, error));
     if (!machines.back())
       return failure();
@@ -369,9 +324,9 @@ int main(int argc, char **argv) {
   // MLIR's printing flags for --emit-mlir (--mlir-elide-elementsattrs-if-
   // larger, --mlir-print-debuginfo, ...), hidden from --help.
   registerAsmPrinterCLOptions();
+  registerCompilerCLOptions(category);
   cl::HideUnrelatedOptions(category);
-  showDefaults(parallel, fuse, foldConstants, tileElements, planMemory, gemm,
-               weightsMode, cc, target, cudaChip, cudaBinary, optLevel);
+  showDefaults(weightsMode, cc, target, optLevel);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");
@@ -397,7 +352,7 @@ int main(int argc, char **argv) {
   // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
   // template's vector width.
   std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/true, error);
+      createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(), /*pic=*/true, error);
   if (!machine)
     return fail(error);
   if (optLevel > 3)
@@ -405,27 +360,14 @@ int main(int argc, char **argv) {
                 ": the optimization level is 0, 1, 2 or 3");
   // The pipeline's options, checked before anything is read.
   CPUPipelineOptions options;
-  options.parallel = parallel && !cuda;
-  options.planMemory = planMemory;
+  if (failed(setCPUPipelineOptions(options, error)))
+    return fail(error);
+  options.parallel = options.parallel && !cuda;
   options.cInterface = true;
-  options.gemm = gemm;
-  options.gemmOptions = gemmOptions;
-  options.fuse = fuse;
-  options.foldConstants = foldConstants;
-  options.tileElements = tileElements;
-  if (std::optional<std::string> problem = checkPipelineOptions(options))
-    return fail(*problem);
   CUDAPipelineOptions cudaOptions;
-  cudaOptions.chip = cudaChip;
-  cudaOptions.binary = cudaBinary;
+  if (cuda && failed(setCUDAPipelineOptions(cudaOptions, error)))
+    return fail(error);
   cudaOptions.cInterface = true;
-  cudaOptions.planMemory = planMemory;
-  cudaOptions.fuse = fuse;
-  cudaOptions.foldConstants = foldConstants;
-  if (cuda) {
-    if (std::optional<std::string> problem = checkPipelineOptions(cudaOptions))
-      return fail(*problem);
-  }
 
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
   if (!input)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilerOptions.h"
 #include "HostArrays.h"
 #include "ToolSupport.h"
 
@@ -97,14 +98,6 @@ static cl::opt<std::string>
                     "through --wrapper-cuda-pipeline; inputs are copied to "
                     "the device and outputs back)"),
            cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string>
-    cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
-             cl::init("sm_90"), cl::cat(category));
-static cl::opt<std::string> cudaBinary(
-    "cuda-binary",
-    cl::desc("Kernels of --target=cuda as ptx (compiled by the driver at "
-             "load) or cubin (through the CUDA toolkit's ptxas)"),
-    cl::init("ptx"), cl::cat(category));
 static cl::opt<bool> differential(
     "differential",
     cl::desc("Compile the function with every fusion setting (on, off) and "
@@ -112,10 +105,6 @@ static cl::opt<bool> differential(
              "tiles alternating, run each on the same inputs and compare "
              "each with the reference interpreter"),
     cl::cat(category));
-static cl::opt<bool> fuse("fuse",
-                          cl::desc("Fuse ops into kernels "
-                                   "(--tensor-program-fuse)"),
-                          cl::init(true), cl::cat(category));
 static cl::opt<bool> cudaGraph(
     "cuda-graph",
     cl::desc("With --target=cuda: capture one call into a CUDA graph and "
@@ -140,22 +129,10 @@ static cl::opt<int> numThreads("num-threads",
                                cl::desc("Worker threads (OMP_NUM_THREADS; "
                                         "default: all cores)"),
                                cl::init(0), cl::cat(category));
-static cl::opt<bool> parallel("parallel",
-                              cl::desc("Run kernels on several threads"),
-                              cl::init(true), cl::cat(category));
-static cl::opt<bool> foldConstants(
-    "fold-constants",
-    cl::desc("Evaluate ops that depend only on constants at compile time"),
-    cl::init(true), cl::cat(category));
-static cl::opt<std::string> planMemory(
-    "plan-memory",
-    cl::desc("Storage planning of the host graph: none, reuse or pool"),
-    cl::init("reuse"), cl::cat(category));
-static cl::opt<std::string> debugPrinter(
-    "debug-printer",
-    cl::desc("Debug output around kernel calls: off, save, print or "
-             "kernel-names"),
-    cl::init("off"), cl::cat(category));
+static cl::opt<DebugPrinterLevel>
+    debugPrinter("debug-printer", cl::desc("Debug output around kernel calls"),
+                 cl::init(DebugPrinterLevel::Off), getDebugPrinterLevelValues(),
+                 cl::cat(category));
 static cl::list<std::string>
     debugKernels("debug-kernels",
                  cl::desc("Kernels the debug printer instruments (comma "
@@ -165,30 +142,6 @@ static cl::opt<std::string>
     debugDir("debug-dir",
              cl::desc("Directory of the .npy files of --debug-printer=save"),
              cl::init("."), cl::cat(category));
-static cl::opt<int64_t> tileElements(
-    "tile-elements",
-    cl::desc("Iterations per row tile of --wrapper-tile-and-fuse (0: kernels "
-             "stay untiled)"),
-    cl::init(4096), cl::cat(category));
-static cl::opt<bool>
-    gemm("gemm",
-         cl::desc("Lower f32 matmuls through the packed GEMM template "
-                  "(--wrapper-gemm-template); false: plain loops"),
-         cl::init(true), cl::cat(category));
-static cl::opt<std::string>
-    gemmOptions("gemm-options",
-                cl::desc("Options of --wrapper-gemm-template (blocking), as "
-                         "'kc=384 mc=96'"),
-                cl::init(""), cl::cat(category));
-static cl::opt<std::string>
-    targetCPU("mcpu",
-              cl::desc("Generate code for this CPU instead of the host"),
-              cl::cat(category));
-static cl::opt<std::string> targetFeatures(
-    "mattr",
-    cl::desc("CPU features to add or remove, as '+avx2,-avx512f' (the "
-             "vector width follows)"),
-    cl::cat(category));
 static cl::opt<uint64_t> maxAllocBytes(
     "max-alloc-bytes",
     cl::desc("Refuse inputs and outputs above this many bytes in total"),
@@ -332,7 +285,8 @@ FailureOr<SmallVector<HostTensor>> randomInputs(TypeRange types,
 /// A JIT for `module` (already in the LLVM dialect), optimized for the host
 /// CPU or --mcpu/--mattr.
 static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
-                                                     std::string &error) {
+                                                     std::string &error,
+                                                     bool openmp) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
@@ -340,7 +294,7 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
   // TargetMachine, LLVM's cost model knows no vector units and vectorizes
   // nothing.
   std::unique_ptr<llvm::TargetMachine> hostMachine =
-      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false, error);
+      createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(), /*pic=*/false, error);
   if (!hostMachine)
     return nullptr;
   auto transformer = makeOptimizingTransformer(2, 0, hostMachine.get());
@@ -354,14 +308,14 @@ static std::unique_ptr<ExecutionEngine> createEngine(ModuleOp module,
   // lacks (tools moved elsewhere) are left to the process's own symbols.
   std::string omp = WRAPPER_LIBOMP_PATH;
   std::string runnerUtils = WRAPPER_C_RUNNER_UTILS_PATH;
-  if (parallel && llvm::sys::fs::exists(omp))
+  if (openmp && llvm::sys::fs::exists(omp))
     libs.push_back(omp);
   if (llvm::sys::fs::exists(runnerUtils))
     libs.push_back(runnerUtils);
   engineOptions.sharedLibPaths = libs;
   // The JIT generates code for the same CPU and features.
   std::unique_ptr<llvm::TargetMachine> jitMachine =
-      createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false, error);
+      createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(), /*pic=*/false, error);
   if (!jitMachine)
     return nullptr;
   auto engine =
@@ -380,8 +334,9 @@ static std::optional<CPUTarget> commandLineCPUTarget() {
   static const std::optional<CPUTarget> target =
       []() -> std::optional<CPUTarget> {
     std::string error;
-    std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(
-        targetCPU, targetFeatures, /*pic=*/false, error);
+    std::unique_ptr<llvm::TargetMachine> machine =
+        createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(),
+                                /*pic=*/false, error);
     if (!machine)
       return std::nullopt;
     return cpuTargetOf(*machine);
@@ -389,26 +344,21 @@ static std::optional<CPUTarget> commandLineCPUTarget() {
   return target;
 }
 
-/// Sets `options` to what the command line asks for.
-static void setPipelineOptions(CPUPipelineOptions &options) {
-  options.parallel = parallel;
+/// Sets `options` to what the command line asks for (checked).
+static LogicalResult setPipelineOptions(CPUPipelineOptions &options,
+                                        std::string &error) {
   options.cInterface = true;
   options.profile = benchmark > 0;
-  options.tileElements = tileElements;
-  options.gemm = gemm;
-  options.gemmOptions = gemmOptions;
   if (std::optional<CPUTarget> target = commandLineCPUTarget()) {
     options.targetCPU = target->cpu;
     options.targetFeatures = target->features;
     options.vectorWidth = target->vectorWidth;
   }
-  options.planMemory = planMemory;
-  options.foldConstants = foldConstants;
-  options.fuse = fuse;
   options.wrapperHost = wrapperHost;
   options.debugPrinter = debugPrinter;
   options.debugKernels = ArrayRef<std::string>(debugKernels);
   options.debugDir = debugDir;
+  return setCPUPipelineOptions(options, error);
 }
 
 /// --differential: `source` compiled with each fusion setting and planning
@@ -419,42 +369,48 @@ static int runDifferential(ModuleOp source, StringRef entryName,
                            const InterpreterResult &reference) {
   bool ok = true;
   unsigned index = 0;
+  std::string error;
+  CPUPipelineOptions commandLine;
+  if (failed(setPipelineOptions(commandLine, error))) {
+    llvm::outs() << error << "\n";
+    return 1;
+  }
   for (bool fused : {true, false}) {
-    for (const char *strategy : {"none", "reuse", "pool"}) {
-      int64_t tile = (index % 2) ? 5 : int64_t(tileElements);
+    for (MemoryPlanStrategy strategy :
+         {MemoryPlanStrategy::None, MemoryPlanStrategy::Reuse,
+          MemoryPlanStrategy::Pool}) {
+      int64_t tile = (index % 2) ? 5 : int64_t(commandLine.tileElements);
       // The last configuration lowers matmuls to plain loops.
-      bool useGemm = gemm && ++index != 6;
-      std::string config =
-          (llvm::Twine("fuse=") + (fused ? "on" : "off") +
-           " plan-memory=" + strategy + " tile-elements=" + llvm::Twine(tile) +
-           " gemm=" + (useGemm ? "on" : "off"))
-              .str();
+      bool useGemm = commandLine.gemm && ++index != 6;
+      std::string config;
+      llvm::raw_string_ostream(config)
+          << "fuse=" << (fused ? "on" : "off") << " plan-memory=" << strategy
+          << " tile-elements=" << tile << " gemm=" << (useGemm ? "on" : "off");
       OwningOpRef<ModuleOp> module = source.clone();
       auto func = module->lookupSymbol<func::FuncOp>(entryName);
       privatizeAllBut(*module, func);
       PassManager pm(source.getContext());
       pm.addPass(createSymbolDCEPass());
       CPUPipelineOptions options;
-      setPipelineOptions(options);
+      (void)setPipelineOptions(options, error);
       options.fuse = fused;
       options.planMemory = strategy;
       options.tileElements = tile;
       options.gemm = useGemm;
       // The small-tile configurations also put small GEMMs on threads, so
       // that the template's thread split meets the random programs.
-      if (tile == 5)
-        options.gemmOptions =
-            (llvm::Twine(options.gemmOptions) +
-             (options.gemmOptions.empty() ? "" : " ") + "min-parallel-work=0")
-                .str();
+      if (tile == 5) {
+        GemmTemplateOptions &gemm = options.gemmOptions;
+        gemm.minParallelWork = 0;
+      }
       buildCPUPipeline(pm, options);
       if (failed(pm.run(*module))) {
         llvm::outs() << config << ": compilation failed\n";
         ok = false;
         continue;
       }
-      std::string error;
-      std::unique_ptr<ExecutionEngine> engine = createEngine(*module, error);
+      std::unique_ptr<ExecutionEngine> engine =
+          createEngine(*module, error, options.parallel);
       if (!engine) {
         llvm::outs() << config << ": " << error << "\n";
         ok = false;
@@ -483,10 +439,11 @@ static int runDifferential(ModuleOp source, StringRef entryName,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerCompilerCLOptions(category);
   cl::HideUnrelatedOptions(category);
-  showDefaults(seed, dynamicSize, print, target, cudaChip, cudaBinary, fuse,
-               wrapperHost, parallel, foldConstants, planMemory, debugPrinter,
-               debugDir, tileElements, gemm, maxAllocBytes);
+  showDefaults(seed, dynamicSize, print, target, wrapperHost, debugDir,
+               maxAllocBytes);
+  appendDefaultToHelp(debugPrinter, "off");
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-run: compile and run a module on the "
                               "CPU, or on an NVIDIA GPU with --target=cuda\n");
@@ -503,26 +460,21 @@ int main(int argc, char **argv) {
   if (target != "cpu" && target != "cuda")
     return fail("--target must be cpu or cuda, got '" + target + "'");
   // The options, checked before the input is read.
-  if (!targetCPU.empty() || !targetFeatures.empty()) {
+  if (!getCommandLineCPU().empty() || !getCommandLineFeatures().empty()) {
     std::string machineError;
-    if (!createHostTargetMachine(targetCPU, targetFeatures, /*pic=*/false,
-                                 machineError))
+    if (!createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(),
+                                 /*pic=*/false, machineError))
       return fail(machineError);
   }
-  if (target == "cpu") {
-    CPUPipelineOptions options;
-    setPipelineOptions(options);
-    if (std::optional<std::string> problem = checkPipelineOptions(options))
-      return fail(*problem);
-  } else {
-    CUDAPipelineOptions options;
-    options.chip = cudaChip;
-    options.binary = cudaBinary;
-    options.planMemory = planMemory;
-    if (std::optional<std::string> problem = checkPipelineOptions(options))
-      return fail(*problem);
+  {
+    std::string problem;
+    CPUPipelineOptions cpuOptions;
+    CUDAPipelineOptions cudaOptions;
+    if (target == "cpu" ? failed(setPipelineOptions(cpuOptions, problem))
+                        : failed(setCUDAPipelineOptions(cudaOptions, problem)))
+      return fail(problem);
   }
-  if (debugPrinter == "save") {
+  if (debugPrinter == DebugPrinterLevel::Save) {
     if (std::error_code ec = llvm::sys::fs::create_directories(debugDir))
       return fail("cannot create --debug-dir '" + debugDir +
                   "': " + ec.message());
@@ -672,6 +624,7 @@ int main(int argc, char **argv) {
     tm.setEnabled(timePasses);
     TimingScope rootTiming = tm.getRootScope();
     PassManager pm(&context);
+    bool openmp = false;
     pm.enableTiming(rootTiming);
     // Compile only what the entry needs: other functions become private and
     // symbol-dce removes those it does not call.
@@ -679,14 +632,11 @@ int main(int argc, char **argv) {
       privatizeAllBut(module, func);
       pm.addPass(createSymbolDCEPass());
       CUDAPipelineOptions options;
-      options.chip = cudaChip;
-      options.binary = cudaBinary;
+      if (failed(setCUDAPipelineOptions(options, error)))
+        return fail(error);
       options.cInterface = true;
       options.deviceArguments = true;
       options.wrapperHost = wrapperHost;
-      options.fuse = fuse;
-      options.foldConstants = foldConstants;
-      options.planMemory = planMemory;
       buildCUDAPipeline(pm, options);
     } else if (target == "cuda") {
       return fail("--target=cuda compiles tensor_program functions, not "
@@ -695,14 +645,18 @@ int main(int argc, char **argv) {
       privatizeAllBut(module, func);
       pm.addPass(createSymbolDCEPass());
       CPUPipelineOptions options;
-      setPipelineOptions(options);
+      if (failed(setPipelineOptions(options, error)))
+        return fail(error);
+      openmp = options.parallel;
       buildCPUPipeline(pm, options);
     } else {
       // A wrapper-level module: its kernels and host graph go straight to
       // the codegen pipeline, with the code generator's share of the same
       // options.
       CPUPipelineOptions options;
-      setPipelineOptions(options);
+      if (failed(setPipelineOptions(options, error)))
+        return fail(error);
+      openmp = options.parallel;
       buildCPUCodegenPipeline(pm, options);
     }
     auto start = std::chrono::steady_clock::now();
@@ -710,7 +664,8 @@ int main(int argc, char **argv) {
       return fail("compilation failed");
     auto compiled = std::chrono::steady_clock::now();
 
-    std::unique_ptr<ExecutionEngine> engine = createEngine(module, error);
+    std::unique_ptr<ExecutionEngine> engine =
+        createEngine(module, error, openmp);
     if (!engine)
       return fail(error);
     auto jitted = std::chrono::steady_clock::now();

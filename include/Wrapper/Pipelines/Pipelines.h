@@ -7,6 +7,8 @@
 #ifndef WRAPPER_PIPELINES_PIPELINES_H
 #define WRAPPER_PIPELINES_PIPELINES_H
 
+#include "Wrapper/Dialect/Wrapper/Transforms/Passes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <optional>
@@ -17,192 +19,256 @@ class OpPassManager;
 
 namespace wrapper {
 
-/// The options of the CPU code generator, declared once and mixed into
-/// every pipeline that contains it (--wrapper-cpu-codegen alone, and
-/// --wrapper-cpu-pipeline): `Derived` is the pipeline's options type.
-template <typename Derived>
-struct CPUCodegenOptionsMixin : public PassPipelineOptions<Derived> {
-  template <typename T> using Option = mlir::detail::PassOptions::Option<T>;
+template <typename T> using PipelineOption = mlir::detail::PassOptions::Option<T>;
 
-  Option<bool> profile{
+/// Options of the GEMM template inside a pipeline (`gemm-options={kc=384
+/// mc=96}`): typed, parsed once with the pipeline's options. An option left
+/// unset keeps the pass's default (--wrapper-gemm-template documents them);
+/// the vector width and `parallel` come from the pipeline.
+struct GemmTemplateOptions : public PassPipelineOptions<GemmTemplateOptions> {
+  PipelineOption<int64_t> mr{*this, "mr",
+                             llvm::cl::desc("Rows of the register tile")};
+  PipelineOption<int64_t> nr{*this, "nr",
+                             llvm::cl::desc("Columns of the register tile")};
+  PipelineOption<int64_t> kc{*this, "kc",
+                             llvm::cl::desc("Depth of a K slice")};
+  PipelineOption<int64_t> mc{*this, "mc",
+                             llvm::cl::desc("Rows of an A block")};
+  PipelineOption<int64_t> nc{*this, "nc",
+                             llvm::cl::desc("Columns of a B block")};
+  PipelineOption<bool> prepack{
+      *this, "prepack", llvm::cl::desc("Pack constant B at compile time")};
+  PipelineOption<bool> epilogues{
+      *this, "epilogues",
+      llvm::cl::desc("Fuse the elementwise consumer into the write-back")};
+  PipelineOption<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("Products with static M*N*K below this run on one "
+                     "thread")};
+  PipelineOption<bool> report{
+      *this, "report",
+      llvm::cl::desc("A remark for every matmul: taken or refused")};
+
+  GemmTemplateOptions() = default;
+  GemmTemplateOptions(const GemmTemplateOptions &other)
+      : PassPipelineOptions<GemmTemplateOptions>() {
+    copyOptionValuesFrom(other);
+  }
+  GemmTemplateOptions &operator=(const GemmTemplateOptions &other) {
+    copyOptionValuesFrom(other);
+    return *this;
+  }
+  /// Whether both set the same options to the same values.
+  bool operator==(const GemmTemplateOptions &other) const;
+};
+
+/// Prints the options that are set, in braces (`{kc=384 mc=96}`).
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const GemmTemplateOptions &options);
+
+} // namespace wrapper
+} // namespace mlir
+
+/// The command-line parser of a GemmTemplateOptions value.
+template <>
+class llvm::cl::parser<mlir::wrapper::GemmTemplateOptions>
+    : public llvm::cl::basic_parser<mlir::wrapper::GemmTemplateOptions> {
+public:
+  using Value = mlir::wrapper::GemmTemplateOptions;
+  explicit parser(Option &option) : basic_parser(option) {}
+  bool parse(Option &option, StringRef name, StringRef text, Value &value);
+  StringRef getValueName() const override { return "{options}"; }
+  void printOptionDiff(const Option &option, const Value &value,
+                       const OptionValue<Value> &standard,
+                       size_t globalWidth) const;
+};
+
+namespace mlir {
+namespace wrapper {
+
+/// The options of the host front end (tensor_program to kernels and a
+/// planned wrapper host graph), declared once and contained in every
+/// pipeline that starts with it. `Base` is the options it extends.
+template <typename Derived, typename Base = PassPipelineOptions<Derived>>
+struct FrontendOptionsMixin : public Base {
+  PipelineOption<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
+      llvm::cl::init(true)};
+  PipelineOption<bool> wrapperHost{
+      *this, "wrapper-host",
+      llvm::cl::desc("Compile through kernels and a wrapper host graph "
+                     "(--convert-tensor-program-to-wrapper); otherwise lower "
+                     "each function to linalg as a whole"),
+      llvm::cl::init(true)};
+  PipelineOption<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Freeze: evaluate ops that depend only on constants at "
+                     "compile time (--tensor-program-fold-constants)"),
+      llvm::cl::init(true)};
+  PipelineOption<MemoryPlanStrategy> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Storage planning of the host graph's buffers "
+                     "(--wrapper-plan-memory)"),
+      llvm::cl::init(MemoryPlanStrategy::Reuse),
+      getMemoryPlanStrategyValues()};
+};
+
+/// The options of the CPU code generator, declared once and contained in
+/// every pipeline that contains it (--wrapper-cpu-codegen alone, and
+/// --wrapper-cpu-pipeline).
+template <typename Derived, typename Base = PassPipelineOptions<Derived>>
+struct CPUCodegenOptionsMixin : public Base {
+  PipelineOption<bool> profile{
       *this, "profile",
       llvm::cl::desc("Time every kernel call with the runtime's profiling "
                      "counters (wrapper-run --benchmark reads them)"),
       llvm::cl::init(false)};
-  Option<bool> parallel{
+  PipelineOption<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer parallel loops of each kernel on OpenMP "
                      "threads (OMP_NUM_THREADS threads)"),
       llvm::cl::init(true)};
-  Option<bool> cInterface{
+  PipelineOption<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C interface wrapper "
                      "(_mlir_ciface_<name>) taking memref descriptors by "
                      "pointer"),
       llvm::cl::init(false)};
-  Option<bool> approximateMath{
+  PipelineOption<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "
                      "polynomial approximations (a few ulp in f32)"),
       llvm::cl::init(true)};
-  Option<bool> externalConstants{
+  PipelineOption<bool> externalConstants{
       *this, "external-constants",
       llvm::cl::desc("Read constants without a value through pointer slots "
                      "that the loader fills (model.so with appended "
                      "weights)"),
       llvm::cl::init(false)};
-  Option<int64_t> tileElements{
+  PipelineOption<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
                      "--wrapper-tile-and-fuse; 0 leaves kernels untiled"),
       llvm::cl::init(4096)};
-  Option<bool> gemm{
+  PipelineOption<bool> gemm{
       *this, "gemm",
       llvm::cl::desc("Lower f32 matmuls through the packed GEMM template "
                      "(--wrapper-gemm-template) with fused epilogues"),
       llvm::cl::init(true)};
-  Option<std::string> targetCPU{
+  PipelineOption<std::string> targetCPU{
       *this, "target-cpu",
       llvm::cl::desc("The CPU to generate code for (--wrapper-cpu-target; "
                      "empty: the host)"),
       llvm::cl::init("")};
-  Option<std::string> targetFeatures{
+  PipelineOption<std::string> targetFeatures{
       *this, "target-features",
       llvm::cl::desc("LLVM target features of that CPU (+avx2,-avx512f)"),
       llvm::cl::init("")};
-  Option<int64_t> vectorWidth{
+  PipelineOption<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("f32 lanes of its vector registers (0: from the "
                      "features or the host)"),
       llvm::cl::init(0)};
-  Option<std::string> gemmOptions{
+  mlir::detail::PassOptions::Option<
+      GemmTemplateOptions, llvm::cl::parser<GemmTemplateOptions>>
+      gemmOptions{
       *this, "gemm-options",
-      llvm::cl::desc("Options of --wrapper-gemm-template, as its pass "
-                     "options (for example 'kc=384 mc=96')"),
-      llvm::cl::init("")};
+      llvm::cl::desc("Options of --wrapper-gemm-template (blocking), for "
+                     "example {kc=384 mc=96}")};
 };
 
 /// Options of --wrapper-cpu-codegen.
 struct CPUCodegenOptions : public CPUCodegenOptionsMixin<CPUCodegenOptions> {};
 
 /// Options of --wrapper-cpu-pipeline (and --wrapper-cpu-frontend): the
-/// front end's, plus the code generator's (the same declarations as
-/// --wrapper-cpu-codegen's, not copies).
-struct CPUPipelineOptions : public CPUCodegenOptionsMixin<CPUPipelineOptions> {
-  Option<bool> fuse{
-      *this, "fuse",
-      llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
-      llvm::cl::init(true)};
-  Option<bool> wrapperHost{
-      *this, "wrapper-host",
-      llvm::cl::desc("Compile through kernels and a wrapper host graph "
-                     "(--convert-tensor-program-to-wrapper); otherwise lower "
-                     "each function to linalg as a whole"),
-      llvm::cl::init(true)};
-  Option<bool> foldConstants{
-      *this, "fold-constants",
-      llvm::cl::desc("Freeze: evaluate ops that depend only on constants at "
-                     "compile time (--tensor-program-fold-constants)"),
-      llvm::cl::init(true)};
-  Option<std::string> planMemory{
-      *this, "plan-memory",
-      llvm::cl::desc("Storage planning of the host graph "
-                     "(--wrapper-plan-memory): none, reuse or pool"),
-      llvm::cl::init("reuse")};
-  Option<std::string> debugPrinter{
+/// front end's and the code generator's (the same declarations as
+/// --wrapper-cpu-codegen's, not copies), plus the debug printer's.
+struct CPUPipelineOptions
+    : public FrontendOptionsMixin<CPUPipelineOptions,
+                                  CPUCodegenOptionsMixin<CPUPipelineOptions>> {
+  PipelineOption<DebugPrinterLevel> debugPrinter{
       *this, "debug-printer",
       llvm::cl::desc("Debug output around kernel calls "
-                     "(--wrapper-insert-debug-printer): off, save, print or "
-                     "kernel-names"),
-      llvm::cl::init("off")};
+                     "(--wrapper-insert-debug-printer)"),
+      llvm::cl::init(DebugPrinterLevel::Off), getDebugPrinterLevelValues()};
   mlir::detail::PassOptions::ListOption<std::string> debugKernels{
       *this, "debug-kernels",
       llvm::cl::desc("Kernels the debug printer instruments (all when "
                      "empty)")};
-  Option<std::string> debugDir{
+  PipelineOption<std::string> debugDir{
       *this, "debug-dir",
       llvm::cl::desc("Directory of the .npy files of debug-printer=save"),
       llvm::cl::init(".")};
 };
 
-/// Options of --wrapper-cuda-pipeline.
-struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
-  PassOptions::Option<std::string> chip{
+/// What the gpu.binary of the CUDA pipeline holds.
+enum class CUDABinaryFormat {
+  /// PTX, compiled by the driver when the module is loaded.
+  PTX,
+  /// A cubin, through the toolkit's ptxas.
+  Cubin,
+};
+
+/// Options of --wrapper-cuda-pipeline: the front end's (the same
+/// declarations as the CPU pipeline's) and the CUDA code generator's.
+struct CUDAPipelineOptions
+    : public FrontendOptionsMixin<CUDAPipelineOptions> {
+  PipelineOption<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture (sm_80, sm_90)"),
       llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
+  PipelineOption<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features (the ISA version: +ptx80 for sm_90)"),
       llvm::cl::init("+ptx80")};
-  PassOptions::Option<int64_t> blockSize{
+  PipelineOption<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads of a block along a kernel's innermost parallel "
                      "dimension"),
       llvm::cl::init(256)};
-  PassOptions::Option<bool> cInterface{
+  PipelineOption<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C interface wrapper"),
       llvm::cl::init(false)};
-  PassOptions::Option<int64_t> rowBlockSize{
+  PipelineOption<int64_t> rowBlockSize{
       *this, "row-block-size",
       llvm::cl::desc("Threads per row of the row kernels (0: from the row "
                      "length)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> vectorize{
+  PipelineOption<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("128-bit loads and stores where alignment allows"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> deviceArguments{
+  PipelineOption<bool> deviceArguments{
       *this, "device-arguments",
       llvm::cl::desc("Public functions take and return device buffers and "
                      "return without waiting for the GPU (the caller copies "
                      "and synchronizes)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> cublas{
+  PipelineOption<bool> cublas{
       *this, "cublas",
       llvm::cl::desc("Matrix products through cuBLAS (loaded at run time) "
                      "instead of generated kernels"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> cudaToolkit{
+  PipelineOption<std::string> cudaToolkit{
       *this, "cuda-toolkit",
       llvm::cl::desc("CUDA toolkit whose nvvm/libdevice the kernels link "
                      "(default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
                      "/usr/local/cuda)"),
       llvm::cl::init("")};
-  PassOptions::Option<bool> allowTF32{
+  PipelineOption<bool> allowTF32{
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> binary{
-      *this, "binary",
-      llvm::cl::desc("What the gpu.binary holds: ptx (compiled by the "
-                     "driver when loaded) or cubin (through the toolkit's "
-                     "ptxas)"),
-      llvm::cl::init("ptx")};
-  PassOptions::Option<bool> wrapperHost{
-      *this, "wrapper-host",
-      llvm::cl::desc("Compile through kernels and a wrapper host graph on "
-                     "the device (--convert-tensor-program-to-wrapper, "
-                     "--wrapper-place-on-device, memory planning); "
-                     "otherwise lower each function as a whole"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> fuse{
-      *this, "fuse",
-      llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse; "
-                     "with wrapper-host)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> foldConstants{
-      *this, "fold-constants",
-      llvm::cl::desc("Evaluate ops that depend only on constants at compile "
-                     "time (--tensor-program-fold-constants; with "
-                     "wrapper-host)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> planMemory{
-      *this, "plan-memory",
-      llvm::cl::desc("Storage planning of the device buffers of the host "
-                     "graph (--wrapper-plan-memory): none, reuse or pool"),
-      llvm::cl::init("reuse")};
-  PassOptions::Option<std::string> device{
+  PipelineOption<CUDABinaryFormat> binary{
+      *this, "binary", llvm::cl::desc("What the gpu.binary holds"),
+      llvm::cl::init(CUDABinaryFormat::PTX),
+      llvm::cl::values(
+          clEnumValN(CUDABinaryFormat::PTX, "ptx",
+                     "PTX, compiled by the driver when loaded"),
+          clEnumValN(CUDABinaryFormat::Cubin, "cubin",
+                     "a cubin, through the toolkit's ptxas"))};
+  PipelineOption<std::string> device{
       *this, "device",
       llvm::cl::desc("The device of the host graph (cuda or cuda:N; with "
                      "wrapper-host)"),

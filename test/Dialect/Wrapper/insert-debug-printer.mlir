@@ -38,7 +38,7 @@ wrapper.kernel @k2 = @k2_impl
 // OFF-NOT: wrapper.debug_
 // UNMATCHED: warning: wrapper-insert-debug-printer: no call of 'k9' in this module
 // UNMATCHED-NOT: debug_print
-// BAD: error: wrapper-insert-debug-printer: unknown level 'loud'; expected off, save, print or kernel-names
+// BAD: for the --level option: Cannot find option named 'loud'!
 wrapper.graph @g(%x: memref<4xf32>, %m: memref<2x2xf32>) -> (memref<4xf32>, memref<2x2xf32>) {
   wrapper.debug_message "an existing one"
   %a = wrapper.alloc() : memref<4xf32>

@@ -29,7 +29,7 @@ wrapper.kernel @k3 = @k3_impl
 // POOL-NOT: wrapper.view
 // POOL: wrapper.reuse
 // NONE: remark: wrapper-plan-memory (none): allocations 4 -> 4, static peak 2048 -> 2048 bytes
-// BAD: error: wrapper-plan-memory: unknown strategy 'greedy'; expected none, reuse or pool
+// BAD: for the --strategy option: Cannot find option named 'greedy'!
 wrapper.graph @chain(%x: memref<16x16xf32>) -> memref<16x16xf32> {
   %a = wrapper.alloc() : memref<16x16xf32>
   wrapper.call @k1(%x, %a) : memref<16x16xf32>, memref<16x16xf32>

@@ -52,18 +52,9 @@ struct WrapperInsertDebugPrinterPass
           WrapperInsertDebugPrinterPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    if (level != "off" && level != "save" && level != "print" &&
-        level != "kernel-names")
-      return emitError(UnknownLoc::get(context))
-             << "wrapper-insert-debug-printer: unknown level '" << level
-             << "'; expected off, save, print or kernel-names";
-    return success();
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (level == "off") {
+    if (level == DebugPrinterLevel::Off) {
       module.walk([](Operation *op) {
         if (isa<DebugPrintOp, DebugSaveOp, DebugMessageOp>(op))
           op->erase();
@@ -96,7 +87,7 @@ struct WrapperInsertDebugPrinterPass
   void instrument(Operation *call, StringRef name) {
     OpBuilder b(call);
     Location loc = call->getLoc();
-    if (level == "kernel-names") {
+    if (level == DebugPrinterLevel::KernelNames) {
       DebugMessageOp::create(b, loc, b.getStringAttr(name));
       return;
     }
@@ -106,7 +97,7 @@ struct WrapperInsertDebugPrinterPass
         buffers.push_back(operand);
     auto emit = [&](OpBuilder &at, Value buffer, unsigned index,
                     StringRef when) {
-      if (level == "print") {
+      if (level == DebugPrinterLevel::Print) {
         std::string label = (when + " " + name + " arg " + Twine(index)).str();
         DebugPrintOp::create(at, loc, buffer, at.getStringAttr(label));
       } else {
@@ -129,3 +120,22 @@ struct WrapperInsertDebugPrinterPass
   }
 };
 } // namespace
+
+StringRef mlir::wrapper::stringifyDebugPrinterLevel(DebugPrinterLevel level) {
+  switch (level) {
+  case DebugPrinterLevel::Off:
+    return "off";
+  case DebugPrinterLevel::Save:
+    return "save";
+  case DebugPrinterLevel::Print:
+    return "print";
+  case DebugPrinterLevel::KernelNames:
+    return "kernel-names";
+  }
+  llvm_unreachable("unknown DebugPrinterLevel");
+}
+
+llvm::raw_ostream &mlir::wrapper::operator<<(llvm::raw_ostream &os,
+                                             DebugPrinterLevel level) {
+  return os << stringifyDebugPrinterLevel(level);
+}

@@ -393,14 +393,6 @@ struct WrapperPlanMemoryPass
     : public wrapper::impl::WrapperPlanMemoryPassBase<WrapperPlanMemoryPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    if (strategy != "none" && strategy != "reuse" && strategy != "pool")
-      return emitError(UnknownLoc::get(context))
-             << "wrapper-plan-memory: unknown strategy '" << strategy
-             << "'; expected none, reuse or pool";
-    return success();
-  }
-
   void runOnOperation() override {
     GraphOp graph = getOperation();
     if (graph.getBody().getBlocks().size() != 1) {
@@ -410,20 +402,27 @@ struct WrapperPlanMemoryPass
     MemoryProfile before = computeMemoryProfile(graph);
     std::string detail;
     int64_t reused = 0;
-    if (strategy == "reuse") {
+    switch (strategy) {
+    case MemoryPlanStrategy::None:
+      break;
+    case MemoryPlanStrategy::Reuse:
       reused = planReuse(graph);
-    } else if (strategy == "pool") {
+      break;
+    case MemoryPlanStrategy::Pool:
       detail = planPool(graph, before, reused);
+      break;
     }
     if (!report)
       return;
     MemoryProfile after = computeMemoryProfile(graph);
     InFlightDiagnostic remark = emitRemark(graph.getLoc());
-    remark << "wrapper-plan-memory (" << strategy << "): allocations "
+    remark << "wrapper-plan-memory ("
+           << stringifyMemoryPlanStrategy(strategy)
+           << "): allocations "
            << before.allocations << " -> " << after.allocations
            << ", static peak " << before.peakBytes << " -> " << after.peakBytes
            << " bytes";
-    if (strategy == "reuse" || reused)
+    if (strategy == MemoryPlanStrategy::Reuse || reused)
       remark << ", " << reused << " reused";
     if (after.dynamicAllocations)
       remark << ", " << after.dynamicAllocations
@@ -478,3 +477,20 @@ struct WrapperPlanMemoryPass
   }
 };
 } // namespace
+
+StringRef mlir::wrapper::stringifyMemoryPlanStrategy(MemoryPlanStrategy strategy) {
+  switch (strategy) {
+  case MemoryPlanStrategy::None:
+    return "none";
+  case MemoryPlanStrategy::Reuse:
+    return "reuse";
+  case MemoryPlanStrategy::Pool:
+    return "pool";
+  }
+  llvm_unreachable("unknown MemoryPlanStrategy");
+}
+
+llvm::raw_ostream &mlir::wrapper::operator<<(llvm::raw_ostream &os,
+                                             MemoryPlanStrategy strategy) {
+  return os << stringifyMemoryPlanStrategy(strategy);
+}

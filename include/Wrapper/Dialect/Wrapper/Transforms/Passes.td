@@ -57,8 +57,10 @@ def WrapperPlanMemoryPass
     ```
   }];
   let options = [
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"reuse\"",
-           "none, reuse or pool">,
+    Option<"strategy", "strategy", "::mlir::wrapper::MemoryPlanStrategy",
+           /*default=*/"::mlir::wrapper::MemoryPlanStrategy::Reuse",
+           "How storage is assigned",
+           [{::mlir::wrapper::getMemoryPlanStrategyValues()}]>,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark with the counts before and after planning">,
   ];
@@ -118,8 +120,10 @@ def WrapperInsertDebugPrinterPass
     ```
   }];
   let options = [
-    Option<"level", "level", "std::string", /*default=*/"\"print\"",
-           "off, save, print or kernel-names">,
+    Option<"level", "level", "::mlir::wrapper::DebugPrinterLevel",
+           /*default=*/"::mlir::wrapper::DebugPrinterLevel::Print",
+           "What is inserted around each call",
+           [{::mlir::wrapper::getDebugPrinterLevelValues()}]>,
     ListOption<"kernels", "kernels", "std::string",
                "Kernels to instrument (all when empty)">,
     Option<"directory", "dir", "std::string", /*default=*/"\".\"",
