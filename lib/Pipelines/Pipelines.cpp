@@ -359,6 +359,10 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
       createWrapperInterchangeReductionsInnermostPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAScalarKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // The block size of each loop nest, chosen once and recorded on it, then
+  // the tiling that reads it.
+  pm.addNestedPass<func::FuncOp>(createWrapperCUDASelectBlockSizesPass(
+      WrapperCUDASelectBlockSizesPassOptions{options.blockSize}));
   pm.addNestedPass<func::FuncOp>(createWrapperTileParallelLoopsForGPUPass(
       WrapperTileParallelLoopsForGPUPassOptions{options.blockSize}));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());

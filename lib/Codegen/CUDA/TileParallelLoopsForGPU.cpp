@@ -48,10 +48,16 @@ struct TileParallelLoopsForGPUPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : outermost) {
+      // The size chosen for this loop (--wrapper-cuda-select-block-sizes),
+      // read before linearizing replaces the loop.
+      int64_t size = blockSize;
+      if (auto chosen =
+              loop->getAttrOfType<IntegerAttr>(wrapper::kCUDABlockSizeAttrName))
+        size = chosen.getInt();
       if (linearize)
         loop = linearizeLoop(rewriter, loop);
       SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
-      sizes.back() = blockSize;
+      sizes.back() = size;
       auto [tiles, inner] =
           scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true);
       // The innermost (contiguous) dimension on x, so that neighbouring

@@ -25,6 +25,17 @@ namespace wrapper {
 constexpr llvm::StringLiteral kStreamOrderedAttrName =
     "wrapper.cuda_stream_ordered";
 
+/// The thread-block size chosen for an outermost scf.parallel
+/// (--wrapper-cuda-select-block-sizes), read by
+/// --wrapper-tile-parallel-loops-for-gpu.
+constexpr llvm::StringLiteral kCUDABlockSizeAttrName =
+    "wrapper.cuda_block_size";
+
+/// The block size for the loop nest `loop`: `maxBlockSize`, or the loop
+/// nest's static iteration count rounded up to a multiple of 32 when that is
+/// smaller.
+int64_t selectCUDABlockSize(scf::ParallelOp loop, int64_t maxBlockSize);
+
 /// Whether --wrapper-cuda-scalar-kernels wraps `op`: a linalg op on buffers
 /// with no parallel loop, outside any scf.parallel and gpu.launch.
 bool needsScalarKernel(linalg::LinalgOp op);

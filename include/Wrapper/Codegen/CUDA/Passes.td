@@ -230,13 +230,44 @@ def WrapperInterchangeReductionsInnermostPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def WrapperCUDASelectBlockSizesPass
+    : Pass<"wrapper-cuda-select-block-sizes", "::mlir::func::FuncOp"> {
+  let summary = "Chooses the thread-block size of each parallel loop nest "
+                "and records it on the loop";
+  let description = [{
+    The launch configuration as a recorded tuning decision (IREE's
+    `lowering_config`): each outermost `scf.parallel` gets
+    `wrapper.cuda_block_size = N : i64`, which
+    `--wrapper-tile-parallel-loops-for-gpu` reads instead of its own
+    `block-size`. The choice (`selectCUDABlockSize`): `max-block-size`
+    threads, or for a loop of fewer static iterations (the product over its
+    dimensions; loops nested in it run inside each thread), their count
+    rounded up to a whole warp (32), so that a short loop does not launch a
+    block of mostly idle threads. Loops that already carry the attribute
+    (set by hand or by an earlier tuning step) keep it.
+
+    ```mlir
+    // 40 iterations: one block of 64 threads instead of 256.
+    scf.parallel (%i) = (%c0) to (%c40) step (%c1) {
+      ...
+    } {wrapper.cuda_block_size = 64 : i64}
+    ```
+  }];
+  let options = [
+    Option<"maxBlockSize", "max-block-size", "int64_t", /*default=*/"256",
+           "Threads of a block for loops with enough iterations">,
+  ];
+}
+
 def WrapperTileParallelLoopsForGPUPass
     : Pass<"wrapper-tile-parallel-loops-for-gpu", "::mlir::func::FuncOp"> {
   let summary = "Tiles outermost scf.parallel loops by the block size and "
                 "maps them to GPU blocks and threads";
   let description = [{
     Collapses each outermost `scf.parallel` into one dimension (row-major:
-    upstream's `collapseParallelLoops`), tiles it by `block-size` (no
+    upstream's `collapseParallelLoops`), tiles it by its recorded
+    `wrapper.cuda_block_size` (`--wrapper-cuda-select-block-sizes`) or else
+    `block-size` (no
     min/max bounds: the body is guarded) and sets the mapping attributes
     that `--convert-parallel-loops-to-gpu` reads: the tiles on block x (up
     to 2^31 - 1 blocks), the intra-tile loop on thread x. Neighbouring

@@ -281,6 +281,15 @@ LogicalResult WrapperDialect::verifyOperationAttribute(Operation *op,
                 "integers kc, mc, mr, nc, nr, vl";
     return success();
   }
+  // The thread-block size of a parallel loop nest on a GPU
+  // (--wrapper-cuda-select-block-sizes).
+  if (attr.getName() == "wrapper.cuda_block_size") {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1 || value.getInt() > 1024)
+      return op->emitOpError() << "'wrapper.cuda_block_size' must be an "
+                                  "integer between 1 and 1024";
+    return success();
+  }
   // The micro-kernel of --wrapper-gemm-template; a runtime function that
   // queues its work on the CUDA runtime's stream
   // (--wrapper-cuda-stream-ordered-calls).
