@@ -340,8 +340,8 @@ TEST(PlanMemoryProperty, RandomGraphsKeepTheirOutputs) {
         for (size_t j = 0; j < (*expected)[i].size(); ++j)
           ASSERT_EQ((*expected)[i][j], (*actual)[i][j])
               << "seed " << seed << ", strategy "
-          << stringifyMemoryPlanStrategy(strategy).str() << ", output "
-              << i << ", element " << j;
+              << stringifyMemoryPlanStrategy(strategy).str() << ", output " << i
+              << ", element " << j;
       if (after.allocations < before.allocations)
         ++reusedPrograms[stringifyMemoryPlanStrategy(strategy).str()];
       peakSaved[stringifyMemoryPlanStrategy(strategy).str()] +=

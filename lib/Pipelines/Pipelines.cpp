@@ -89,8 +89,9 @@ bool GemmTemplateOptions::operator==(const GemmTemplateOptions &other) const {
   return mine == theirs;
 }
 
-llvm::raw_ostream &mlir::wrapper::operator<<(llvm::raw_ostream &os,
-                                             const GemmTemplateOptions &options) {
+llvm::raw_ostream &
+mlir::wrapper::operator<<(llvm::raw_ostream &os,
+                          const GemmTemplateOptions &options) {
   // PassOptions::print writes every option; only those set are kept.
   std::string printed;
   llvm::raw_string_ostream all(printed);
@@ -155,8 +156,9 @@ static void addBufferization(OpPassManager &pm) {
 
 /// --wrapper-cpu-codegen with the code generator's options of any pipeline.
 template <typename Derived, typename Base>
-static void addCPUCodegen(OpPassManager &pm,
-                          const CPUCodegenOptionsMixin<Derived, Base> &options) {
+static void
+addCPUCodegen(OpPassManager &pm,
+              const CPUCodegenOptionsMixin<Derived, Base> &options) {
   // The target, decided once and recorded on the module for the passes
   // that tune for it.
   WrapperCPUTargetPassOptions target;

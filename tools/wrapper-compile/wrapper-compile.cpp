@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ContainerSource.h"
 #include "CompilerOptions.h"
+#include "ContainerSource.h"
 #include "ToolSupport.h"
 #include "TrainingSource.h"
 
@@ -162,7 +162,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
   module.reset();
   SmallVector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (size_t i = 0; i < bitcode.size(); ++i) {
-    machines.push_back(createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(),
+    machines.push_back(createHostTargetMachine(getCommandLineCPU(),
+                                               getCommandLineFeatures(),
                                                /*pic=*/true, error));
     if (!machines.back())
       return failure();
@@ -351,8 +352,8 @@ int main(int argc, char **argv) {
 
   // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
   // template's vector width.
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createHostTargetMachine(getCommandLineCPU(), getCommandLineFeatures(), /*pic=*/true, error);
+  std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(
+      getCommandLineCPU(), getCommandLineFeatures(), /*pic=*/true, error);
   if (!machine)
     return fail(error);
   if (optLevel > 3)

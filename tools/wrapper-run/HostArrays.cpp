@@ -6,6 +6,12 @@
 
 #include "HostArrays.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <random>
+
 #include "Wrapper/Runtime/WrapperCuda.h"
 
 #include "Wrapper/Runtime/WrapperRuntime.h"
@@ -424,4 +430,125 @@ void CallFrame::releaseResults() {
     }
     resultStruct[offset] = 0;
   }
+}
+
+/// Default tolerances by element type.
+static std::pair<double, double> tolerances(Type element, Tolerances given) {
+  double r = 1e-4, a = 1e-5;
+  if (element.isF16())
+    r = 1e-2, a = 1e-3;
+  else if (element.isBF16())
+    r = 2e-2, a = 1e-2;
+  else if (element.isF64())
+    r = 1e-9, a = 1e-12;
+  else if (isa<IntegerType>(element))
+    r = 0, a = 0;
+  return {given.relative >= 0 ? given.relative : r,
+          given.absolute >= 0 ? given.absolute : a};
+}
+
+/// Compares `actual` with `expected`; prints a line; returns whether close.
+bool mlir::wrapper::compareTensors(StringRef what, const HostTensor &actual,
+                                   const HostTensor &expected,
+                                   Tolerances given) {
+  if (actual.shape != expected.shape) {
+    llvm::outs() << what << ": shape " << formatShape(actual.shape)
+                 << " differs from the reference's "
+                 << formatShape(expected.shape) << ": FAIL\n";
+    return false;
+  }
+  auto [r, a] = tolerances(actual.elementType, given);
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0, firstBad = -1;
+  for (size_t i = 0; i < actual.values.size(); ++i) {
+    double x = actual.values[i], y = expected.values[i];
+    if (std::isnan(x) && std::isnan(y))
+      continue;
+    double diff = std::fabs(x - y);
+    if (std::isinf(x) && std::isinf(y) && (x > 0) == (y > 0))
+      diff = 0;
+    if (std::isnan(diff))
+      diff = INFINITY;
+    maxAbs = std::max(maxAbs, diff);
+    if (y != 0)
+      maxRel = std::max(maxRel, diff / std::fabs(y));
+    if (diff > a + r * std::fabs(y)) {
+      if (firstBad < 0)
+        firstBad = i;
+      ++bad;
+    }
+  }
+  llvm::outs() << what << ": max abs error " << llvm::format("%.3g", maxAbs)
+               << ", max rel error " << llvm::format("%.3g", maxRel)
+               << " (rtol " << llvm::format("%g", r) << ", atol "
+               << llvm::format("%g", a) << "): ";
+  if (bad) {
+    llvm::outs() << "FAIL, " << bad << " of " << actual.values.size()
+                 << " elements differ; first at flat index " << firstBad << ": "
+                 << actual.values[firstBad] << " vs "
+                 << expected.values[firstBad] << "\n";
+    return false;
+  }
+  llvm::outs() << "ok\n";
+  return true;
+}
+
+/// Random inputs for `types`: floats uniform in [-1, 1), integers in
+/// [-5, 5], booleans fair coins.
+FailureOr<SmallVector<HostTensor>>
+mlir::wrapper::randomInputs(TypeRange types, const RandomInputOptions &options,
+                            std::string &error) {
+  std::mt19937_64 rng(options.seed);
+  SmallVector<HostTensor> result;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    HostTensor t;
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      t.elementType = tensor.getElementType();
+      for (int64_t size : tensor.getShape())
+        t.shape.push_back(ShapedType::isDynamic(size) ? options.dynamicSize
+                                                      : size);
+    } else if (type.isIntOrIndexOrFloat()) {
+      t.elementType = type;
+    } else {
+      error = "argument #" + std::to_string(index) + " has type " +
+              typeToString(type) + ", which wrapper-run cannot generate";
+      return failure();
+    }
+    // Count before allocating: a huge shape must be refused, not overflow.
+    int64_t count = 1;
+    bool overflow = false;
+    for (int64_t size : t.shape)
+      overflow |= llvm::MulOverflow<int64_t>(count, size, count);
+    int64_t bytes = 0;
+    int64_t width =
+        t.elementType.isIntOrFloat()
+            ? std::max<int64_t>(1,
+                                (t.elementType.getIntOrFloatBitWidth() + 7) / 8)
+            : 8;
+    overflow |= llvm::MulOverflow<int64_t>(count, width, bytes);
+    if (overflow || uint64_t(bytes) > options.maxBytes) {
+      error =
+          "argument #" + std::to_string(index) + " of type " +
+          typeToString(type) + " needs " +
+          (overflow ? std::string("more than 2^63") : std::to_string(bytes)) +
+          " bytes, more than --max-alloc-bytes=" +
+          std::to_string(options.maxBytes);
+      return failure();
+    }
+    t.values.resize(count);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::uniform_int_distribution<int> integers(-5, 5);
+    for (double &v : t.values) {
+      if (isa<FloatType>(t.elementType))
+        v = roundToElementType(uniform(rng), t.elementType);
+      else if (t.elementType.isInteger(1))
+        v = rng() & 1;
+      else if (isa<IndexType>(t.elementType))
+        v = options.dynamicSize;
+      else
+        v = integers(rng);
+    }
+    result.push_back(std::move(t));
+  }
+  return result;
 }

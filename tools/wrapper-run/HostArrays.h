@@ -44,6 +44,32 @@ void printTensor(llvm::raw_ostream &os, StringRef name,
 /// The arguments and results of one call of a `_mlir_ciface_` function in
 /// MLIR's C calling convention: memref descriptors passed by pointer, the
 /// results through a pointer to a struct of descriptors passed first.
+/// Tolerances of a comparison; a negative one is chosen by element type
+/// (1e-4/1e-5 for f32, looser for f16 and bf16, exact for integers).
+struct Tolerances {
+  double relative = -1, absolute = -1;
+};
+
+/// Compares `actual` with `expected` elementwise (NaN equals NaN, infinities
+/// of one sign agree); prints one line naming `what`; returns whether close.
+bool compareTensors(StringRef what, const HostTensor &actual,
+                    const HostTensor &expected, Tolerances tolerances);
+
+/// How random inputs are made.
+struct RandomInputOptions {
+  unsigned seed = 0;
+  /// The size of every dynamic dimension (and the value of index scalars).
+  int64_t dynamicSize = 5;
+  /// Refuse an input above this many bytes.
+  uint64_t maxBytes = uint64_t(16) << 30;
+};
+
+/// Random inputs for `types`: floats uniform in [-1, 1) (rounded to the
+/// element type), integers in [-5, 5], booleans fair coins.
+FailureOr<SmallVector<HostTensor>>
+randomInputs(TypeRange types, const RandomInputOptions &options,
+             std::string &error);
+
 class CallFrame {
 public:
   /// With `device`, the memref arguments live in device memory (from the

@@ -19,7 +19,8 @@ class OpPassManager;
 
 namespace wrapper {
 
-template <typename T> using PipelineOption = mlir::detail::PassOptions::Option<T>;
+template <typename T>
+using PipelineOption = mlir::detail::PassOptions::Option<T>;
 
 /// Options of the GEMM template inside a pipeline (`gemm-options={kc=384
 /// mc=96}`): typed, parsed once with the pipeline's options. An option left
@@ -30,10 +31,8 @@ struct GemmTemplateOptions : public PassPipelineOptions<GemmTemplateOptions> {
                              llvm::cl::desc("Rows of the register tile")};
   PipelineOption<int64_t> nr{*this, "nr",
                              llvm::cl::desc("Columns of the register tile")};
-  PipelineOption<int64_t> kc{*this, "kc",
-                             llvm::cl::desc("Depth of a K slice")};
-  PipelineOption<int64_t> mc{*this, "mc",
-                             llvm::cl::desc("Rows of an A block")};
+  PipelineOption<int64_t> kc{*this, "kc", llvm::cl::desc("Depth of a K slice")};
+  PipelineOption<int64_t> mc{*this, "mc", llvm::cl::desc("Rows of an A block")};
   PipelineOption<int64_t> nc{*this, "nc",
                              llvm::cl::desc("Columns of a B block")};
   PipelineOption<bool> prepack{
@@ -110,8 +109,7 @@ struct FrontendOptionsMixin : public Base {
       *this, "plan-memory",
       llvm::cl::desc("Storage planning of the host graph's buffers "
                      "(--wrapper-plan-memory)"),
-      llvm::cl::init(MemoryPlanStrategy::Reuse),
-      getMemoryPlanStrategyValues()};
+      llvm::cl::init(MemoryPlanStrategy::Reuse), getMemoryPlanStrategyValues()};
 };
 
 /// The options of the CPU code generator, declared once and contained in
@@ -170,12 +168,12 @@ struct CPUCodegenOptionsMixin : public Base {
       llvm::cl::desc("f32 lanes of its vector registers (0: from the "
                      "features or the host)"),
       llvm::cl::init(0)};
-  mlir::detail::PassOptions::Option<
-      GemmTemplateOptions, llvm::cl::parser<GemmTemplateOptions>>
+  mlir::detail::PassOptions::Option<GemmTemplateOptions,
+                                    llvm::cl::parser<GemmTemplateOptions>>
       gemmOptions{
-      *this, "gemm-options",
-      llvm::cl::desc("Options of --wrapper-gemm-template (blocking), for "
-                     "example {kc=384 mc=96}")};
+          *this, "gemm-options",
+          llvm::cl::desc("Options of --wrapper-gemm-template (blocking), for "
+                         "example {kc=384 mc=96}")};
 };
 
 /// Options of --wrapper-cpu-codegen.
@@ -212,8 +210,7 @@ enum class CUDABinaryFormat {
 
 /// Options of --wrapper-cuda-pipeline: the front end's (the same
 /// declarations as the CPU pipeline's) and the CUDA code generator's.
-struct CUDAPipelineOptions
-    : public FrontendOptionsMixin<CUDAPipelineOptions> {
+struct CUDAPipelineOptions : public FrontendOptionsMixin<CUDAPipelineOptions> {
   PipelineOption<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture (sm_80, sm_90)"),
       llvm::cl::init("sm_90")};
@@ -263,11 +260,10 @@ struct CUDAPipelineOptions
   PipelineOption<CUDABinaryFormat> binary{
       *this, "binary", llvm::cl::desc("What the gpu.binary holds"),
       llvm::cl::init(CUDABinaryFormat::PTX),
-      llvm::cl::values(
-          clEnumValN(CUDABinaryFormat::PTX, "ptx",
-                     "PTX, compiled by the driver when loaded"),
-          clEnumValN(CUDABinaryFormat::Cubin, "cubin",
-                     "a cubin, through the toolkit's ptxas"))};
+      llvm::cl::values(clEnumValN(CUDABinaryFormat::PTX, "ptx",
+                                  "PTX, compiled by the driver when loaded"),
+                       clEnumValN(CUDABinaryFormat::Cubin, "cubin",
+                                  "a cubin, through the toolkit's ptxas"))};
   PipelineOption<std::string> device{
       *this, "device",
       llvm::cl::desc("The device of the host graph (cuda or cuda:N; with "

@@ -68,8 +68,9 @@ struct CUDASelectBlockSizesPass
       if (loop->getParentOfType<scf::ParallelOp>() ||
           loop->hasAttr(kCUDABlockSizeAttrName))
         return;
-      loop->setAttr(kCUDABlockSizeAttrName,
-                    b.getI64IntegerAttr(selectCUDABlockSize(loop, maxBlockSize)));
+      loop->setAttr(
+          kCUDABlockSizeAttrName,
+          b.getI64IntegerAttr(selectCUDABlockSize(loop, maxBlockSize)));
     });
   }
 };

@@ -99,6 +99,7 @@ struct DebugMessageOpLowering : HostLoweringPattern<DebugMessageOp> {
 void mlir::wrapper::populateWrapperDebugToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     HostLoweringState &state) {
-  patterns.add<DebugPrintOpLowering, DebugSaveOpLowering,
-               DebugMessageOpLowering>(converter, patterns.getContext(), state);
+  patterns
+      .add<DebugPrintOpLowering, DebugSaveOpLowering, DebugMessageOpLowering>(
+          converter, patterns.getContext(), state);
 }

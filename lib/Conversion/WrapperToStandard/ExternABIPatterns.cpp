@@ -85,9 +85,8 @@ namespace {
 /// at the view's first element, dtype, rank, and a sizes-then-strides array.
 struct TensorDescriptorOpLowering : OpConversionPattern<TensorDescriptorOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(TensorDescriptorOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(TensorDescriptorOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value buffer = adaptor.getBuffer();
     auto type = cast<MemRefType>(buffer.getType());
@@ -103,15 +102,14 @@ struct TensorDescriptorOpLowering : OpConversionPattern<TensorDescriptorOp> {
           b, loc, shape, rank + d,
           arith::IndexCastOp::create(b, loc, i64, metadata.getStrides()[d]));
     }
-    Value offset =
-        arith::IndexCastOp::create(b, loc, i64, metadata.getOffset()).getResult();
+    Value offset = arith::IndexCastOp::create(b, loc, i64, metadata.getOffset())
+                       .getResult();
     Value bytes = arith::MulIOp::create(
         b, loc, offset,
         arith::ConstantIntOp::create(
             b, loc, *getElementBytes(type.getElementType()), 64));
     Value data = LLVM::GEPOp::create(
-        b, loc, ptr, i8,
-        buildAlignedPointer(b, loc, metadata.getBaseBuffer()),
+        b, loc, ptr, i8, buildAlignedPointer(b, loc, metadata.getBaseBuffer()),
         ArrayRef<LLVM::GEPArg>{bytes});
     Value descriptor = descriptorArray(b, loc, 1);
     Value strides = LLVM::GEPOp::create(b, loc, ptr, i64, shape,
@@ -129,9 +127,8 @@ struct TensorDescriptorOpLowering : OpConversionPattern<TensorDescriptorOp> {
 /// sizes (-1 for dynamic ones).
 struct ResultDescriptorsOpLowering : OpConversionPattern<ResultDescriptorsOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ResultDescriptorsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(ResultDescriptorsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     ArrayAttr types = op.getTypes();
     Type ptr = LLVM::LLVMPointerType::get(b.getContext());
@@ -141,10 +138,10 @@ struct ResultDescriptorsOpLowering : OpConversionPattern<ResultDescriptorsOp> {
       int64_t rank = type.getRank();
       Value sizes = i64Array(b, loc, rank), strides = i64Array(b, loc, rank);
       for (int64_t d = 0; d < rank; ++d)
-        storeI64(b, loc, sizes, d,
-                 arith::ConstantIntOp::create(
-                     b, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d),
-                     64));
+        storeI64(
+            b, loc, sizes, d,
+            arith::ConstantIntOp::create(
+                b, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d), 64));
       storeField(b, loc, descriptors, index, 0,
                  LLVM::ZeroOp::create(b, loc, ptr));
       storeDTypeAndRank(b, loc, descriptors, index, type);
@@ -160,9 +157,8 @@ struct ResultDescriptorsOpLowering : OpConversionPattern<ResultDescriptorsOp> {
 /// functional shim filled it (contiguous, so only data and sizes are read).
 struct DescriptorBufferOpLowering : OpConversionPattern<DescriptorBufferOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(DescriptorBufferOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(DescriptorBufferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     auto type = getTypeConverter()->convertType<MemRefType>(op.getType());
     Value descriptors = adaptor.getDescriptors();
@@ -193,9 +189,8 @@ struct DescriptorBufferOpLowering : OpConversionPattern<DescriptorBufferOp> {
 /// the model run with the callee named when the status is an error.
 struct CheckStatusOpLowering : HostLoweringPattern<CheckStatusOp> {
   using HostLoweringPattern::HostLoweringPattern;
-  LogicalResult
-  matchAndRewrite(CheckStatusOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(CheckStatusOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Type ptr = LLVM::LLVMPointerType::get(b.getContext());
     func::FuncOp callee =
         state.function(b, "wrapper_shim_check", {b.getI32Type(), ptr});

@@ -1,4 +1,5 @@
-//===- StructuralPatterns.cpp - graphs, returns, types -----------*- C++ -*-===//
+//===- StructuralPatterns.cpp - graphs, returns, types -----------*- C++
+//-*-===//
 //
 // Part of the Wrapper project.
 //
@@ -109,8 +110,8 @@ struct GraphOpLowering : OpConversionPattern<GraphOp> {
     const TypeConverter &converter = *getTypeConverter();
     Block &body = graph.getBody().front();
     TypeConverter::SignatureConversion signature(body.getNumArguments());
-    if (failed(converter.convertSignatureArgs(body.getArgumentTypes(),
-                                              signature)))
+    if (failed(
+            converter.convertSignatureArgs(body.getArgumentTypes(), signature)))
       return failure();
     SmallVector<Type> results;
     if (failed(converter.convertTypes(graph.getResultTypes(), results)))

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Conversion/WrapperToStandard/WrapperToStandard.h"
+#include "Wrapper/Conversion/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

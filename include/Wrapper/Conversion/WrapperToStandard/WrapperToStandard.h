@@ -76,8 +76,7 @@ private:
 
 /// A conversion pattern of the host lowering that reads or extends the shared
 /// state.
-template <typename Op>
-struct HostLoweringPattern : OpConversionPattern<Op> {
+template <typename Op> struct HostLoweringPattern : OpConversionPattern<Op> {
   HostLoweringPattern(const TypeConverter &converter, MLIRContext *context,
                       HostLoweringState &state)
       : OpConversionPattern<Op>(converter, context), state(state) {}
@@ -110,24 +109,25 @@ SmallVector<Operation *> getWrapperToStandardRoots(ModuleOp module);
 /// device kernels, external constants (on a device, or without
 /// `externalConstants`), non-strided reuses and prints of element types the
 /// runtime cannot print. Fills `state`'s kernels and slot constants.
-LogicalResult checkWrapperToStandardPreconditions(
-    ModuleOp module, bool profile, bool externalConstants,
-    HostLoweringState &state);
+LogicalResult checkWrapperToStandardPreconditions(ModuleOp module, bool profile,
+                                                  bool externalConstants,
+                                                  HostLoweringState &state);
 
 /// `wrapper.graph` to a public `func.func`, `wrapper.return` to
 /// `func.return`, `wrapper.comment` erased, the signatures of functions and
 /// the types of every other op converted.
-void populateWrapperToStandardStructuralPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns);
+void populateWrapperToStandardStructuralPatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns);
 
 /// Buffers on the CPU: `alloc` to a 64-byte aligned `memref.alloc`, `free`
 /// and `free_if_not_reused` to `memref.dealloc`; views (`reuse`, `view`,
 /// `reinterpret`) to memref views on either device; kernel `call`s to
 /// `func.call` (bracketed by profiling calls when `profiler` is given);
 /// `constant`/`get_constant` to memref globals or pointer slots.
-void populateWrapperToStandardHostPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns,
-    HostLoweringState &state, KernelProfiler *profiler = nullptr);
+void populateWrapperToStandardHostPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           HostLoweringState &state,
+                                           KernelProfiler *profiler = nullptr);
 
 /// Buffers on a CUDA device: `alloc` to `gpu.alloc` and `free` to
 /// `gpu.dealloc` (the CUDA runtime's caching allocator).
@@ -143,9 +143,9 @@ void populateWrapperDebugToRuntimePatterns(const TypeConverter &converter,
 /// The extern ABI's ops (`tensor_descriptor`, `result_descriptors`,
 /// `descriptor_buffer`, `check_status`) to LLVM stack arrays of
 /// `wrapper_tensor` and calls of `wrapper_shim_check`.
-void populateWrapperExternABIToStandardPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns,
-    HostLoweringState &state);
+void populateWrapperExternABIToStandardPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns,
+                                                HostLoweringState &state);
 
 } // namespace wrapper
 } // namespace mlir

@@ -416,12 +416,10 @@ struct WrapperPlanMemoryPass
       return;
     MemoryProfile after = computeMemoryProfile(graph);
     InFlightDiagnostic remark = emitRemark(graph.getLoc());
-    remark << "wrapper-plan-memory ("
-           << stringifyMemoryPlanStrategy(strategy)
-           << "): allocations "
-           << before.allocations << " -> " << after.allocations
-           << ", static peak " << before.peakBytes << " -> " << after.peakBytes
-           << " bytes";
+    remark << "wrapper-plan-memory (" << stringifyMemoryPlanStrategy(strategy)
+           << "): allocations " << before.allocations << " -> "
+           << after.allocations << ", static peak " << before.peakBytes
+           << " -> " << after.peakBytes << " bytes";
     if (strategy == MemoryPlanStrategy::Reuse || reused)
       remark << ", " << reused << " reused";
     if (after.dynamicAllocations)
@@ -478,7 +476,8 @@ struct WrapperPlanMemoryPass
 };
 } // namespace
 
-StringRef mlir::wrapper::stringifyMemoryPlanStrategy(MemoryPlanStrategy strategy) {
+StringRef
+mlir::wrapper::stringifyMemoryPlanStrategy(MemoryPlanStrategy strategy) {
   switch (strategy) {
   case MemoryPlanStrategy::None:
     return "none";
