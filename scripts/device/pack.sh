@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Packs .device/bundle.tar.xz for the GPU machine (see docs/Testing.md,
-# "On the GPU machine"): the tools named (the shared packer's 60 MiB limit
-# fits wrapper-run or wrapper-compile + wrapper-opt, not all three), the
-# build's libraries, and the extras the machine lacks: FileCheck, not and
-# count, lit, the build's lit.site.cfg.py, libomp and MLIR's runner
-# libraries.
-#   scripts/device/pack.sh run        # wrapper-run, wrapper-cuda-check, run_model: GPU lit tests, cuda-integration.sh
-#   scripts/device/pack.sh compile    # wrapper-compile, wrapper-opt, run_model: the Python package (CPU and CUDA)
+# "On the GPU machine"): the tools named, the build's libraries with
+# libMLIR.so (which the tools share), and the extras the machine lacks:
+# FileCheck, not and count, lit, the build's lit.site.cfg.py, libomp and
+# MLIR's runner libraries.
+#   scripts/device/pack.sh            # all tools: GPU lit tests, cuda-integration.sh and the Python package
+#   scripts/device/pack.sh run        # wrapper-run, wrapper-cuda-check, run_model
+#   scripts/device/pack.sh compile    # wrapper-compile, wrapper-opt, run_model
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-case ${1:-run} in
+case ${1:-all} in
+  all) tools="wrapper-run wrapper-compile wrapper-opt wrapper-cuda-check run_model" ;;
   run) tools="wrapper-run wrapper-cuda-check run_model" ;;
   compile) tools="wrapper-compile wrapper-opt run_model" ;;
-  *) echo "usage: $0 run|compile" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|run|compile]" >&2; exit 2 ;;
 esac
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
