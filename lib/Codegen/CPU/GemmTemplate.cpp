@@ -590,130 +590,152 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   memref::DeallocOp::create(b, loc, ap);
 }
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
-// The pass
+// The core function and the pass
 //===----------------------------------------------------------------------===//
 
+/// Whether M*N*K is statically below `limit`.
+static bool isSmallProduct(linalg::MatmulOp matmul, int64_t limit) {
+  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+  auto b = cast<ShapedType>(matmul.getInputs()[1].getType());
+  if (!a.hasStaticShape() || !b.hasStaticShape())
+    return false;
+  return a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) < limit;
+}
+
+wrapper::GemmLoweringStatus
+wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
+                                   const GemmLoweringOptions &options,
+                                   std::string &message) {
+  auto refuse = [&](const Twine &why) {
+    message = why.str();
+    return GemmLoweringStatus::Refused;
+  };
+  if (!isGemmTemplateCandidate(matmul))
+    return refuse("operands are not all f32 (or the matmul has its own "
+                  "indexing maps)");
+  if (!matmul.hasPureBufferSemantics())
+    return refuse("the matmul is on tensors (run bufferization first)");
+  Value c = matmul.getOutputs()[0];
+  if (!hasUnitInnerStride(c.getType()))
+    return refuse("C does not have a unit inner stride");
+  auto func = matmul->getParentOfType<func::FuncOp>();
+  auto module = matmul->getParentOfType<ModuleOp>();
+  if (!func || !module)
+    return refuse("the matmul is not in a func.func of a module");
+
+  GemmPlan plan;
+  plan.matmul = matmul;
+  // The fill can go only when the first K slice surely stores: with a K
+  // that may be 0 the K loop may not run at all, and C keeps it.
+  int64_t depth =
+      cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
+  if (auto fill = depth > 0 ? dyn_cast_or_null<linalg::FillOp>(
+                                  previousEffectfulOp(matmul))
+                            : nullptr) {
+    if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c &&
+        matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+      plan.zeroFill = fill;
+  }
+  std::string epilogueWhy = "epilogues=false";
+  if (options.epilogues) {
+    FailureOr<Epilogue> epilogue = matchEpilogue(matmul, epilogueWhy);
+    if (succeeded(epilogue))
+      plan.epilogue = *epilogue;
+  }
+  // The blocking recorded on the product (--wrapper-gemm-select-blocking),
+  // else the one chosen now.
+  Blocking local;
+  if (std::optional<Blocking> recorded = getRecordedGemmBlocking(matmul)) {
+    local = *recorded;
+    std::string bad = checkGemmBlocking(local);
+    if (!bad.empty()) {
+      matmul.emitError() << "wrapper-gemm-template: recorded "
+                            "wrapper.gemm_blocking: "
+                         << bad;
+      return GemmLoweringStatus::Failed;
+    }
+  } else {
+    std::string problem;
+    FailureOr<Blocking> chosen =
+        selectGemmBlocking(matmul, options.request, problem);
+    if (failed(chosen)) {
+      matmul.emitError() << "wrapper-gemm-template: " << problem;
+      return GemmLoweringStatus::Failed;
+    }
+    local = *chosen;
+  }
+  std::string packWhy = "prepack=false";
+  if (options.prepack)
+    plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
+                                    local.nr, packWhy);
+  func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
+  emitGemm(plan, ukernel, local,
+           options.parallel && !isSmallProduct(matmul, options.minParallelWork));
+
+  llvm::raw_string_ostream os(message);
+  os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
+     << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc "
+     << local.nc << "; B "
+     << (plan.packedB ? "prepacked at compile time"
+                      : "packed at run time (" + packWhy + ")")
+     << "; epilogue ";
+  if (plan.epilogue)
+    os << "fused (" << plan.epilogue->op.getBody()->getOperations().size() - 1
+       << " payload ops)";
+  else
+    os << "none (" << epilogueWhy << ")";
+  if (plan.epilogue)
+    plan.epilogue->op->erase();
+  if (plan.zeroFill)
+    plan.zeroFill->erase();
+  matmul->erase();
+  return GemmLoweringStatus::Lowered;
+}
+
+namespace {
 struct WrapperGemmTemplatePass
     : public wrapper::impl::WrapperGemmTemplatePassBase<
           WrapperGemmTemplatePass> {
   using Base::Base;
 
-  /// What the options ask of the blocking.
-  wrapper::GemmBlockingRequest request() {
-    return {mr, nr, vectorWidth, kc, mc, nc};
-  }
-
-  /// Whether M*N*K is statically below `min-parallel-work`.
-  bool isSmallProduct(linalg::MatmulOp matmul) {
-    auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
-    auto b = cast<ShapedType>(matmul.getInputs()[1].getType());
-    if (!a.hasStaticShape() || !b.hasStaticShape())
-      return false;
-    return a.getDimSize(0) * a.getDimSize(1) * b.getDimSize(1) <
-           minParallelWork;
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    wrapper::GemmLoweringOptions options;
+    options.request = {mr, nr, vectorWidth, kc, mc, nc};
+    options.prepack = prepack;
+    options.epilogues = epilogues;
+    options.parallel = parallel;
+    options.minParallelWork = minParallelWork;
     // Inconsistent options are an error whether or not a product takes
     // them.
     std::string problem;
-    if (failed(wrapper::selectGemmBlocking(nullptr, request(), problem))) {
+    if (failed(
+            wrapper::selectGemmBlocking(nullptr, options.request, problem))) {
       mlir::emitError(module.getLoc()) << "wrapper-gemm-template: " << problem;
       return signalPassFailure();
     }
     if (failed(defineDeclaredMicroKernels(module)))
       return signalPassFailure();
-
     SmallVector<linalg::MatmulOp> matmuls;
     module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp matmul : matmuls) {
-      auto refuse = [&](const Twine &why) {
+      Location loc = matmul.getLoc();
+      std::string message;
+      switch (wrapper::lowerMatmulToGemmTemplate(matmul, options, message)) {
+      case wrapper::GemmLoweringStatus::Lowered:
         if (report)
-          matmul.emitRemark() << "GEMM template not used: " << why;
-      };
-      if (!wrapper::isGemmTemplateCandidate(matmul)) {
-        refuse("operands are not all f32 (or the matmul has its own "
-               "indexing maps)");
-        continue;
+          mlir::emitRemark(loc) << "GEMM template: " << message;
+        break;
+      case wrapper::GemmLoweringStatus::Refused:
+        if (report)
+          matmul.emitRemark() << "GEMM template not used: " << message;
+        break;
+      case wrapper::GemmLoweringStatus::Failed:
+        return signalPassFailure();
       }
-      if (!matmul.hasPureBufferSemantics()) {
-        refuse("the matmul is on tensors (run bufferization first)");
-        continue;
-      }
-      Value c = matmul.getOutputs()[0];
-      if (!hasUnitInnerStride(c.getType())) {
-        refuse("C does not have a unit inner stride");
-        continue;
-      }
-      auto func = matmul->getParentOfType<func::FuncOp>();
-      if (!func) {
-        refuse("the matmul is not in a func.func");
-        continue;
-      }
-
-      GemmPlan plan;
-      plan.matmul = matmul;
-      // The fill can go only when the first K slice surely stores: with a
-      // K that may be 0 the K loop may not run at all, and C keeps it.
-      int64_t depth =
-          cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
-      if (auto fill = depth > 0 ? dyn_cast_or_null<linalg::FillOp>(
-                                      previousEffectfulOp(matmul))
-                                : nullptr) {
-        if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == c &&
-            matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
-          plan.zeroFill = fill;
-      }
-      std::string epilogueWhy = "epilogues=false";
-      if (epilogues) {
-        FailureOr<Epilogue> epilogue = matchEpilogue(matmul, epilogueWhy);
-        if (succeeded(epilogue))
-          plan.epilogue = *epilogue;
-      }
-      // The blocking recorded on the product
-      // (--wrapper-gemm-select-blocking), else the one chosen now.
-      Blocking local;
-      if (std::optional<Blocking> recorded =
-              wrapper::getRecordedGemmBlocking(matmul)) {
-        local = *recorded;
-        std::string bad = wrapper::checkGemmBlocking(local);
-        if (!bad.empty()) {
-          matmul.emitError()
-              << "wrapper-gemm-template: recorded wrapper.gemm_blocking: "
-              << bad;
-          return signalPassFailure();
-        }
-      } else {
-        local = *wrapper::selectGemmBlocking(matmul, request(), problem);
-      }
-      std::string packWhy = "prepack=false";
-      if (prepack)
-        plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
-                                        local.nr, packWhy);
-      func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
-      emitGemm(plan, ukernel, local, parallel && !isSmallProduct(matmul));
-      if (report) {
-        InFlightDiagnostic remark = matmul.emitRemark();
-        remark << "GEMM template: micro-kernel " << local.mr << "x" << local.nr
-               << " (" << local.vl << " lanes), kc " << local.kc << ", mc "
-               << local.mc << ", nc " << local.nc << "; B "
-               << (plan.packedB ? "prepacked at compile time"
-                                : "packed at run time (" + packWhy + ")")
-               << "; epilogue ";
-        if (plan.epilogue)
-          remark << "fused ("
-                 << plan.epilogue->op.getBody()->getOperations().size() - 1
-                 << " payload ops)";
-        else
-          remark << "none (" << epilogueWhy << ")";
-      }
-      if (plan.epilogue)
-        plan.epilogue->op->erase();
-      if (plan.zeroFill)
-        plan.zeroFill->erase();
-      matmul->erase();
     }
   }
 };

@@ -8,6 +8,7 @@
 #define WRAPPER_CODEGEN_CPU_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -79,6 +80,42 @@ std::optional<GemmBlocking> getRecordedGemmBlocking(Operation *op);
 
 /// Records `blocking` on `op`.
 void setRecordedGemmBlocking(Operation *op, const GemmBlocking &blocking);
+
+/// What lowerMatmulToGemmTemplate may do (the options of
+/// --wrapper-gemm-template).
+struct GemmLoweringOptions {
+  GemmBlockingRequest request;
+  /// Pack a constant B (a wrapper.constant) at compile time.
+  bool prepack = true;
+  /// Fuse the elementwise consumer of C into the write-back.
+  bool epilogues = true;
+  /// Make the column-block loop and the A packing parallel, for products
+  /// with a static M*N*K of at least `minParallelWork` (or a dynamic one).
+  bool parallel = true;
+  int64_t minParallelWork = 262144;
+};
+
+/// What lowerMatmulToGemmTemplate did.
+enum class GemmLoweringStatus {
+  /// Replaced by the template; the message describes the blocking, the
+  /// packing of B and the epilogue.
+  Lowered,
+  /// Left as it was; the message says why.
+  Refused,
+  /// An error (a recorded blocking the template cannot use), emitted on the
+  /// matmul.
+  Failed,
+};
+
+/// Lowers the f32 linalg.matmul on buffers `matmul` through the packed GEMM
+/// template: the blocking recorded on it or selectGemmBlocking's, the
+/// micro-kernel for it (created once per module), B prepacked when constant,
+/// the preceding zero fill dropped and the elementwise consumer fused into
+/// the write-back when allowed. The core of --wrapper-gemm-template, which
+/// calls it for every matmul of a module.
+GemmLoweringStatus lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
+                                             const GemmLoweringOptions &options,
+                                             std::string &message);
 
 /// Whether the GEMM template (--wrapper-gemm-template) takes `op`: a
 /// linalg.matmul whose operands all have f32 elements, or such a
