@@ -151,7 +151,9 @@ static void addBufferization(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // Upstream's deallocation, except in functions that free their own
+  // buffers (programs written at the buffer level).
+  pm.addPass(createWrapperDeallocateBuffersPass());
 }
 
 /// --wrapper-cpu-codegen with the code generator's options of any pipeline.
@@ -166,6 +168,9 @@ addCPUCodegen(OpPassManager &pm,
   target.features = options.targetFeatures;
   target.vectorWidth = options.vectorWidth;
   pm.addPass(createWrapperCPUTargetPass(target));
+  // Packs and unpacks as whole-tensor ops (bufferization has no model for
+  // them), before fusion sees them.
+  pm.addNestedPass<func::FuncOp>(createWrapperLowerPackUnpackPass());
   // Fuse elementwise producers into consumers while still on tensors.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(

@@ -55,26 +55,25 @@ static void emitDebugView(OpBuilder &b, Location loc, HostLoweringState &state,
                  offset});
 }
 
-namespace {
-struct DebugPrintOpLowering : HostLoweringPattern<DebugPrintOp> {
-  using HostLoweringPattern::HostLoweringPattern;
-  LogicalResult
-  matchAndRewrite(DebugPrintOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    emitDebugView(rewriter, op.getLoc(), state, "wrapper_debug_print",
-                  op.getLabel(), adaptor.getBuffer());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+/// The runtime function and the string of a debug_print (its label) and a
+/// debug_save (its path).
+static std::pair<StringRef, StringRef> debugCall(DebugPrintOp op) {
+  return {"wrapper_debug_print", op.getLabel()};
+}
+static std::pair<StringRef, StringRef> debugCall(DebugSaveOp op) {
+  return {"wrapper_debug_save", op.getPath()};
+}
 
-struct DebugSaveOpLowering : HostLoweringPattern<DebugSaveOp> {
-  using HostLoweringPattern::HostLoweringPattern;
+namespace {
+/// `debug_print` and `debug_save`: a call of the runtime on the view.
+template <typename Op> struct DebugViewOpLowering : HostLoweringPattern<Op> {
+  using HostLoweringPattern<Op>::HostLoweringPattern;
   LogicalResult
-  matchAndRewrite(DebugSaveOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    emitDebugView(rewriter, op.getLoc(), state, "wrapper_debug_save",
-                  op.getPath(), adaptor.getBuffer());
+    auto [function, text] = debugCall(op);
+    emitDebugView(rewriter, op.getLoc(), this->state, function, text,
+                  adaptor.getBuffer());
     rewriter.eraseOp(op);
     return success();
   }
@@ -99,7 +98,7 @@ struct DebugMessageOpLowering : HostLoweringPattern<DebugMessageOp> {
 void mlir::wrapper::populateWrapperDebugToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     HostLoweringState &state) {
-  patterns
-      .add<DebugPrintOpLowering, DebugSaveOpLowering, DebugMessageOpLowering>(
-          converter, patterns.getContext(), state);
+  patterns.add<DebugViewOpLowering<DebugPrintOp>,
+               DebugViewOpLowering<DebugSaveOp>, DebugMessageOpLowering>(
+      converter, patterns.getContext(), state);
 }

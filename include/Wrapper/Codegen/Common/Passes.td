@@ -91,6 +91,59 @@ def WrapperEraseDeadCastsPass : Pass<"wrapper-erase-dead-casts"> {
   }];
 }
 
+def WrapperDeallocateBuffersPass
+    : Pass<"wrapper-deallocate-buffers", "::mlir::ModuleOp"> {
+  let summary = "Upstream's buffer deallocation on every function that does "
+                "not free buffers itself";
+  let description = [{
+    Runs upstream's `buffer-deallocation-pipeline` (ownership-based
+    deallocation, its simplification and lowering) on each function of the
+    module, except those that contain a `memref.dealloc`: a program at the
+    buffer level that frees its own buffers keeps them as written (the
+    upstream pass refuses such functions: "memory free side-effect on MemRef
+    value not supported!"; freeing them again would be a double free). The
+    other functions, bufferized tensors included, get the deallocation of
+    what they allocate, with ownership passed through calls and returns as
+    upstream defines it (a returned buffer belongs to the caller).
+
+    ```mlir
+    func.func @main() {
+      %b = call @filled(%n, %v) : (index, f32) -> memref<?xf32>
+      ...
+      memref.dealloc %b : memref<?xf32>   // @main is left as it is
+      return
+    }
+    ```
+  }];
+}
+
+def WrapperLowerPackUnpackPass : Pass<"wrapper-lower-pack-unpack"> {
+  let summary = "linalg.pack and linalg.unpack on tensors as pads, reshapes, "
+                "transposes and slices";
+  let description = [{
+    Bufferization has no model for `linalg.pack`/`linalg.unpack`, so they
+    are lowered first. With static inner tiles, upstream's `lowerPack`
+    (pad, expand_shape, transpose) and `lowerUnPack` (transpose,
+    collapse_shape, extract_slice, copy): whole-tensor ops that the code
+    generator tiles and vectorizes like any other. With dynamic inner tiles
+    (which those decline), the outer dimensions are tiled by 1 with
+    `scf.for` and each tile decomposed by upstream's outer-unit-dims
+    patterns (a pad or slice and a transpose per tile).
+
+    ```mlir
+    %p = linalg.pack %a padding_value(%pad : f32) inner_dims_pos = [0, 1]
+        inner_tiles = [2, 2] into %e : tensor<3x5xf32> -> tensor<2x3x2x2xf32>
+    // becomes
+    %0 = tensor.pad %a low[0, 0] high[1, 1] { ... } : tensor<3x5xf32> to tensor<4x6xf32>
+    %1 = tensor.expand_shape %0 [[0, 1], [2, 3]] ... : tensor<4x6xf32> into tensor<2x2x3x2xf32>
+    %2 = linalg.transpose ins(%1 : ...) outs(%e : ...) permutation = [0, 2, 1, 3]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def WrapperFailPass : Pass<"wrapper-fail", "::mlir::ModuleOp"> {
   let summary = "Fails with a message";
   let description = [{
