@@ -10,10 +10,11 @@
 
 #include "Wrapper/Codegen/Common/Passes.h"
 
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir {
 namespace wrapper {
@@ -24,15 +25,32 @@ namespace wrapper {
 
 using namespace mlir;
 
-/// Upstream's deallocation pipeline, on any function-like op.
-static OpPassManager buildDeallocationPipeline() {
-  OpPassManager pm(OpPassManager::Nesting::Implicit);
-  bufferization::buildBufferDeallocationPipeline(pm);
+/// The per-function part of upstream's buffer-deallocation-pipeline:
+/// ownership-based deallocation with its preparation and simplification.
+static OpPassManager buildFunctionDeallocation() {
+  OpPassManager pm(func::FuncOp::getOperationName());
+  pm.addPass(memref::createExpandReallocPass(
+      memref::ExpandReallocPassOptions{/*emitDeallocs=*/false}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  return pm;
+}
+
+/// The module-level rest: bufferization.dealloc to memref.dealloc (with the
+/// helper function the general case calls, which only a module can hold),
+/// then the cleanups.
+static OpPassManager buildModuleDeallocation() {
+  OpPassManager pm(ModuleOp::getOperationName());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   return pm;
 }
 
 /// Whether `function` frees buffers itself.
-static bool freesBuffersItself(FunctionOpInterface function) {
+static bool freesBuffersItself(func::FuncOp function) {
   return function
       ->walk([](memref::DeallocOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
@@ -43,25 +61,28 @@ struct DeallocateBuffersPass
     : public wrapper::impl::WrapperDeallocateBuffersPassBase<
           DeallocateBuffersPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
-    buildDeallocationPipeline().getDependentDialects(registry);
+    buildFunctionDeallocation().getDependentDialects(registry);
+    buildModuleDeallocation().getDependentDialects(registry);
   }
 
   LogicalResult initialize(MLIRContext *context) override {
-    deallocation = buildDeallocationPipeline();
+    perFunction = buildFunctionDeallocation();
+    perModule = buildModuleDeallocation();
     return success();
   }
 
   void runOnOperation() override {
-    SmallVector<FunctionOpInterface> functions;
-    for (Operation &op : getOperation().getOps())
-      if (auto function = dyn_cast<FunctionOpInterface>(op))
-        if (!function.isExternal() && !freesBuffersItself(function))
-          functions.push_back(function);
-    for (FunctionOpInterface function : functions)
-      if (failed(runPipeline(deallocation, function)))
+    SmallVector<func::FuncOp> functions;
+    for (auto function : getOperation().getOps<func::FuncOp>())
+      if (!function.isExternal() && !freesBuffersItself(function))
+        functions.push_back(function);
+    for (func::FuncOp function : functions)
+      if (failed(runPipeline(perFunction, function)))
         return signalPassFailure();
+    if (failed(runPipeline(perModule, getOperation())))
+      signalPassFailure();
   }
 
-  OpPassManager deallocation;
+  OpPassManager perFunction, perModule;
 };
 } // namespace

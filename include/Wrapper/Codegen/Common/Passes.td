@@ -96,9 +96,12 @@ def WrapperDeallocateBuffersPass
   let summary = "Upstream's buffer deallocation on every function that does "
                 "not free buffers itself";
   let description = [{
-    Runs upstream's `buffer-deallocation-pipeline` (ownership-based
-    deallocation, its simplification and lowering) on each function of the
-    module, except those that contain a `memref.dealloc`: a program at the
+    Upstream's `buffer-deallocation-pipeline`, with its per-function part
+    (realloc expansion, ownership-based deallocation, simplification) run on
+    each `func.func` of the module except those that contain a
+    `memref.dealloc`, and its module part (the lowering of
+    `bufferization.dealloc`, whose general case calls a helper function the
+    module holds, and the cleanups) on the module: a program at the
     buffer level that frees its own buffers keeps them as written (the
     upstream pass refuses such functions: "memory free side-effect on MemRef
     value not supported!"; freeing them again would be a double free). The
