@@ -92,25 +92,20 @@ bool GemmTemplateOptions::operator==(const GemmTemplateOptions &other) const {
 llvm::raw_ostream &
 mlir::wrapper::operator<<(llvm::raw_ostream &os,
                           const GemmTemplateOptions &options) {
-  // PassOptions::print writes every option; only those set are kept.
-  std::string printed;
-  llvm::raw_string_ostream all(printed);
-  options.print(all);
-  StringRef body = StringRef(printed).trim().drop_front().drop_back();
-  SmallVector<StringRef> set;
-  for (StringRef entry : llvm::split(body, ' ')) {
-    StringRef name = entry.split('=').first;
-    for (const PipelineOption<int64_t> *option :
-         {&options.mr, &options.nr, &options.kc, &options.mc, &options.nc,
-          &options.minParallelWork})
-      if (option->hasValue() && option->ArgStr == name)
-        set.push_back(entry);
-    for (const PipelineOption<bool> *option :
-         {&options.prepack, &options.epilogues, &options.report})
-      if (option->hasValue() && option->ArgStr == name)
-        set.push_back(entry);
-  }
-  return os << "{" << llvm::join(set, " ") << "}";
+  // Only the options that are set: the others keep the pass's defaults.
+  llvm::ListSeparator separator(" ");
+  os << "{";
+  for (const PipelineOption<int64_t> *option :
+       {&options.mr, &options.nr, &options.kc, &options.mc, &options.nc,
+        &options.minParallelWork})
+    if (option->hasValue())
+      os << separator << option->ArgStr << "=" << option->getValue();
+  for (const PipelineOption<bool> *option :
+       {&options.prepack, &options.epilogues, &options.report})
+    if (option->hasValue())
+      os << separator << option->ArgStr << "="
+         << (option->getValue() ? "true" : "false");
+  return os << "}";
 }
 
 bool llvm::cl::parser<GemmTemplateOptions>::parse(Option &option,
