@@ -673,12 +673,13 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
                                     local.nr, packWhy);
   func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
   emitGemm(plan, ukernel, local,
-           options.parallel && !isSmallProduct(matmul, options.minParallelWork));
+           options.parallel &&
+               !isSmallProduct(matmul, options.minParallelWork));
 
   llvm::raw_string_ostream os(message);
   os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
-     << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc "
-     << local.nc << "; B "
+     << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc " << local.nc
+     << "; B "
      << (plan.packedB ? "prepacked at compile time"
                       : "packed at run time (" + packWhy + ")")
      << "; epilogue ";
