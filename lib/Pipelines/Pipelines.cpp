@@ -218,7 +218,10 @@ addCPUCodegen(OpPassManager &pm,
   pm.addPass(createForallToParallelLoopPass());
   WrapperLowerLinalgToLoopsPassOptions loops;
   loops.parallel = options.parallel;
+  loops.vectorize = options.vectorize;
   pm.addNestedPass<func::FuncOp>(createWrapperLowerLinalgToLoopsPass(loops));
+  // Vectorized loop bodies as 1-D vector loads, stores and arithmetic.
+  pm.addNestedPass<func::FuncOp>(createWrapperLowerVectorsPass());
   if (options.parallel)
     pm.addPass(createConvertSCFToOpenMPPass());
   // Stack scopes (of tiles, of OpenMP loop bodies) before loops become
@@ -449,8 +452,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
 }
 
 void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
-  // Everything to LLVM. Vector transfers that are not plain loads first
-  // (those of the GEMM template's packing).
+  // Everything to LLVM. Vector transfers that are not plain loads (strided
+  // ones, those of the GEMM template's packing) first, as loops.
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -462,6 +465,8 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  // Padding values of vector transfers.
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   if (openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());

@@ -133,6 +133,12 @@ struct CPUCodegenOptionsMixin : public Base {
                      "(_mlir_ciface_<name>) taking memref descriptors by "
                      "pointer"),
       llvm::cl::init(false)};
+  PipelineOption<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Vectorize every kernel the GEMM template does not "
+                     "take at the MLIR level (elementwise, reductions, "
+                     "transposes, casts); off leaves scalar loops to LLVM"),
+      llvm::cl::init(true)};
   PipelineOption<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Replace exp, log, tanh, erf, ... with vectorizable "

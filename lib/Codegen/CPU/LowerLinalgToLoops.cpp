@@ -7,7 +7,8 @@
 // Implements --wrapper-lower-linalg-to-loops. Upstream has a pass that makes
 // every linalg op scf.parallel and one that makes every op scf.for; a tiled
 // kernel needs both: parallel at the tile loop, sequential inside it, so that
-// OpenMP never sees nested parallel regions.
+// OpenMP never sees nested parallel regions. The innermost loop of each op
+// steps a vector at a time (Vectorize.cpp) where the op allows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,23 @@ struct WrapperLowerLinalgToLoopsPass
   }
 
   void runOnOperation() override {
+    lanes = 0;
+    if (vectorize) {
+      lanes = vectorWidth;
+      if (lanes == 0) {
+        auto module = getOperation()->getParentOfType<ModuleOp>();
+        std::optional<wrapper::CPUTarget> target =
+            module ? wrapper::getCPUTarget(module) : std::nullopt;
+        lanes = target ? target->vectorWidth
+                       : wrapper::getHostCPUTarget().vectorWidth;
+      }
+      if (lanes < 1) {
+        getOperation().emitError("wrapper-lower-linalg-to-loops: "
+                                 "vector-width must be positive, got ")
+            << lanes;
+        return signalPassFailure();
+      }
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
@@ -98,18 +116,29 @@ struct WrapperLowerLinalgToLoopsPass
           !hasLeadingReduction(op) && op.getNumLoops() > 0 &&
           op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::LinalgLoops> loops =
-          linalg::linalgOpToLoops(rewriter, op);
+      FailureOr<SmallVector<Operation *>> loops = failure();
+      if (lanes != 0)
+        loops = wrapper::lowerLinalgOpToVectorLoops(
+            rewriter, op, wrapper::getVectorLanes(op, lanes));
       if (failed(loops)) {
-        op.emitError("wrapper-lower-linalg-to-loops: cannot lower this op "
-                     "to loops");
-        return signalPassFailure();
+        FailureOr<linalg::LinalgLoops> scalar =
+            linalg::linalgOpToLoops(rewriter, op);
+        if (failed(scalar)) {
+          op.emitError("wrapper-lower-linalg-to-loops: cannot lower this op "
+                       "to loops");
+          return signalPassFailure();
+        }
+        loops = SmallVector<Operation *>(scalar->begin(), scalar->end());
+        rewriter.eraseOp(op);
       }
       if (spread && !loops->empty())
-        if (auto outer = dyn_cast<scf::ForOp>(loops->front()))
+        if (auto outer = dyn_cast<scf::ForOp>(loops->front());
+            outer && outer.getInitArgs().empty())
           makeParallel(rewriter, outer);
-      rewriter.eraseOp(op);
     }
   }
+
+  /// f32 lanes of the target (0: no vectorization).
+  int64_t lanes = 0;
 };
 } // namespace

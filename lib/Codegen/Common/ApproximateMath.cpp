@@ -31,7 +31,12 @@ struct WrapperApproximateMathPass
     RewritePatternSet patterns(&getContext());
     // Ops with approximations in terms of others come first (tanh via exp,
     // ...); the predicate names the ops to rewrite.
-    auto all = [](StringRef) { return true; };
+    // Not rsqrt: its approximation is for 8-lane AVX2 vectors only, built
+    // of x86vector ops (other vector shapes crash upstream's pattern), and
+    // LLVM lowers math.rsqrt as 1/sqrt, exact and vectorized.
+    auto all = [](StringRef name) {
+      return name != "rsqrt" && name != math::RsqrtOp::getOperationName();
+    };
     populateMathF32ExpansionPatterns(patterns, all);
     populateMathPolynomialApproximationPatterns(patterns, all);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -1,6 +1,6 @@
-// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="min-parallel-iterations=0" --split-input-file --verify-diagnostics | FileCheck %s
-// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SMALL
-// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="parallel=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SEQ
+// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="min-parallel-iterations=0 vectorize=false" --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="vectorize=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SMALL
+// RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="parallel=false vectorize=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=SEQ
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

@@ -128,6 +128,36 @@ bool isGemmTemplateCandidate(Operation *op);
 /// loops (b..., m, n, k), a multiply-add payload), or nullopt.
 std::optional<int64_t> getBatchedMatmulDims(Operation *op);
 
+/// The vector lanes `op` is vectorized with on a target of `f32Lanes` f32
+/// lanes: twice a register's lanes of its widest element type (two
+/// independent vectors per step), at least 2.
+int64_t getVectorLanes(linalg::LinalgOp op, int64_t f32Lanes);
+
+/// Why `op` cannot become vector loops of `lanes` lanes
+/// (lowerLinalgOpToVectorLoops), or an empty string: it must be on buffers,
+/// have no operand of sub-byte elements (memref<?xi1> holds a byte per
+/// element, a vector of i1 in memory a bit), access its operands through
+/// projected permutations (elementwise,
+/// broadcasts, transposes, reductions), not be a contraction, compute its
+/// payload with elementwise arith/math ops on ints, floats and indices, have
+/// an innermost dimension not statically shorter than `lanes`, and write
+/// that dimension contiguously (or not at all).
+std::string checkVectorLoops(linalg::LinalgOp op, int64_t lanes);
+
+/// Lowers the linalg op on buffers `op` to scf.for loops, one per dimension,
+/// the innermost stepping `lanes` elements at a time: full steps are vector
+/// ops (upstream linalg vectorization of a static 1 x ... x 1 x lanes tile),
+/// the remainder (peeled) a scalar loop. An accumulator that the vector
+/// loop reads and writes at fixed indices (a reduction over the innermost
+/// dimension, or over an outer one) is carried by the loop in registers,
+/// as a whole vector combined lane by lane and reduced once after the loop
+/// (float sums are reassociated, as every vectorizing compiler does).
+/// Returns the loops, outermost first; fails, leaving `op` untouched, when
+/// checkVectorLoops refuses it.
+FailureOr<SmallVector<Operation *>>
+lowerLinalgOpToVectorLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                           int64_t lanes);
+
 #define GEN_PASS_REGISTRATION
 #include "Wrapper/Codegen/CPU/Passes.h.inc"
 

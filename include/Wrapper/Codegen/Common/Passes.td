@@ -31,6 +31,34 @@ def WrapperApproximateMathPass : Pass<"wrapper-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def WrapperLowerVectorsPass : Pass<"wrapper-lower-vectors"> {
+  let summary = "Lowers vectorized loop bodies to one-dimensional vector "
+                "loads, stores and arithmetic";
+  let description = [{
+    What linalg vectorization produces (n-D `vector.transfer_read` and
+    `transfer_write` with permutation maps and unit dimensions,
+    `vector.multi_reduction`, broadcasts) rewritten into the forms that
+    `--convert-vector-to-llvm` maps one to one onto LLVM vectors: leading
+    unit dimensions dropped, in-bounds minor-identity transfers as
+    `vector.load`/`vector.store`, transposed transfers as a transfer and a
+    `vector.transpose`, multi-reductions over the innermost dimension as
+    `vector.reduction` (horizontal) and over outer dimensions as
+    elementwise ops, broadcasts and shape casts as inserts and extracts.
+    Transfers that remain (strided or out of bounds) are left to
+    `--convert-vector-to-scf`.
+
+    ```mlir
+    %x = vector.transfer_read %m[%i, %k], %pad {in_bounds = [true, true]}
+        : memref<8x64xf32>, vector<1x16xf32>
+    // becomes
+    %x = vector.load %m[%i, %k] : memref<8x64xf32>, vector<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def WrapperAddCInterfacePass
     : Pass<"wrapper-add-c-interface", "::mlir::ModuleOp"> {
   let summary = "Marks public functions with llvm.emit_c_interface";

@@ -1,0 +1,393 @@
+//===- Vectorize.cpp - linalg ops on buffers to vector loops --------------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Vectorization at the MLIR level for every kernel kind the GEMM template
+// does not take (elementwise, broadcasts, transposes, casts, row and column
+// reductions of any rank): an op is tiled 1 x ... x 1 x lanes with upstream
+// tiling, the innermost tile loop is peeled so that its full steps have a
+// static tile, that tile goes through upstream linalg vectorization, and the
+// remainder stays a scalar loop. Reductions then keep their accumulators in
+// vector registers (promoteVectorAccumulators). The rationale (why tile and
+// peel on buffers, why not LLVM's loop vectorizer) is in
+// docs/Rationale/CPUPath.md, "Vectorization at the MLIR level".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+using namespace mlir;
+using namespace mlir::wrapper;
+
+/// Bits of a scalar type the payload computes with (index as 64 bits), or 0
+/// for a type that is not a scalar int, float or index.
+static unsigned getScalarBits(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  return 0;
+}
+
+int64_t mlir::wrapper::getVectorLanes(linalg::LinalgOp op, int64_t f32Lanes) {
+  unsigned bits = 8;
+  for (Value arg : op.getBlock()->getArguments())
+    bits = std::max(bits, getScalarBits(arg.getType()));
+  for (Operation &payload : op.getBlock()->without_terminator())
+    for (Type type : payload.getResultTypes())
+      bits = std::max(bits, getScalarBits(type));
+  // bf16 and f16 are computed in f32 registers: their lanes are f32 lanes.
+  bits = std::max(bits, 32u);
+  return std::max<int64_t>(2, 2 * f32Lanes * 32 / bits);
+}
+
+/// Whether `payload` is an op the vectorizer maps lane by lane.
+static bool isVectorizablePayload(Operation &payload) {
+  if (isa<linalg::YieldOp, linalg::IndexOp>(payload))
+    return true;
+  if (!isa<arith::ArithDialect, math::MathDialect>(payload.getDialect()))
+    return false;
+  if (!OpTrait::hasElementwiseMappableTraits(&payload) &&
+      !isa<arith::ConstantOp>(payload))
+    return false;
+  for (Type type : payload.getResultTypes())
+    if (getScalarBits(type) == 0)
+      return false;
+  return true;
+}
+
+std::string mlir::wrapper::checkVectorLoops(linalg::LinalgOp op,
+                                            int64_t lanes) {
+  if (!op.hasPureBufferSemantics())
+    return "not on buffers";
+  unsigned numLoops = op.getNumLoops();
+  if (numLoops == 0)
+    return "no loops";
+  if (!op.hasOnlyProjectedPermutations())
+    return "an operand is not accessed through a projected permutation";
+  if (linalg::isaContractionOpInterface(op))
+    return "a contraction";
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || getScalarBits(type.getElementType()) == 0)
+      return "an operand is not a buffer of ints, floats or indices";
+    // A buffer of i1 holds a byte per element, a vector of i1 in memory a
+    // bit per element (LLVM's layout).
+    if (getScalarBits(type.getElementType()) < 8)
+      return "an operand is a buffer of sub-byte elements";
+  }
+  for (Operation &payload : *op.getBlock())
+    if (!isVectorizablePayload(payload))
+      return "the payload holds '" +
+             payload.getName().getStringRef().str() +
+             "', which is not mapped lane by lane";
+  int64_t innerSize = op.getStaticLoopRanges().back();
+  if (!ShapedType::isDynamic(innerSize) && innerSize < lanes)
+    return "the innermost dimension has fewer than " + std::to_string(lanes) +
+           " elements";
+  // Outputs must hold the innermost dimension last (contiguous vector
+  // stores) or not at all (a reduction over it).
+  AffineExpr inner = getAffineDimExpr(numLoops - 1, op.getContext());
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (map.isFunctionOfDim(numLoops - 1) &&
+        (map.getNumResults() == 0 || map.getResults().back() != inner))
+      return "an output does not hold the innermost dimension last";
+  }
+  return "";
+}
+
+/// Folds the constant sizes of the subviews in `loop` (what peeling left)
+/// into static types and the casts of those types into the ops using them,
+/// so that the tile inside has a static shape.
+static void makeTileStatic(scf::ForOp loop) {
+  MLIRContext *context = loop.getContext();
+  RewritePatternSet patterns(context);
+  memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
+  memref::CastOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  (void)applyPatternsGreedily(loop.getRegion(), std::move(patterns));
+}
+
+/// The linalg op inside `loop`'s body (the tile), if there is one.
+static linalg::LinalgOp findTile(scf::ForOp loop) {
+  linalg::LinalgOp tile;
+  loop.getBody()->walk([&](linalg::LinalgOp op) { tile = op; });
+  return tile;
+}
+
+/// Lowers `tile` to scalar loops.
+static LogicalResult lowerToScalarLoops(RewriterBase &rewriter,
+                                        linalg::LinalgOp tile) {
+  rewriter.setInsertionPoint(tile);
+  if (failed(linalg::linalgOpToLoops(rewriter, tile)))
+    return failure();
+  rewriter.eraseOp(tile);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators in registers
+//===----------------------------------------------------------------------===//
+
+/// The neutral element of `kind` for elements of `type`, if known.
+static std::optional<TypedAttr> getNeutralElement(vector::CombiningKind kind,
+                                                  Type type, OpBuilder &builder,
+                                                  Location loc) {
+  using vector::CombiningKind;
+  bool isFloat = isa<FloatType>(type);
+  std::optional<arith::AtomicRMWKind> atomic;
+  switch (kind) {
+  case CombiningKind::ADD:
+    atomic = isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+    break;
+  case CombiningKind::MUL:
+    atomic = isFloat ? arith::AtomicRMWKind::mulf : arith::AtomicRMWKind::muli;
+    break;
+  case CombiningKind::MINUI:
+    atomic = arith::AtomicRMWKind::minu;
+    break;
+  case CombiningKind::MINSI:
+    atomic = arith::AtomicRMWKind::mins;
+    break;
+  case CombiningKind::MAXUI:
+    atomic = arith::AtomicRMWKind::maxu;
+    break;
+  case CombiningKind::MAXSI:
+    atomic = arith::AtomicRMWKind::maxs;
+    break;
+  case CombiningKind::MINNUMF:
+    atomic = arith::AtomicRMWKind::minnumf;
+    break;
+  case CombiningKind::MAXNUMF:
+    atomic = arith::AtomicRMWKind::maxnumf;
+    break;
+  case CombiningKind::MINIMUMF:
+    atomic = arith::AtomicRMWKind::minimumf;
+    break;
+  case CombiningKind::MAXIMUMF:
+    atomic = arith::AtomicRMWKind::maximumf;
+    break;
+  case CombiningKind::AND:
+    atomic = arith::AtomicRMWKind::andi;
+    break;
+  case CombiningKind::OR:
+  case CombiningKind::XOR:
+    atomic = arith::AtomicRMWKind::ori;
+    break;
+  }
+  if (!atomic || (!isFloat && !type.isIntOrIndex()))
+    return std::nullopt;
+  // -0.0 is the exact identity of a float sum (-0.0 + -0.0 is -0.0).
+  if (kind == CombiningKind::ADD && isFloat)
+    return builder.getFloatAttr(type, -0.0);
+  return arith::getIdentityValueAttr(*atomic, type, builder, loc);
+}
+
+/// Whether `reduction` reduces a vector that `loop` computes anew each step
+/// into the loop-carried accumulator `acc`, which nothing else in the loop
+/// uses, and yields the result as the next accumulator.
+static bool isCarriedReduction(scf::ForOp loop, BlockArgument acc,
+                               vector::MultiDimReductionOp reduction) {
+  if (!acc.hasOneUse() || reduction.getAcc() != acc ||
+      !reduction.getResult().hasOneUse())
+    return false;
+  auto yield = dyn_cast<scf::YieldOp>(*reduction.getResult().user_begin());
+  return yield && yield->getParentOp() == loop &&
+         yield.getOperand(acc.getArgNumber() - loop.getNumInductionVars()) ==
+             reduction.getResult();
+}
+
+/// Carries the accumulator that `reduction` (see isCarriedReduction) updates
+/// as a vector of its source's shape, started at the neutral element:
+/// each step combines lane by lane, and one reduction after the loop folds
+/// the vector into the original accumulator. Returns whether it did.
+static scf::ForOp carryWholeVector(RewriterBase &rewriter, scf::ForOp loop,
+                             BlockArgument acc,
+                             vector::MultiDimReductionOp reduction) {
+  auto sourceType = cast<VectorType>(reduction.getSourceVectorType());
+  Location loc = reduction.getLoc();
+  rewriter.setInsertionPoint(loop);
+  std::optional<TypedAttr> neutral = getNeutralElement(
+      reduction.getKind(), sourceType.getElementType(), rewriter, loc);
+  if (!neutral)
+    return nullptr;
+  Value start = arith::ConstantOp::create(
+      rewriter, loc, sourceType, DenseElementsAttr::get(sourceType, *neutral));
+  unsigned index = acc.getArgNumber() - loop.getNumInductionVars();
+  Value init = loop.getInitArgs()[index];
+
+  // The new accumulator, combined where the old one was reduced; the old
+  // one is yielded unchanged (the canonicalizer removes it).
+  FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+      rewriter, ValueRange{start}, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &builder, Location, ArrayRef<BlockArgument> newArgs) {
+        builder.setInsertionPoint(reduction);
+        Value combined = vector::makeArithReduction(
+            builder, loc, reduction.getKind(), reduction.getSource(),
+            newArgs.front());
+        return SmallVector<Value>{combined};
+      });
+  if (failed(grown))
+    return nullptr;
+  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  BlockArgument oldAcc = newLoop.getRegionIterArgs()[index];
+  rewriter.replaceOp(reduction, oldAcc);
+
+  rewriter.setInsertionPointAfter(newLoop);
+  Value whole = newLoop.getResults().back();
+  auto reduced = vector::MultiDimReductionOp::create(
+      rewriter, loc, whole, init, reduction.getReductionMask(),
+      reduction.getKind());
+  rewriter.replaceAllUsesWith(newLoop.getResult(index), reduced.getResult());
+  return newLoop;
+}
+
+/// Whether `op` (in `loop`) reads or writes memory other than through
+/// vector transfers of buffers other than `buffer` (the accumulator).
+static bool mayTouch(Operation *op, Value buffer) {
+  if (auto transfer = dyn_cast<VectorTransferOpInterface>(op))
+    return transfer.getBase() == buffer;
+  return !isMemoryEffectFree(op);
+}
+
+/// Carries the accumulator that `loop` (the full steps of a vector tile
+/// loop) reads and writes at fixed indices of a buffer defined outside it:
+/// the read moves before the loop, the write after it, the value becomes a
+/// loop-carried vector. The tile's inputs are other buffers, which a linalg
+/// op's outputs do not alias (its vectorized tile already assumes so).
+/// Returns the grown loop, or the loop itself when there is nothing to
+/// carry.
+static scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  for (auto write : loop.getBody()->getOps<vector::TransferWriteOp>()) {
+    Value buffer = write.getBase();
+    if (!loop.isDefinedOutsideOfLoop(buffer) ||
+        !llvm::all_of(write.getIndices(), [&](Value index) {
+          return loop.isDefinedOutsideOfLoop(index);
+        }))
+      continue;
+    vector::TransferReadOp read;
+    bool other = false;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto candidate = dyn_cast<vector::TransferReadOp>(op);
+      if (candidate && candidate.getBase() == buffer && !read &&
+          candidate->isBeforeInBlock(write) &&
+          llvm::equal(candidate.getIndices(), write.getIndices(),
+                      isEqualConstantIntOrValue) &&
+          candidate.getVectorType() == write.getVectorType() &&
+          candidate.getPermutationMap() == write.getPermutationMap() &&
+          !candidate.getMask() && !write.getMask())
+        read = candidate;
+      else if (&op != write.getOperation() && mayTouch(&op, buffer))
+        other = true;
+    }
+    if (!read || other)
+      continue;
+    read->moveBefore(loop);
+    write->moveAfter(loop);
+    FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+        rewriter, read.getVector(), /*replaceInitOperandUsesInLoop=*/true,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return SmallVector<Value>{write.getVector()};
+        });
+    if (failed(grown))
+      return loop;
+    auto newLoop = cast<scf::ForOp>(grown->getOperation());
+    write.getValueToStoreMutable().assign(newLoop.getResults().back());
+    return hoistAccumulator(rewriter, newLoop);
+  }
+  return loop;
+}
+
+/// Carries each accumulator of `loop` that is reduced horizontally every
+/// step as a whole vector instead (see carryWholeVector). Returns the loop
+/// that replaced `loop`, or `loop`.
+static scf::ForOp carryWholeVectors(RewriterBase &rewriter, scf::ForOp loop) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto reduction :
+         loop.getBody()->getOps<vector::MultiDimReductionOp>()) {
+      auto acc = dyn_cast<BlockArgument>(reduction.getAcc());
+      if (!acc || acc.getOwner() != loop.getBody() ||
+          acc.getArgNumber() < loop.getNumInductionVars() ||
+          !isCarriedReduction(loop, acc, reduction))
+        continue;
+      if (scf::ForOp grown = carryWholeVector(rewriter, loop, acc, reduction)) {
+        loop = grown;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return loop;
+}
+
+FailureOr<SmallVector<Operation *>>
+mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
+                                          linalg::LinalgOp op, int64_t lanes) {
+  if (!checkVectorLoops(op, lanes).empty())
+    return failure();
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  sizes.back() = lanes;
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled) || tiled->loops.empty())
+    return failure();
+  rewriter.eraseOp(op);
+  SmallVector<Operation *> loops(tiled->loops.begin(), tiled->loops.end());
+
+  // Full steps and the remainder. Peeling fails when there is no remainder
+  // (the size is a static multiple of the lanes): every step is full.
+  auto main = cast<scf::ForOp>(loops.back());
+  scf::ForOp remainder;
+  if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, main, remainder)))
+    remainder = nullptr;
+  makeTileStatic(main);
+
+  linalg::LinalgOp tile = findTile(main);
+  if (!tile)
+    return failure();
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (succeeded(vectorized)) {
+    rewriter.replaceOp(tile, vectorized->replacements);
+    // Accumulators in registers (the peeled loop keeps its position, so
+    // the remainder still sees the final accumulator in memory).
+    scf::ForOp carried =
+        carryWholeVectors(rewriter, hoistAccumulator(rewriter, main));
+    if (loops.front() == loops.back())
+      loops.front() = carried;
+    loops.back() = carried;
+  } else if (failed(lowerToScalarLoops(rewriter, tile))) {
+    return failure();
+  }
+  if (remainder)
+    if (linalg::LinalgOp rest = findTile(remainder))
+      if (failed(lowerToScalarLoops(rewriter, rest)))
+        return failure();
+  return loops;
+}
+

@@ -1,0 +1,66 @@
+//===- LowerVectors.cpp - vectorized loop bodies to 1-D vector ops --------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-lower-vectors: upstream's vector lowering patterns,
+// in the combination that turns linalg vectorization's output into what
+// --convert-vector-to-llvm maps onto LLVM vectors one to one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERLOWERVECTORSPASS
+#include "Wrapper/Codegen/Common/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct WrapperLowerVectorsPass
+    : public wrapper::impl::WrapperLowerVectorsPassBase<
+          WrapperLowerVectorsPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    // Shapes first: unit dimensions away, permutations as transposes,
+    // multi-reductions as 1-D reductions and elementwise ops.
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+      vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      vector::populateVectorToVectorCanonicalizationPatterns(patterns);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Then transfers as loads and stores, and the remaining n-D helpers.
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::EltWise);
+      vector::populateVectorToVectorCanonicalizationPatterns(patterns);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
