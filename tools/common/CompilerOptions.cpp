@@ -39,6 +39,11 @@ struct CompilerCLOptions {
              cl::desc("Lower f32 matmuls through the packed GEMM template "
                       "(--wrapper-gemm-template); false: plain loops"),
              cl::init(true), cl::cat(category)),
+        vectorize("vectorize",
+                  cl::desc("Vectorize the kernels the GEMM template does "
+                           "not take at the MLIR level; false: scalar loops "
+                           "left to LLVM's loop vectorizer"),
+                  cl::init(true), cl::cat(category)),
         gemmOptions("gemm-options",
                     cl::desc("Options of --wrapper-gemm-template (blocking), "
                              "as 'kc=384 mc=96'"),
@@ -64,7 +69,8 @@ struct CompilerCLOptions {
                                          "a cubin, through the CUDA "
                                          "toolkit's ptxas")),
                    cl::cat(category)) {
-    showDefaults(parallel, fuse, foldConstants, tileElements, gemm, cudaChip);
+    showDefaults(parallel, fuse, foldConstants, tileElements, gemm, vectorize,
+                 cudaChip);
     appendDefaultToHelp(planMemory, "reuse");
     appendDefaultToHelp(cudaBinary, "ptx");
   }
@@ -72,7 +78,7 @@ struct CompilerCLOptions {
   cl::opt<bool> parallel, fuse, foldConstants;
   cl::opt<MemoryPlanStrategy> planMemory;
   cl::opt<int64_t> tileElements;
-  cl::opt<bool> gemm;
+  cl::opt<bool> gemm, vectorize;
   cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip;
   cl::opt<CUDABinaryFormat> cudaBinary;
 };
@@ -108,6 +114,7 @@ LogicalResult mlir::wrapper::setCPUPipelineOptions(CPUPipelineOptions &options,
   options.parallel = clOptions->parallel;
   options.tileElements = clOptions->tileElements;
   options.gemm = clOptions->gemm;
+  options.vectorize = clOptions->vectorize;
   if (!clOptions->gemmOptions.empty()) {
     // Checked first, for messages that name the option and suggest names.
     if (std::optional<std::string> problem = checkOptionString(

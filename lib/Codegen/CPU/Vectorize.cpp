@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -85,7 +86,11 @@ std::string mlir::wrapper::checkVectorLoops(linalg::LinalgOp op,
   if (linalg::isaContractionOpInterface(op))
     return "a contraction";
   for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    Type operandType = operand.get().getType();
+    // Scalars (a fill's value) are broadcast.
+    if (getScalarBits(operandType) != 0)
+      continue;
+    auto type = dyn_cast<MemRefType>(operandType);
     if (!type || getScalarBits(type.getElementType()) == 0)
       return "an operand is not a buffer of ints, floats or indices";
     // A buffer of i1 holds a byte per element, a vector of i1 in memory a
@@ -117,14 +122,14 @@ std::string mlir::wrapper::checkVectorLoops(linalg::LinalgOp op,
 /// Folds the constant sizes of the subviews in `loop` (what peeling left)
 /// into static types and the casts of those types into the ops using them,
 /// so that the tile inside has a static shape.
-static void makeTileStatic(scf::ForOp loop) {
-  MLIRContext *context = loop.getContext();
+static void makeTileStatic(Region &region) {
+  MLIRContext *context = region.getContext();
   RewritePatternSet patterns(context);
   memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
   memref::CastOp::getCanonicalizationPatterns(patterns, context);
   affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
-  (void)applyPatternsGreedily(loop.getRegion(), std::move(patterns));
+  (void)applyPatternsGreedily(region, std::move(patterns));
 }
 
 /// The linalg op inside `loop`'s body (the tile), if there is one.
@@ -269,6 +274,42 @@ static bool mayTouch(Operation *op, Value buffer) {
   return !isMemoryEffectFree(op);
 }
 
+/// The buffer `value` is a view of (through subviews, casts, ...).
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Moves the reads of `loop` (the full steps of a vector tile loop) that
+/// are the same every step (a row's statistic broadcast over the row) out
+/// of it, with what they feed: the reads are of buffers the loop does not
+/// write (LLVM cannot hoist them: the aligned pointers of allocations lose
+/// their provenance, so it cannot prove the loop's stores do not alias).
+static void hoistInvariantReads(scf::ForOp loop) {
+  auto loopLike = cast<LoopLikeOpInterface>(loop.getOperation());
+  moveLoopInvariantCode(loopLike);
+  llvm::SmallPtrSet<Value, 4> written;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      written.insert(getRootBuffer(write.getBase()));
+    else if (!isa<vector::TransferReadOp>(op) && !isMemoryEffectFree(&op))
+      return;
+  }
+  for (auto read : llvm::make_early_inc_range(
+           loop.getBody()->getOps<vector::TransferReadOp>())) {
+    if (read.getMask() || !loop.isDefinedOutsideOfLoop(read.getBase()) ||
+        !llvm::all_of(read.getIndices(),
+                      [&](Value index) {
+                        return loop.isDefinedOutsideOfLoop(index);
+                      }) ||
+        written.contains(getRootBuffer(read.getBase())))
+      continue;
+    read->moveBefore(loop);
+  }
+  moveLoopInvariantCode(loopLike);
+}
+
 /// Carries the accumulator that `loop` (the full steps of a vector tile
 /// loop) reads and writes at fixed indices of a buffer defined outside it:
 /// the read moves before the loop, the write after it, the value becomes a
@@ -364,7 +405,7 @@ mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
   scf::ForOp remainder;
   if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, main, remainder)))
     remainder = nullptr;
-  makeTileStatic(main);
+  makeTileStatic(main.getRegion());
 
   linalg::LinalgOp tile = findTile(main);
   if (!tile)
@@ -376,6 +417,7 @@ mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
     rewriter.replaceOp(tile, vectorized->replacements);
     // Accumulators in registers (the peeled loop keeps its position, so
     // the remainder still sees the final accumulator in memory).
+    hoistInvariantReads(main);
     scf::ForOp carried =
         carryWholeVectors(rewriter, hoistAccumulator(rewriter, main));
     if (loops.front() == loops.back())
@@ -384,10 +426,30 @@ mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
   } else if (failed(lowerToScalarLoops(rewriter, tile))) {
     return failure();
   }
-  if (remainder)
-    if (linalg::LinalgOp rest = findTile(remainder))
-      if (failed(lowerToScalarLoops(rewriter, rest)))
+  // A remainder of static size is one shorter vector step; a dynamic one
+  // a scalar loop.
+  if (remainder) {
+    linalg::LinalgOp rest = findTile(remainder);
+    // One remainder step (a static size) runs at the constant start of the
+    // remainder, which makes its tile static.
+    if (rest && succeeded(remainder.promoteIfSingleIteration(rewriter))) {
+      remainder = nullptr;
+      makeTileStatic(*rest->getParentRegion());
+    } else {
+      makeTileStatic(remainder.getRegion());
+    }
+    if (rest) {
+      rewriter.setInsertionPoint(rest);
+      FailureOr<linalg::VectorizationResult> restVectorized = failure();
+      if (!rest.hasDynamicShape())
+        restVectorized = linalg::vectorize(rewriter, rest);
+      if (succeeded(restVectorized)) {
+        rewriter.replaceOp(rest, restVectorized->replacements);
+      } else if (failed(lowerToScalarLoops(rewriter, rest))) {
         return failure();
+      }
+    }
+  }
   return loops;
 }
 

@@ -34,14 +34,31 @@ struct WrapperLowerVectorsPass
           WrapperLowerVectorsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    // Shapes first: unit dimensions away, permutations as transposes,
-    // multi-reductions as 1-D reductions and elementwise ops.
+    // Shapes first: unit dimensions away (a reduction over a unit
+    // dimension becomes elementwise), permutations as transposes.
     {
       RewritePatternSet patterns(context);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
       vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+      // Single elements (a row's statistic broadcast over the row) as
+      // scalar loads and stores: a broadcast of a scalar is one splat.
+      vector::populateScalarVectorTransferLoweringPatterns(
+          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+      vector::populateVectorToVectorCanonicalizationPatterns(patterns);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                               context);
+      vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
+      vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransposeOp::getCanonicalizationPatterns(patterns, context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Then the remaining multi-reductions as 1-D (horizontal) reductions.
+    {
+      RewritePatternSet patterns(context);
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateVectorToVectorCanonicalizationPatterns(patterns);

@@ -76,7 +76,7 @@ def WrapperTileAndFusePass
 def WrapperLowerLinalgToLoopsPass
     : Pass<"wrapper-lower-linalg-to-loops", "::mlir::func::FuncOp"> {
   let summary = "Lowers linalg ops on buffers to loops, parallel only at "
-                "the outermost level";
+                "the outermost level, the innermost a vector at a time";
   let description = [{
     A linalg op that is not inside a parallel loop (`scf.parallel` or
     `scf.forall`) becomes an `scf.parallel` nest over its parallel
