@@ -28,6 +28,13 @@ Value tp_to_linalg::convertScalar(OpBuilder &b, Location loc, Value value,
     return value;
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat && fromFloat.getWidth() == toFloat.getWidth()) {
+    // bf16 <-> f16: no single arith cast; exact through f32 (both are
+    // subsets of it), rounded once by the truncation.
+    Value wide =
+        arith::ExtFOp::create(b, loc, Float32Type::get(b.getContext()), value);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
   if (fromFloat && toFloat)
     return fromFloat.getWidth() < toFloat.getWidth()
                ? arith::ExtFOp::create(b, loc, to, value).getResult()
