@@ -14,6 +14,11 @@
 #                        matmul + bias + gelu (fused epilogue) against
 #                        OpenBLAS followed by a separate bias + gelu loop.
 #
+#   bench/run.sh vectorize  MLIR-level vectorization against scalar loops
+#                        left to LLVM (--vectorize=false), per kernel kind
+#                        (bench/vectorize.sh), interleaved, medians and
+#                        spreads.
+#
 #   bench/run.sh cuda    memory-bound workloads on an NVIDIA GPU against the
 #                        device-to-device copy bandwidth and torch.compile
 #                        (Inductor), and the host overhead per kernel call
@@ -35,7 +40,8 @@ case $what in
 cpu) ;;
 gemm) exec "$root/bench/gemm.sh" ;;
 cuda) exec "$root/bench/cuda.sh" ;;
-*) echo "usage: bench/run.sh cpu|gemm|cuda" >&2; exit 2 ;;
+vectorize) exec "$root/bench/vectorize.sh" ;;
+*) echo "usage: bench/run.sh cpu|gemm|vectorize|cuda" >&2; exit 2 ;;
 esac
 
 "$root/scripts/build.sh" wrapper-run >/dev/null

@@ -3,6 +3,7 @@
 import ctypes
 import math
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -391,6 +392,8 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
         f"--plan-memory={plan_memory}",
     ]
     command += list(flags)
+    # Experiments: extra wrapper-compile flags (--vectorize=false, ...).
+    command += shlex.split(os.environ.get("WRAPPER_COMPILE_FLAGS", ""))
     if entry:
         command.append(f"--entry={entry}")
     if target != "cpu":

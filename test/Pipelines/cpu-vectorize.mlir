@@ -3,7 +3,8 @@
 
 // Each kernel kind reaches LLVM as vector code (issue 20: vectorization at
 // the MLIR level, not left to LLVM's loop vectorizer): 16-lane f32 loads
-// and stores with vector-width=8 (two AVX2 registers a step), horizontal
+// and stores with vector-width=8 (two AVX2 registers a step; row
+// reductions 32 lanes, four registers), horizontal
 // reductions once per row. With vectorize=false the kernels are scalar
 // loops.
 
@@ -27,8 +28,8 @@ func.func @bias_relu(%x: tensor<6x40xf32>, %b: tensor<40xf32>) -> tensor<6x40xf3
 // scores): a vector max, then exponentials and a vector sum, then a vector
 // scale, each reduced horizontally once per row.
 // CHECK-LABEL: llvm.func @softmax_kernel_0_impl
-// CHECK: llvm.intr.vector.reduce.fmaximum({{.*}}) {{.*}} : (vector<16xf32>) -> f32
-// CHECK: "llvm.intr.vector.reduce.fadd"({{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32
+// CHECK: llvm.intr.vector.reduce.fmaximum({{.*}}) {{.*}} : (vector<32xf32>) -> f32
+// CHECK: "llvm.intr.vector.reduce.fadd"({{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<32xf32>) -> f32
 // CHECK: llvm.fdiv {{.*}} : vector<16xf32>
 func.func @softmax(%x: tensor<2x3x37x37xf32>) -> tensor<2x3x37x37xf32> {
   %0 = tensor_program.softmax %x dim 3 : tensor<2x3x37x37xf32>
@@ -40,7 +41,7 @@ func.func @softmax(%x: tensor<2x3x37x37xf32>) -> tensor<2x3x37x37xf32> {
 // Tests a layer norm over [B, T, C]: vector sums for the statistics and a
 // vector normalization.
 // CHECK-LABEL: llvm.func @layer_norm_kernel_0_impl
-// CHECK: "llvm.intr.vector.reduce.fadd"({{.*}}) {{.*}} : (f32, vector<16xf32>) -> f32
+// CHECK: "llvm.intr.vector.reduce.fadd"({{.*}}) {{.*}} : (f32, vector<32xf32>) -> f32
 // CHECK: llvm.fmul {{.*}} : vector<16xf32>
 func.func @layer_norm(%x: tensor<2x5x64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<2x5x64xf32> {
   %0 = tensor_program.layer_norm %x weight %w bias %b normalized_rank 1 eps 1.0e-05 : (tensor<2x5x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x5x64xf32>

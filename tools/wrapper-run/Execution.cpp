@@ -83,8 +83,8 @@ void mlir::wrapper::benchmarkOnCPU(ModuleOp module, unsigned runs,
   }
   std::sort(ms.begin(), ms.end());
   llvm::outs() << "benchmark: " << runs << " runs, min "
-               << llvm::format("%.4f", ms.front()) << " ms, median "
-               << llvm::format("%.4f", ms[ms.size() / 2]) << " ms\n";
+               << llvm::format("%.6f", ms.front()) << " ms, median "
+               << llvm::format("%.6f", ms[ms.size() / 2]) << " ms\n";
   double total = 0;
   for (double t : ms)
     total += t;

@@ -56,7 +56,13 @@ int64_t mlir::wrapper::getVectorLanes(linalg::LinalgOp op, int64_t f32Lanes) {
       bits = std::max(bits, getScalarBits(type));
   // bf16 and f16 are computed in f32 registers: their lanes are f32 lanes.
   bits = std::max(bits, 32u);
-  return std::max<int64_t>(2, 2 * f32Lanes * 32 / bits);
+  // Registers a step: a reduction over the innermost dimension is bound by
+  // its combiner's latency (a NaN-propagating max is several instructions)
+  // and gets four independent accumulators, anything else two registers.
+  int64_t registers =
+      op.getIteratorTypesArray().back() == utils::IteratorType::reduction ? 4
+                                                                          : 2;
+  return std::max<int64_t>(2, registers * f32Lanes * 32 / bits);
 }
 
 /// Whether `payload` is an op the vectorizer maps lane by lane.

@@ -3,7 +3,8 @@
 // RUN: wrapper-opt %s --wrapper-lower-linalg-to-loops="vectorize=false" --split-input-file | FileCheck %s --check-prefix=SCALAR
 
 // The innermost loop of each kernel kind steps a vector at a time (16 f32
-// lanes with vector-width=8: two AVX2 registers per step), full steps as
+// lanes with vector-width=8: two AVX2 registers per step; 32, four
+// registers, when the innermost loop is a reduction), full steps as
 // vector ops; a remainder of static size is one shorter vector step, one of
 // dynamic size a scalar loop.
 
@@ -52,14 +53,14 @@ func.func @bias_relu(%x: memref<6x40xf32>, %b: memref<40xf32>, %y: memref<6x40xf
 // exact identity of a float sum), reduced horizontally once after the loop
 // and written before the scalar remainder adds the last columns.
 // CHECK-LABEL: func.func @row_sum
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<1x16xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<1x32xf32>
 // CHECK: scf.parallel
 // CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : memref<1xf32, {{.*}}>, vector<1xf32>
-// CHECK: %[[SUMS:.*]] = scf.for {{.*}} step %c16 iter_args(%[[V:.*]] = %[[ZERO]]) -> (vector<1x16xf32>)
+// CHECK: %[[SUMS:.*]] = scf.for {{.*}} step %c32 iter_args(%[[V:.*]] = %[[ZERO]]) -> (vector<1x32xf32>)
 // CHECK: %[[X:.*]] = vector.transfer_read
-// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[V]] : vector<1x16xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[V]] : vector<1x32xf32>
 // CHECK: scf.yield %[[S]]
-// CHECK: %[[R:.*]] = vector.multi_reduction <add>, %[[SUMS]], %[[ACC]] [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK: %[[R:.*]] = vector.multi_reduction <add>, %[[SUMS]], %[[ACC]] [1] : vector<1x32xf32> to vector<1xf32>
 // CHECK: vector.transfer_write %[[R]]
 // CHECK: scf.for
 // CHECK: scf.for
@@ -82,10 +83,10 @@ func.func @row_sum(%x: memref<?x?xf32>, %s: memref<?xf32>) {
 // Tests a NaN-propagating max over two dimensions: the vector accumulator
 // starts at -inf and combines with maximumf lane by lane.
 // CHECK-LABEL: func.func @max_two_dims
-// CHECK-DAG: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<1x1x16xf32>
-// CHECK: scf.for {{.*}} iter_args(%[[V:.*]] = %[[NEG]]) -> (vector<1x1x16xf32>)
-// CHECK: arith.maximumf {{.*}}, %[[V]] : vector<1x1x16xf32>
-// CHECK: vector.multi_reduction <maximumf>, {{.*}} [1, 2] : vector<1x1x16xf32> to vector<1xf32>
+// CHECK-DAG: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<1x1x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[V:.*]] = %[[NEG]]) -> (vector<1x1x32xf32>)
+// CHECK: arith.maximumf {{.*}}, %[[V]] : vector<1x1x32xf32>
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} [1, 2] : vector<1x1x32xf32> to vector<1xf32>
 func.func @max_two_dims(%x: memref<4x?x?xf32>, %s: memref<4xf32>) {
   linalg.generic {indexing_maps = [#id3, #first], iterator_types = ["parallel", "reduction", "reduction"]}
       ins(%x : memref<4x?x?xf32>) outs(%s : memref<4xf32>) {

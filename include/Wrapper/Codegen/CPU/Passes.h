@@ -129,8 +129,9 @@ bool isGemmTemplateCandidate(Operation *op);
 std::optional<int64_t> getBatchedMatmulDims(Operation *op);
 
 /// The vector lanes `op` is vectorized with on a target of `f32Lanes` f32
-/// lanes: twice a register's lanes of its widest element type (two
-/// independent vectors per step), at least 2.
+/// lanes: two registers of its widest element type (bf16/f16 counting as
+/// f32) per step, four when the innermost loop is a reduction (independent
+/// accumulators against the combiner's latency); at least 2.
 int64_t getVectorLanes(linalg::LinalgOp op, int64_t f32Lanes);
 
 /// Why `op` cannot become vector loops of `lanes` lanes
