@@ -106,8 +106,7 @@ std::string mlir::wrapper::checkVectorLoops(linalg::LinalgOp op,
   }
   for (Operation &payload : *op.getBlock())
     if (!isVectorizablePayload(payload))
-      return "the payload holds '" +
-             payload.getName().getStringRef().str() +
+      return "the payload holds '" + payload.getName().getStringRef().str() +
              "', which is not mapped lane by lane";
   int64_t innerSize = op.getStaticLoopRanges().back();
   if (!ShapedType::isDynamic(innerSize) && innerSize < lanes)
@@ -232,8 +231,8 @@ static bool isCarriedReduction(scf::ForOp loop, BlockArgument acc,
 /// each step combines lane by lane, and one reduction after the loop folds
 /// the vector into the original accumulator. Returns whether it did.
 static scf::ForOp carryWholeVector(RewriterBase &rewriter, scf::ForOp loop,
-                             BlockArgument acc,
-                             vector::MultiDimReductionOp reduction) {
+                                   BlockArgument acc,
+                                   vector::MultiDimReductionOp reduction) {
   auto sourceType = cast<VectorType>(reduction.getSourceVectorType());
   Location loc = reduction.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -252,9 +251,9 @@ static scf::ForOp carryWholeVector(RewriterBase &rewriter, scf::ForOp loop,
       rewriter, ValueRange{start}, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &builder, Location, ArrayRef<BlockArgument> newArgs) {
         builder.setInsertionPoint(reduction);
-        Value combined = vector::makeArithReduction(
-            builder, loc, reduction.getKind(), reduction.getSource(),
-            newArgs.front());
+        Value combined =
+            vector::makeArithReduction(builder, loc, reduction.getKind(),
+                                       reduction.getSource(), newArgs.front());
         return SmallVector<Value>{combined};
       });
   if (failed(grown))
@@ -305,10 +304,9 @@ static void hoistInvariantReads(scf::ForOp loop) {
   for (auto read : llvm::make_early_inc_range(
            loop.getBody()->getOps<vector::TransferReadOp>())) {
     if (read.getMask() || !loop.isDefinedOutsideOfLoop(read.getBase()) ||
-        !llvm::all_of(read.getIndices(),
-                      [&](Value index) {
-                        return loop.isDefinedOutsideOfLoop(index);
-                      }) ||
+        !llvm::all_of(
+            read.getIndices(),
+            [&](Value index) { return loop.isDefinedOutsideOfLoop(index); }) ||
         written.contains(getRootBuffer(read.getBase())))
       continue;
     read->moveBefore(loop);
@@ -458,4 +456,3 @@ mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
   }
   return loops;
 }
-
