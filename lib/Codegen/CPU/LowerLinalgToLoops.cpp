@@ -136,6 +136,14 @@ struct WrapperLowerLinalgToLoopsPass
             outer && outer.getInitArgs().empty())
           makeParallel(rewriter, outer);
     }
+    // Tiles of vectorized ops that could not be lowered (none known).
+    WalkResult left = getOperation().walk([](linalg::LinalgOp op) {
+      op.emitError("wrapper-lower-linalg-to-loops: cannot lower this op "
+                   "to loops");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
   }
 
   /// f32 lanes of the target (0: no vectorization).

@@ -154,7 +154,8 @@ std::string checkVectorLoops(linalg::LinalgOp op, int64_t lanes);
 /// as a whole vector combined lane by lane and reduced once after the loop
 /// (float sums are reassociated, as every vectorizing compiler does).
 /// Returns the loops, outermost first; fails, leaving `op` untouched, when
-/// checkVectorLoops refuses it.
+/// checkVectorLoops refuses it or tiling fails. A tile that can be lowered
+/// neither to vectors nor to scalar loops stays a linalg op in the loops.
 FailureOr<SmallVector<Operation *>>
 lowerLinalgOpToVectorLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                            int64_t lanes);
