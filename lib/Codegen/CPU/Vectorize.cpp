@@ -9,9 +9,11 @@
 // reductions of any rank): an op is tiled 1 x ... x 1 x lanes with upstream
 // tiling, the innermost tile loop is peeled so that its full steps have a
 // static tile, that tile goes through upstream linalg vectorization, and the
-// remainder stays a scalar loop. Reductions then keep their accumulators in
-// vector registers (promoteVectorAccumulators). The rationale (why tile and
-// peel on buffers, why not LLVM's loop vectorizer) is in
+// remainder is one shorter vector step (static size) or a scalar loop
+// (dynamic size). Reads that are the same every step move out of the vector
+// loop (hoistInvariantReads), and reductions keep their accumulators in
+// vector registers (hoistAccumulator, carryWholeVectors). The rationale (why
+// tile and peel on buffers, why not LLVM's loop vectorizer) is in
 // docs/Rationale/CPUPath.md, "Vectorization at the MLIR level".
 //
 //===----------------------------------------------------------------------===//
@@ -124,7 +126,7 @@ std::string mlir::wrapper::checkVectorLoops(linalg::LinalgOp op,
   return "";
 }
 
-/// Folds the constant sizes of the subviews in `loop` (what peeling left)
+/// Folds the constant sizes of the subviews in `region` (what peeling left)
 /// into static types and the casts of those types into the ops using them,
 /// so that the tile inside has a static shape.
 static void makeTileStatic(Region &region) {
