@@ -66,6 +66,15 @@ std::optional<CPUTarget> mlir::wrapper::getCPUTarget(ModuleOp module) {
   return target;
 }
 
+int64_t mlir::wrapper::getTargetVectorWidth(Operation *op) {
+  auto module = op ? dyn_cast<ModuleOp>(op) : ModuleOp();
+  if (op && !module)
+    module = op->getParentOfType<ModuleOp>();
+  std::optional<CPUTarget> target =
+      module ? getCPUTarget(module) : std::nullopt;
+  return target ? target->vectorWidth : getHostCPUTarget().vectorWidth;
+}
+
 void mlir::wrapper::setCPUTarget(ModuleOp module, const CPUTarget &target) {
   Builder b(module.getContext());
   module->setAttr(

@@ -40,14 +40,10 @@ FailureOr<GemmBlocking> mlir::wrapper::selectGemmBlocking(
     Operation *matmul, const GemmBlockingRequest &request, std::string &error) {
   GemmBlocking blk;
   blk.vl = request.vectorWidth;
-  if (blk.vl == 0) {
-    // The target recorded on the module (--wrapper-cpu-target), else the
-    // host's.
-    auto module = matmul ? matmul->getParentOfType<ModuleOp>() : ModuleOp();
-    std::optional<CPUTarget> target =
-        module ? getCPUTarget(module) : std::nullopt;
-    blk.vl = target ? target->vectorWidth : getHostCPUTarget().vectorWidth;
-  }
+  // The target recorded on the module (--wrapper-cpu-target), else the
+  // host's.
+  if (blk.vl == 0)
+    blk.vl = getTargetVectorWidth(matmul);
   bool wide = blk.vl >= 16;
   blk.mr = request.mr ? request.mr : (wide ? 12 : 6);
   blk.nr = request.nr ? request.nr : 2 * blk.vl;

@@ -83,22 +83,18 @@ struct WrapperLowerLinalgToLoopsPass
   }
 
   void runOnOperation() override {
-    lanes = 0;
+    // f32 lanes of the target (0: no vectorization).
+    int64_t f32Lanes = 0;
     if (vectorize) {
-      lanes = vectorWidth;
-      if (lanes == 0) {
-        auto module = getOperation()->getParentOfType<ModuleOp>();
-        std::optional<wrapper::CPUTarget> target =
-            module ? wrapper::getCPUTarget(module) : std::nullopt;
-        lanes = target ? target->vectorWidth
-                       : wrapper::getHostCPUTarget().vectorWidth;
-      }
-      if (lanes < 1) {
+      if (vectorWidth < 0) {
         getOperation().emitError("wrapper-lower-linalg-to-loops: "
-                                 "vector-width must be positive, got ")
-            << lanes;
+                                 "vector-width must not be negative, got ")
+            << static_cast<int64_t>(vectorWidth);
         return signalPassFailure();
       }
+      f32Lanes = vectorWidth != 0
+                     ? static_cast<int64_t>(vectorWidth)
+                     : wrapper::getTargetVectorWidth(getOperation());
     }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
@@ -117,9 +113,9 @@ struct WrapperLowerLinalgToLoopsPass
           op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Operation *>> loops = failure();
-      if (lanes != 0)
+      if (f32Lanes != 0)
         loops = wrapper::lowerLinalgOpToVectorLoops(
-            rewriter, op, wrapper::getVectorLanes(op, lanes));
+            rewriter, op, wrapper::getVectorLanes(op, f32Lanes));
       if (failed(loops)) {
         FailureOr<linalg::LinalgLoops> scalar =
             linalg::linalgOpToLoops(rewriter, op);
@@ -145,8 +141,5 @@ struct WrapperLowerLinalgToLoopsPass
     if (left.wasInterrupted())
       return signalPassFailure();
   }
-
-  /// f32 lanes of the target (0: no vectorization).
-  int64_t lanes = 0;
 };
 } // namespace

@@ -160,58 +160,54 @@ static LogicalResult lowerToScalarLoops(RewriterBase &rewriter,
 // Accumulators in registers
 //===----------------------------------------------------------------------===//
 
+/// The arith combiner of `kind` on floats or on integers (XOR shares OR's
+/// identity, 0, which is all that it is used for here).
+static arith::AtomicRMWKind getAtomicKind(vector::CombiningKind kind,
+                                          bool isFloat) {
+  using arith::AtomicRMWKind;
+  using vector::CombiningKind;
+  switch (kind) {
+  case CombiningKind::ADD:
+    return isFloat ? AtomicRMWKind::addf : AtomicRMWKind::addi;
+  case CombiningKind::MUL:
+    return isFloat ? AtomicRMWKind::mulf : AtomicRMWKind::muli;
+  case CombiningKind::MINUI:
+    return AtomicRMWKind::minu;
+  case CombiningKind::MINSI:
+    return AtomicRMWKind::mins;
+  case CombiningKind::MAXUI:
+    return AtomicRMWKind::maxu;
+  case CombiningKind::MAXSI:
+    return AtomicRMWKind::maxs;
+  case CombiningKind::MINNUMF:
+    return AtomicRMWKind::minnumf;
+  case CombiningKind::MAXNUMF:
+    return AtomicRMWKind::maxnumf;
+  case CombiningKind::MINIMUMF:
+    return AtomicRMWKind::minimumf;
+  case CombiningKind::MAXIMUMF:
+    return AtomicRMWKind::maximumf;
+  case CombiningKind::AND:
+    return AtomicRMWKind::andi;
+  case CombiningKind::OR:
+  case CombiningKind::XOR:
+    return AtomicRMWKind::ori;
+  }
+  llvm_unreachable("unknown combining kind");
+}
+
 /// The neutral element of `kind` for elements of `type`, if known.
 static std::optional<TypedAttr> getNeutralElement(vector::CombiningKind kind,
                                                   Type type, OpBuilder &builder,
                                                   Location loc) {
-  using vector::CombiningKind;
   bool isFloat = isa<FloatType>(type);
-  std::optional<arith::AtomicRMWKind> atomic;
-  switch (kind) {
-  case CombiningKind::ADD:
-    atomic = isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
-    break;
-  case CombiningKind::MUL:
-    atomic = isFloat ? arith::AtomicRMWKind::mulf : arith::AtomicRMWKind::muli;
-    break;
-  case CombiningKind::MINUI:
-    atomic = arith::AtomicRMWKind::minu;
-    break;
-  case CombiningKind::MINSI:
-    atomic = arith::AtomicRMWKind::mins;
-    break;
-  case CombiningKind::MAXUI:
-    atomic = arith::AtomicRMWKind::maxu;
-    break;
-  case CombiningKind::MAXSI:
-    atomic = arith::AtomicRMWKind::maxs;
-    break;
-  case CombiningKind::MINNUMF:
-    atomic = arith::AtomicRMWKind::minnumf;
-    break;
-  case CombiningKind::MAXNUMF:
-    atomic = arith::AtomicRMWKind::maxnumf;
-    break;
-  case CombiningKind::MINIMUMF:
-    atomic = arith::AtomicRMWKind::minimumf;
-    break;
-  case CombiningKind::MAXIMUMF:
-    atomic = arith::AtomicRMWKind::maximumf;
-    break;
-  case CombiningKind::AND:
-    atomic = arith::AtomicRMWKind::andi;
-    break;
-  case CombiningKind::OR:
-  case CombiningKind::XOR:
-    atomic = arith::AtomicRMWKind::ori;
-    break;
-  }
-  if (!atomic || (!isFloat && !type.isIntOrIndex()))
+  if (!isFloat && !type.isIntOrIndex())
     return std::nullopt;
   // -0.0 is the exact identity of a float sum (-0.0 + -0.0 is -0.0).
-  if (kind == CombiningKind::ADD && isFloat)
+  if (kind == vector::CombiningKind::ADD && isFloat)
     return builder.getFloatAttr(type, -0.0);
-  return arith::getIdentityValueAttr(*atomic, type, builder, loc);
+  return arith::getIdentityValueAttr(getAtomicKind(kind, isFloat), type,
+                                     builder, loc);
 }
 
 /// Whether `reduction` reduces a vector that `loop` computes anew each step
@@ -269,8 +265,8 @@ static scf::ForOp carryWholeVector(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.setInsertionPointAfter(newLoop);
   Value whole = newLoop.getResults().back();
   // (`reduction` is erased: its mask and kind were read before.)
-  auto reduced = vector::MultiDimReductionOp::create(rewriter, loc, whole,
-                                                     init, reducedDims, kind);
+  auto reduced = vector::MultiDimReductionOp::create(rewriter, loc, whole, init,
+                                                     reducedDims, kind);
   rewriter.replaceAllUsesWith(newLoop.getResult(index), reduced.getResult());
   return newLoop;
 }
@@ -324,9 +320,9 @@ static void hoistInvariantReads(scf::ForOp loop) {
 /// loop-carried vector. The tile's inputs are other buffers, which a linalg
 /// op's outputs do not alias (its vectorized tile already assumes so).
 /// Returns the grown loop, or the loop itself when there is nothing to
-/// carry.
+/// carry. Runs after hoistInvariantReads, whose code motion put the
+/// accumulator's view outside the loop.
 static scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
-  moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
   for (auto write : loop.getBody()->getOps<vector::TransferWriteOp>()) {
     Value buffer = write.getBase();
     if (!loop.isDefinedOutsideOfLoop(buffer) ||

@@ -46,6 +46,10 @@ std::optional<CPUTarget> getCPUTarget(ModuleOp module);
 /// Records `target` on `module`.
 void setCPUTarget(ModuleOp module, const CPUTarget &target);
 
+/// The f32 lanes code in `op`'s module is generated for: the module's
+/// recorded target, else the host's.
+int64_t getTargetVectorWidth(Operation *op);
+
 /// The blocking of one product under the GEMM template: the register tile
 /// (mr x nr, vl f32 lanes per vector) and the cache blocks (kc, mc, nc).
 struct GemmBlocking {
