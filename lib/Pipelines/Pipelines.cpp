@@ -233,7 +233,7 @@ addCPUCodegen(OpPassManager &pm,
   if (options.approximateMath)
     pm.addPass(createWrapperApproximateMathPass());
 
-  addLLVMLowering(pm, options.parallel);
+  addLLVMLowering(pm, options.parallel, options.runtimeAllocator);
 }
 
 /// tensor_program to kernels plus a wrapper host graph (fused, constants
@@ -451,7 +451,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createWrapperEraseDeadCastsPass());
 }
 
-void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
+void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp,
+                                    bool runtimeAllocator) {
   // Everything to LLVM. Vector transfers that are not plain loads (strided
   // ones, those of the GEMM template's packing) first, as loops.
   pm.addPass(createConvertVectorToSCFPass());
@@ -466,7 +467,12 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp) {
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // With the runtime allocator, buffers come from _mlir_memref_to_llvm_alloc
+  // and go back through _mlir_memref_to_llvm_free, which the runtime
+  // defines over its block cache (docs/Runtime.md).
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = runtimeAllocator;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   // Padding values of vector transfers.

@@ -122,6 +122,41 @@ def test_resident_memory_stays_flat(mlp):
     assert growth < 16 << 20, f"resident memory grew by {growth / 2**20:.1f} MiB in 20000 calls"
 
 
+def _minor_faults():
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def test_buffers_are_not_faulted_in_again_on_every_call(mlp):
+    """At batch 4096 the MLP's temporaries and outputs are megabytes, which
+    glibc maps and unmaps on every call unless they are kept: the runtime's
+    block cache hands the same blocks out again, so after a warm-up a call
+    page-faults (almost) nothing; without the cache it faulted ~1500 pages
+    per call."""
+    lib = mlp._lib
+    u64 = ctypes.c_uint64
+    lib.wrapper_alloc_cache_stats.argtypes = [ctypes.POINTER(u64)] * 3
+    rng = np.random.default_rng(4)
+    weights = _weights(rng)
+    x = rng.standard_normal((4096, 64), dtype=np.float32)
+    for _ in range(5):
+        mlp(x, *weights)
+    kept, hits, misses = u64(), u64(), u64()
+    lib.wrapper_alloc_cache_stats(ctypes.byref(kept), ctypes.byref(hits), ctypes.byref(misses))
+    hits_before, misses_before = hits.value, misses.value
+    faults = _minor_faults()
+    for _ in range(20):
+        outputs = mlp(x, *weights)
+        del outputs
+    per_call = (_minor_faults() - faults) / 20
+    lib.wrapper_alloc_cache_stats(ctypes.byref(kept), ctypes.byref(hits), ctypes.byref(misses))
+    assert per_call < 64, f"{per_call:.0f} page faults per call (a 3 MB buffer is 768 pages)"
+    assert hits.value - hits_before >= 20 * 3, "the calls' buffers did not come from the cache"
+    assert misses.value == misses_before, "a call after the warm-up allocated a new block"
+    assert 0 < kept.value <= 1 << 30
+
+
 def test_the_measurement_catches_one_leaked_buffer_per_call(mlp):
     """The check above with a call that leaks one 64 KB buffer (a model
     temporary's size) per call: the growth is seen."""

@@ -1,4 +1,4 @@
-/*===- Runtime.c - errors, allocation, half-precision conversion ----------===*
+/*===- Runtime.c - errors, profiling, half-precision conversion -----------===*
  *
  * Part of the Wrapper project.
  *
@@ -69,109 +69,6 @@ const char *wrapper_status_name(wrapper_status status) {
     return "WRAPPER_ERROR_EXTERNAL";
   }
   return "WRAPPER_ERROR_UNKNOWN";
-}
-
-/*===------------------------------------------------------------------===*
- * Allocation
- *===------------------------------------------------------------------===*/
-
-/* Each allocation is preceded by a header recording its size, so that the
- * live byte count stays exact. */
-typedef struct {
-  size_t bytes;
-  size_t offset; /* from the raw pointer to the user pointer */
-} AllocHeader;
-
-static uint64_t allocLimit;
-static uint64_t allocated;
-static uint64_t peakAllocated;
-/* Allocations to let through before one is refused (fault injection); -1:
- * none is refused. */
-static int64_t failAfter = -1;
-
-void wrapper_fail_allocation_after(int64_t count) {
-  __atomic_store_n(&failAfter, count < 0 ? -1 : count, __ATOMIC_SEQ_CST);
-}
-
-/* Whether this allocation is the one to refuse (it then disarms). */
-static int injectedFailure(void) {
-  int64_t left = __atomic_load_n(&failAfter, __ATOMIC_SEQ_CST);
-  while (left >= 0) {
-    int64_t next = left == 0 ? -1 : left - 1;
-    if (__atomic_compare_exchange_n(&failAfter, &left, next, 0,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-      return left == 0;
-  }
-  return 0;
-}
-
-void wrapper_set_alloc_limit(uint64_t bytes) {
-  __atomic_store_n(&allocLimit, bytes, __ATOMIC_RELAXED);
-}
-uint64_t wrapper_allocated_bytes(void) {
-  return __atomic_load_n(&allocated, __ATOMIC_RELAXED);
-}
-uint64_t wrapper_peak_allocated_bytes(void) {
-  return __atomic_load_n(&peakAllocated, __ATOMIC_RELAXED);
-}
-
-wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
-  if (!out)
-    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                             "wrapper_alloc: out is NULL");
-  *out = NULL;
-  if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0)
-    return wrapper_set_error(
-        WRAPPER_ERROR_INVALID_ARGUMENT,
-        "wrapper_alloc: alignment %zu is not a power of two >= %zu", alignment,
-        sizeof(void *));
-  size_t extra = alignment + sizeof(AllocHeader);
-  if (bytes > SIZE_MAX - extra)
-    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "wrapper_alloc: %zu bytes overflow the address "
-                             "space",
-                             bytes);
-  if (injectedFailure())
-    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "out of memory allocating %zu bytes (a failure "
-                             "injected by wrapper_fail_allocation_after)",
-                             bytes);
-  uint64_t limit = __atomic_load_n(&allocLimit, __ATOMIC_RELAXED);
-  uint64_t now = __atomic_add_fetch(&allocated, bytes, __ATOMIC_RELAXED);
-  if (limit && now > limit) {
-    __atomic_sub_fetch(&allocated, bytes, __ATOMIC_RELAXED);
-    return wrapper_set_error(
-        WRAPPER_ERROR_LIMIT,
-        "allocation of %zu bytes would bring the live total to %llu bytes, "
-        "above the limit of %llu bytes",
-        bytes, (unsigned long long)now, (unsigned long long)limit);
-  }
-  char *raw = (char *)malloc(bytes + extra);
-  if (!raw) {
-    __atomic_sub_fetch(&allocated, bytes, __ATOMIC_RELAXED);
-    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "out of memory allocating %zu bytes", bytes);
-  }
-  uintptr_t base = (uintptr_t)(raw + sizeof(AllocHeader));
-  uintptr_t aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
-  AllocHeader *header = (AllocHeader *)(aligned - sizeof(AllocHeader));
-  header->bytes = bytes;
-  header->offset = aligned - (uintptr_t)raw;
-  uint64_t peak = __atomic_load_n(&peakAllocated, __ATOMIC_RELAXED);
-  while (now > peak &&
-         !__atomic_compare_exchange_n(&peakAllocated, &peak, now, 1,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    ;
-  *out = (void *)aligned;
-  return WRAPPER_OK;
-}
-
-void wrapper_free(void *ptr) {
-  if (!ptr)
-    return;
-  AllocHeader *header = (AllocHeader *)((char *)ptr - sizeof(AllocHeader));
-  __atomic_sub_fetch(&allocated, header->bytes, __ATOMIC_RELAXED);
-  free((char *)ptr - header->offset);
 }
 
 /*===------------------------------------------------------------------===*

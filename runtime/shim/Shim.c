@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void wrapper_shim_free(void *data) { free(data); }
+void wrapper_shim_free(void *data) { wrapper_block_free(data); }
 
 static _Thread_local jmp_buf *errorJump;
 

@@ -272,8 +272,8 @@ static inline wrapper_status prepareOutput(const char *op, const char *name,
                                "%s: output '%s' is too large", op, name);
     bytes *= (size_t)sizes[d];
   }
-  void *data = NULL;
-  if (posix_memalign(&data, 64, bytes ? bytes : 64) != 0)
+  void *data = wrapper_block_alloc(bytes ? bytes : 64, 64);
+  if (!data)
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                              "%s: out of memory allocating %zu bytes for '%s'",
                              op, bytes, name);
@@ -290,7 +290,7 @@ static inline wrapper_status prepareOutput(const char *op, const char *name,
 /* Frees what prepareOutput allocated for `t` (after a later failure). */
 static inline void releaseOutput(wrapper_tensor *t, OutputKind kind) {
   if (kind == ALLOCATE && t) {
-    free(t->data);
+    wrapper_block_free(t->data);
     t->data = NULL;
   }
 }

@@ -115,6 +115,8 @@ LogicalResult mlir::wrapper::setCPUPipelineOptions(CPUPipelineOptions &options,
   options.tileElements = clOptions->tileElements;
   options.gemm = clOptions->gemm;
   options.vectorize = clOptions->vectorize;
+  // The tools link the runtime: buffers come from its block cache.
+  options.runtimeAllocator = true;
   if (!clOptions->gemmOptions.empty()) {
     // Checked first, for messages that name the option and suggest names.
     if (std::optional<std::string> problem = checkOptionString(

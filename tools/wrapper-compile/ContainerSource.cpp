@@ -361,7 +361,10 @@ wrapper_status wrapper_model_run(wrapper_model *model,
           "allocated != inputs[i].data;\n";
     os << "    for (int32_t i = 0; i < num_freed; ++i)\n      owned &= "
           "allocated != freed[i];\n";
-    os << "    if (owned) {\n      free(allocated);\n      "
+    // CPU code allocates through the runtime (runtime-allocator).
+    os << "    if (owned) {\n      "
+       << (cuda ? "free" : "_mlir_memref_to_llvm_free")
+       << "(allocated);\n      "
           "freed[num_freed++] = allocated;\n    }\n";
     os << "  }\n";
   }

@@ -426,7 +426,7 @@ void CallFrame::releaseResults() {
       if (device)
         (void)wrapper_cuda_free(reinterpret_cast<void *>(allocated));
       else
-        std::free(reinterpret_cast<void *>(allocated));
+        _mlir_memref_to_llvm_free(reinterpret_cast<void *>(allocated));
     }
     resultStruct[offset] = 0;
   }

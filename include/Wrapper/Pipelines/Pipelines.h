@@ -150,6 +150,14 @@ struct CPUCodegenOptionsMixin : public Base {
                      "that the loader fills (model.so with appended "
                      "weights)"),
       llvm::cl::init(false)};
+  PipelineOption<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Allocate and free buffers through the runtime's "
+                     "caching allocator (finalize-memref-to-llvm's generic "
+                     "functions, which libwrapper_runtime defines) instead "
+                     "of malloc and free; wrapper-compile and wrapper-run "
+                     "turn it on"),
+      llvm::cl::init(false)};
   PipelineOption<int64_t> tileElements{
       *this, "tile-elements",
       llvm::cl::desc("Iterations of the parallel loops in one row tile of "
@@ -312,7 +320,8 @@ void buildWrapperToLLVMPipeline(OpPassManager &pm);
 
 /// The lowering of every remaining upstream dialect to LLVM (affine, scf,
 /// math, memref, arith, index, cf, OpenMP when `openmp`, func).
-void addLLVMLowering(OpPassManager &pm, bool openmp);
+void addLLVMLowering(OpPassManager &pm, bool openmp,
+                     bool runtimeAllocator = false);
 
 /// Checks an option string written for the options `defaults` (a pass's or
 /// pipeline's options) before it is parsed: every name must be an option

@@ -59,6 +59,30 @@ void wrapper_set_alloc_limit(uint64_t bytes);
 /* Bytes currently allocated through wrapper_alloc, and the peak. */
 uint64_t wrapper_allocated_bytes(void);
 uint64_t wrapper_peak_allocated_bytes(void);
+/* Freed blocks are kept per size class (four per power of two) and handed
+ * out again, so that a model called repeatedly does not map and fault in
+ * its buffers on every call. The bytes kept are bounded by a limit:
+ * WRAPPER_ALLOC_CACHE_BYTES in the environment when the first allocation
+ * happens, 1 GiB by default, 0 under AddressSanitizer; 0 keeps nothing.
+ * Setting a lower limit frees kept blocks down to it. */
+void wrapper_set_alloc_cache_limit(uint64_t bytes);
+/* Frees every kept block; returns the bytes freed. */
+uint64_t wrapper_release_cached_memory(void);
+/* The bytes kept now, and how many allocations a kept block served (hits)
+ * or went to malloc (misses) since the process started; NULL skips one. */
+void wrapper_alloc_cache_stats(uint64_t *kept_bytes, uint64_t *hits,
+                               uint64_t *misses);
+/* The allocator of compiled code: memref.alloc lowered with
+ * finalize-memref-to-llvm's generic functions (the pipelines' option
+ * runtime-allocator, which wrapper-compile and wrapper-run set) calls
+ * these, which hand out blocks of the same cache. They are outside the
+ * live count, the limit and fault injection; out of memory jumps to the
+ * caller's error jump (wrapper_set_error_jump) or exits with a message.
+ * What compiled code returns (a model's outputs before they are copied
+ * out) is freed with _mlir_memref_to_llvm_free. */
+void *_mlir_memref_to_llvm_alloc(size_t bytes);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes);
+void _mlir_memref_to_llvm_free(void *ptr);
 /* Fault injection for tests: lets `count` more wrapper_alloc calls (in any
  * thread) succeed, then refuses the next one with
  * WRAPPER_ERROR_OUT_OF_MEMORY as if malloc had failed, then disarms. A
