@@ -53,17 +53,24 @@ std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
     return std::nullopt;
   int64_t batch = generic.getNumLoops() - 3;
   MLIRContext *context = op->getContext();
-  auto map = [&](std::initializer_list<int64_t> inner) {
+  auto map = [&](std::initializer_list<int64_t> inner, bool batched) {
     SmallVector<AffineExpr> results;
-    for (int64_t d = 0; d < batch; ++d)
+    for (int64_t d = 0; batched && d < batch; ++d)
       results.push_back(getAffineDimExpr(d, context));
     for (int64_t d : inner)
       results.push_back(getAffineDimExpr(batch + d, context));
     return AffineMap::get(batch + 3, 0, results, context);
   };
-  // (b..., m, k), (b..., k, n) -> (b..., m, n) over loops (b..., m, n, k).
-  SmallVector<AffineMap> expected = {map({0, 2}), map({2, 1}), map({0, 1})};
-  if (generic.getIndexingMapsArray() != expected)
+  // (b..., m, k), (b..., k, n) -> (b..., m, n) over loops (b..., m, n, k);
+  // one operand may be the same matrix for every batch element (a
+  // convolution's weights: (m, k)).
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (maps[2] != map({0, 1}, true))
+    return std::nullopt;
+  bool aBatched = maps[0] == map({0, 2}, true);
+  bool bBatched = maps[1] == map({2, 1}, true);
+  if ((!aBatched && maps[0] != map({0, 2}, false)) ||
+      (!bBatched && maps[1] != map({2, 1}, false)) || (!aBatched && !bBatched))
     return std::nullopt;
   return batch;
 }

@@ -161,6 +161,8 @@ static Value batchElement(OpBuilder &b, Location loc, Value source,
                           ValueRange indices) {
   auto type = cast<MemRefType>(source.getType());
   int64_t rank = type.getRank();
+  if (rank == 2) // the same matrix for every batch element
+    return source;
   SmallVector<OpFoldResult> offsets(indices.begin(), indices.end());
   SmallVector<OpFoldResult> sizes(indices.size(), b.getIndexAttr(1));
   for (int64_t d = rank - 2; d < rank; ++d) {
@@ -182,9 +184,9 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
   Location loc = op->getLoc();
   auto aType = cast<MemRefType>(a.getType());
   auto bType = cast<MemRefType>(b.getType());
-  int64_t rank = aType.getRank();
-  int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1),
-          n = bType.getDimSize(rank - 1);
+  int64_t aRank = aType.getRank(), bRank = bType.getRank();
+  int64_t m = aType.getDimSize(aRank - 2), k = aType.getDimSize(aRank - 1),
+          n = bType.getDimSize(bRank - 1);
   bool small = !ShapedType::isDynamic(m) && !ShapedType::isDynamic(k) &&
                !ShapedType::isDynamic(n) && m * k * n < minParallelWork;
   rewriter.setInsertionPoint(op);

@@ -72,9 +72,19 @@ struct FuseElementwiseKeepContractionsPass
              !isNamedContraction(fused->getOwner()) &&
              !(recompute && isProduct(fused->getOwner()));
     };
+    // Reshapes stay outside products of any kind, named or generic: a
+    // product whose output is expanded ([b, f, h*w] viewed as [b, f, h, w])
+    // would otherwise take the expanded shape and stop being a (batched)
+    // matrix product the GEMM template recognizes.
+    linalg::ControlFusionFn reshapeControl = [=](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      return control(fused) && !isProduct(producer) &&
+             !isProduct(fused->getOwner());
+    };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      reshapeControl);
     linalg::populateConstantFoldLinalgOperations(patterns, control);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -2,9 +2,10 @@
 //
 // Part of the Wrapper project.
 //
-// Implements --tensor-program-convolution-to-matmul: im2col (a take with a
-// constant window index) and one matrix product, so that convolutions run
-// in the GEMM kernels instead of a loop nest.
+// Implements --tensor-program-convolution-to-matmul: the column matrix of
+// strided slices of the input and one matrix product with the weight on
+// the left, so that convolutions run in the GEMM kernels instead of a loop
+// nest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +31,8 @@ using namespace mlir::tensor_program;
 
 namespace {
 struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
-  ConvolutionToMatmul(MLIRContext *context, int64_t maxIndexElements)
-      : OpRewritePattern(context), maxIndexElements(maxIndexElements) {}
+  ConvolutionToMatmul(MLIRContext *context, int64_t maxColumnElements)
+      : OpRewritePattern(context), maxColumnElements(maxColumnElements) {}
 
   LogicalResult matchAndRewrite(ConvolutionOp op,
                                 PatternRewriter &rewriter) const override {
@@ -44,130 +45,137 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     if (op.getGroups() != 1)
       return rewriter.notifyMatchFailure(op, "grouped convolution");
     if (!wType.hasStaticShape() ||
-        llvm::any_of(xType.getShape().drop_front(),
-                     [](int64_t s) { return ShapedType::isDynamic(s); }) ||
-        llvm::any_of(type.getShape().drop_front(),
-                     [](int64_t s) { return ShapedType::isDynamic(s); }))
+        llvm::any_of(xType.getShape().drop_front(), ShapedType::isDynamic) ||
+        llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
       return rewriter.notifyMatchFailure(op,
                                          "needs static sizes but the batch");
     Type element = xType.getElementType();
     int64_t channels = xType.getDimSize(1), filters = wType.getDimSize(0);
     ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-    int64_t positions = 1, window = 1, spatial = 1;
+    int64_t positions = 1, window = 1;
     for (int64_t i = 0; i < k; ++i) {
       positions *= type.getDimSize(2 + i);
       window *= wType.getDimSize(2 + i);
-      spatial *= xType.getDimSize(2 + i);
     }
     int64_t depth = channels * window;
-    bool pointwise =
-        window == 1 && llvm::all_of(stride, [](int64_t s) { return s == 1; });
-    if (!pointwise && positions * depth > maxIndexElements)
-      return rewriter.notifyMatchFailure(op, "window index too large");
-
-    // The batch, and batch * positions, as sizes.
     bool dynamicBatch = xType.isDynamicDim(0);
     int64_t batch = xType.getDimSize(0);
-    Value n, rows;
+    if (depth * positions * (dynamicBatch ? 1 : batch) > maxColumnElements)
+      return rewriter.notifyMatchFailure(op, "column matrix too large");
+
+    // The batch, and batch * positions (the product's columns), as sizes.
+    int64_t columns = dynamicBatch ? ShapedType::kDynamic : batch * positions;
+    Value n, cols;
     if (dynamicBatch) {
       n = tensor::DimOp::create(rewriter, loc, x, 0);
-      rows = arith::MulIOp::create(
+      cols = arith::MulIOp::create(
           rewriter, loc, n,
           arith::ConstantIndexOp::create(rewriter, loc, positions));
     }
     auto dyn = [&](ArrayRef<Value> values) {
       return dynamicBatch ? SmallVector<Value>(values) : SmallVector<Value>();
     };
-    int64_t batchSize = dynamicBatch ? ShapedType::kDynamic : batch;
-    int64_t rowSize = dynamicBatch ? ShapedType::kDynamic : batch * positions;
-
-    // Rows of the product: one per (image, output position).
-    Value lhs;
-    if (pointwise) {
-      SmallVector<int64_t> perm = {0};
-      SmallVector<int64_t> lastShape = {batchSize};
-      for (int64_t i = 0; i < k; ++i) {
-        perm.push_back(2 + i);
-        lastShape.push_back(xType.getDimSize(2 + i));
-      }
-      perm.push_back(1);
-      Value last = PermuteOp::create(rewriter, loc, x, perm);
-      lhs = ReshapeOp::create(
-          rewriter, loc, RankedTensorType::get({rowSize, channels}, element),
-          last, dyn({rows}));
-    } else {
-      Value flat = ReshapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({batchSize, channels * spatial}, element), x,
-          dyn({n}));
-      // index[p, c * window + kk] = c * spatial + sum((o * s + kk * d) *
-      // spatialStride), for output position p (row-major o) and kernel
-      // offset kk (row-major).
+    // The column matrix [C * K, N * P]: row (c, kk) holds input channel c
+    // at kernel offset kk for every image and output position.
+    bool single = !dynamicBatch && batch == 1;
+    SmallVector<int64_t> swap = {1, 0};
+    for (int64_t i = 0; i < k; ++i)
+      swap.push_back(2 + i);
+    Value column;
+    bool pointwise =
+        window == 1 && llvm::all_of(stride, [](int64_t s) { return s == 1; });
+    if (single && pointwise) {
+      // One image, a 1x1 kernel, stride 1: the input itself.
+      column = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({depth, columns}, element), x,
+          ValueRange{});
+    } else if (!dynamicBatch) {
+      // One strided view of the input, dimensions [C, K..., N, O...]:
+      // element (c, kk, n, o) is x[n, c, o * stride + kk * dilation].
       SmallVector<int64_t> spatialStride(k, 1);
       for (int64_t i = k - 2; i >= 0; --i)
         spatialStride[i] = spatialStride[i + 1] * xType.getDimSize(3 + i);
-      SmallVector<int32_t> index;
-      index.reserve(positions * depth);
-      SmallVector<int64_t> o(k, 0), kk(k, 0);
-      for (int64_t p = 0; p < positions; ++p) {
-        for (int64_t c = 0; c < channels; ++c) {
-          std::fill(kk.begin(), kk.end(), 0);
-          for (int64_t q = 0; q < window; ++q) {
-            int64_t at = c * spatial;
-            for (int64_t i = 0; i < k; ++i)
-              at += (o[i] * stride[i] + kk[i] * dilation[i]) * spatialStride[i];
-            index.push_back(static_cast<int32_t>(at));
-            for (int64_t i = k - 1; i >= 0; --i) {
-              if (++kk[i] < wType.getDimSize(2 + i))
-                break;
-              kk[i] = 0;
-            }
-          }
+      int64_t spatial = spatialStride.front() * xType.getDimSize(2);
+      SmallVector<int64_t> sizes = {channels}, strides = {spatial};
+      for (int64_t i = 0; i < k; ++i) {
+        sizes.push_back(wType.getDimSize(2 + i));
+        strides.push_back(dilation[i] * spatialStride[i]);
+      }
+      sizes.push_back(batch);
+      strides.push_back(channels * spatial);
+      for (int64_t i = 0; i < k; ++i) {
+        sizes.push_back(type.getDimSize(2 + i));
+        strides.push_back(stride[i] * spatialStride[i]);
+      }
+      Value view = AsStridedOp::create(
+          rewriter, loc, RankedTensorType::get(sizes, element), x,
+          rewriter.getDenseI64ArrayAttr(sizes),
+          rewriter.getDenseI64ArrayAttr(strides), rewriter.getI64IntegerAttr(0));
+      column = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({depth, columns}, element), view,
+          ValueRange{});
+    } else {
+      // A dynamic batch: the images side by side ([C, N, S...]), then a
+      // strided slice of them per kernel offset, concatenated.
+      Value images = PermuteOp::create(rewriter, loc, x, swap);
+      SmallVector<Value> pieces;
+      SmallVector<int64_t> offset(k, 0);
+      for (int64_t q = 0; q < window; ++q) {
+        Value piece = images;
+        for (int64_t i = 0; i < k; ++i) {
+          int64_t start = offset[i] * dilation[i];
+          int64_t count = type.getDimSize(2 + i);
+          int64_t end = start + (count - 1) * stride[i] + 1;
+          if (start == 0 && stride[i] == 1 && count == xType.getDimSize(2 + i))
+            continue;
+          piece = SliceOp::create(rewriter, loc, piece, 2 + i, start, end,
+                                  stride[i]);
         }
+        pieces.push_back(ReshapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get({channels, 1, columns}, element), piece,
+            ValueRange{cols}));
         for (int64_t i = k - 1; i >= 0; --i) {
-          if (++o[i] < type.getDimSize(2 + i))
+          if (++offset[i] < wType.getDimSize(2 + i))
             break;
-          o[i] = 0;
+          offset[i] = 0;
         }
       }
-      auto indexType =
-          RankedTensorType::get({positions, depth}, rewriter.getI32Type());
-      Value indices =
-          ConstantOp::create(rewriter, loc,
-                             cast<ElementsAttr>(DenseElementsAttr::get(
-                                 indexType, ArrayRef<int32_t>(index))));
-      Value windows = TakeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({batchSize, positions, depth}, element), flat,
-          indices, rewriter.getI64IntegerAttr(1));
-      lhs = ReshapeOp::create(rewriter, loc,
-                              RankedTensorType::get({rowSize, depth}, element),
-                              windows, dyn({rows}));
+      Value stacked = pieces.size() == 1
+                          ? pieces.front()
+                          : ConcatOp::create(rewriter, loc, pieces, 1);
+      column = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({depth, columns}, element),
+          stacked, ValueRange{cols});
     }
-    // The weight as [C * K, F].
+
+    // [F, C * K] (the weight's own layout) times the columns.
     Value w2 = ReshapeOp::create(
         rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
         ValueRange{});
-    Value wt = PermuteOp::create(rewriter, loc, w2, ArrayRef<int64_t>{1, 0});
-    Value product = MatmulOp::create(rewriter, loc, lhs, wt);
-    if (Value bias = op.getBias())
-      product = AddOp::create(rewriter, loc, product, bias);
-    // Back to [N, F, O...].
-    SmallVector<int64_t> channelsLast = {batchSize};
-    SmallVector<int64_t> perm = {0, k + 1};
-    for (int64_t i = 0; i < k; ++i) {
-      channelsLast.push_back(type.getDimSize(2 + i));
-      perm.push_back(1 + i);
+    Value product = MatmulOp::create(rewriter, loc, w2, column);
+    if (Value bias = op.getBias()) {
+      Value b2 = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({filters, 1}, element), bias,
+          ValueRange{});
+      product = AddOp::create(rewriter, loc, product, b2);
     }
-    channelsLast.push_back(filters);
+    // Back to [N, F, O...].
+    SmallVector<int64_t> filtersFirst = {filters, batch};
+    for (int64_t i = 0; i < k; ++i)
+      filtersFirst.push_back(type.getDimSize(2 + i));
+    if (single) {
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, product, ValueRange{});
+      return success();
+    }
     Value unflat = ReshapeOp::create(
-        rewriter, loc, RankedTensorType::get(channelsLast, element), product,
+        rewriter, loc, RankedTensorType::get(filtersFirst, element), product,
         dyn({n}));
-    rewriter.replaceOpWithNewOp<PermuteOp>(op, unflat, perm);
+    rewriter.replaceOpWithNewOp<PermuteOp>(op, unflat, swap);
     return success();
   }
 
-  int64_t maxIndexElements;
+  int64_t maxColumnElements;
 };
 
 struct TensorProgramConvolutionToMatmulPass
@@ -179,7 +187,7 @@ struct TensorProgramConvolutionToMatmulPass
     int64_t before = 0;
     getOperation()->walk([&](ConvolutionOp) { ++before; });
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvolutionToMatmul>(&getContext(), maxIndexElements);
+    patterns.add<ConvolutionToMatmul>(&getContext(), maxColumnElements);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     int64_t after = 0;

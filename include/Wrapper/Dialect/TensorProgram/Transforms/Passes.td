@@ -194,41 +194,52 @@ def TensorProgramLoadWeightsPass
 
 def TensorProgramConvolutionToMatmulPass
     : Pass<"tensor-program-convolution-to-matmul"> {
-  let summary = "Rewrites convolutions as gathers and matrix products";
+  let summary = "Rewrites convolutions as column matrices and products";
   let description = [{
     A convolution without groups whose input has static channels and
     spatial sizes (the batch may be dynamic) and whose weight is static
-    becomes the im2col formulation, so that its arithmetic runs in the
+    becomes one matrix product, so that its arithmetic runs in the
     matrix-product kernels (the packed GEMM template on the CPU):
 
-    * 1x1 kernels with stride and dilation 1: `permute` the channels last,
-      `reshape` to `[N * P, C]`;
-    * other kernels: `reshape` the input to `[N, C * D]` and `take` the
-      window of every output position through a constant index tensor
-      `[P, C * K]` (i32), then `reshape` to `[N * P, C * K]`;
+    * the column matrix `[C * K, N * P]`: row `(c, kk)` holds input channel
+      `c` at kernel offset `kk` for every image and output position. With a
+      static batch it is one `as_strided` view of the input, dimensions
+      `[C, K..., N, O...]` (element `(c, kk, n, o)` is
+      `x[n, c, o * stride + kk * dilation]`), reshaped; with one image, a
+      1x1 kernel and stride 1, the input itself, reshaped; with a dynamic
+      batch (a view's sizes are static), the images side by side
+      (`permute` to `[C, N, S...]`) and one strided `slice` per kernel offset,
+      `concat`enated;
+    * `matmul` of the weight in its own layout, `[F, C * K]`, by the columns,
+      giving `[F, N * P]`; the bias added as `[F, 1]`;
+    * reshaped to `[F, N, O...]` and permuted to `[N, F, O...]` (only a
+      reshape when the batch is 1).
 
-    then `matmul` with the weight as `[C * K, F]` (a constant permute the
-    constant folder computes), the bias added, and the result reshaped and
-    permuted back to `[N, F, O...]`. Grouped convolutions, and those whose
-    index tensor would exceed `max-index-elements`, stay direct.
+    The columns read runs of consecutive input elements (along the
+    innermost dimension, with stride 1), and the product's output is already
+    channels-first: unlike the usual `[N * P, C * K]` im2col, no gather
+    through an index table and no transposed output. Grouped convolutions,
+    and those whose column matrix would have more than `max-column-elements`
+    elements, stay direct.
 
     Before:
     ```mlir
     %0 = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1
-        : (tensor<?x8x4x4xf32>, tensor<16x8x1x1xf32>) -> tensor<?x16x4x4xf32>
+        : (tensor<1x8x4x4xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x4x4xf32>
     ```
-    After (1x1):
+    After (1x1, one image):
     ```mlir
-    %t = tensor_program.permute %x [0, 2, 3, 1] : tensor<?x8x4x4xf32> -> tensor<?x4x4x8xf32>
-    %r = tensor_program.reshape %t [%np] : tensor<?x4x4x8xf32> -> tensor<?x8xf32>
-    %p = tensor_program.matmul %r, %wt : (tensor<?x8xf32>, tensor<8x16xf32>) -> tensor<?x16xf32>
-    ... reshape to [N, 4, 4, 16], permute [0, 3, 1, 2]
+    %k = tensor_program.reshape %x : tensor<1x8x4x4xf32> -> tensor<8x16xf32>
+    %f = tensor_program.reshape %w : tensor<16x8x1x1xf32> -> tensor<16x8xf32>
+    %p = tensor_program.matmul %f, %k : (tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+    %0 = tensor_program.reshape %p : tensor<16x16xf32> -> tensor<1x16x4x4xf32>
     ```
   }];
   let options = [
-    Option<"maxIndexElements", "max-index-elements", "int64_t",
-           /*default=*/"16777216",
-           "Largest window index tensor (elements) a convolution may use">
+    Option<"maxColumnElements", "max-column-elements", "int64_t",
+           /*default=*/"268435456",
+           "Largest column matrix (C * K x N * P elements; for a dynamic "
+           "batch, per image) a convolution may use">
   ];
   let statistics = [
     Statistic<"numRewritten", "rewritten", "Convolutions rewritten">
