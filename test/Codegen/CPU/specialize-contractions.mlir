@@ -61,6 +61,35 @@ func.func @batched(%a: memref<2x3x16x8xf32>, %b: memref<2x3x8x16xf32>, %c: memre
 
 // -----
 
+// A batched product whose left operand is the same matrix for every batch
+// element (a weight, as convolutions produce): each 2-D matmul reads the
+// whole matrix and the batch element's slice of the other operand; with
+// both operands shared it is not a batched product (left alone).
+// CHECK-LABEL: func.func @shared_operand(
+// CHECK: scf.parallel (%[[I:.*]]) = (%c0) to (%c3) step (%c1)
+// CHECK: %[[B:.*]] = memref.subview %arg1[%[[I]], 0, 0] [1, 8, 16] [1, 1, 1] : memref<3x8x16xf32> to memref<8x16xf32, strided<[16, 1], offset: ?>>
+// CHECK: %[[C:.*]] = memref.subview %arg2[%[[I]], 0, 0] [1, 4, 16] [1, 1, 1]
+// CHECK: linalg.matmul ins(%arg0, %[[B]] : memref<4x8xf32>, memref<8x16xf32, strided<[16, 1], offset: ?>>) outs(%[[C]]
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0, %arg3
+func.func @shared_operand(%a: memref<4x8xf32>, %b: memref<3x8x16xf32>, %c: memref<3x4x16xf32>, %b2: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<4x8xf32>, memref<3x8x16xf32>) outs(%c : memref<3x4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b2 : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<3x4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // The named batch_matmul, with a dynamic batch.
 // CHECK-LABEL: func.func @named(
 // CHECK: %[[N:.*]] = memref.dim %arg2, %c0

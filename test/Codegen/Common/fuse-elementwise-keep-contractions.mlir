@@ -93,3 +93,31 @@ func.func @two_users(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf3
   } -> tensor<4x8xf32>
   return %sq, %ab : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A product written as a linalg.generic (a weight shared by every batch
+// element, as convolutions give) keeps the reshape of its output outside:
+// it stays a batched matrix product over [b, m, n] instead of taking the
+// expanded [b, m, h, w] shape.
+
+// CHECK-LABEL: func.func @generic_product_keeps_its_reshape
+// RECOMPUTE-LABEL: func.func @generic_product_keeps_its_reshape
+// RECOMPUTE: tensor.expand_shape
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: outs(%{{.*}} : tensor<2x4x16xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[\[}}0], [1], [2, 3]] output_shape [2, 4, 4, 4]
+func.func @generic_product_keeps_its_reshape(%w: tensor<4x8xf32>, %x: tensor<2x8x16xf32>) -> tensor<2x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%w, %x : tensor<4x8xf32>, tensor<2x8x16xf32>) outs(%acc : tensor<2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x16xf32>
+  %r = tensor.expand_shape %p [[0], [1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<2x4x16xf32> into tensor<2x4x4x4xf32>
+  return %r : tensor<2x4x4x4xf32>
+}
