@@ -151,11 +151,12 @@ static void addBufferization(OpPassManager &pm) {
   pm.addPass(createWrapperDeallocateBuffersPass());
 }
 
-/// --wrapper-cpu-codegen with the code generator's options of any pipeline.
+/// The first part of --wrapper-cpu-codegen: the kernels to buffers, their
+/// products through the GEMM template (which packs constant operands).
 template <typename Derived, typename Base>
 static void
-addCPUCodegen(OpPassManager &pm,
-              const CPUCodegenOptionsMixin<Derived, Base> &options) {
+addCPUKernelCodegen(OpPassManager &pm,
+                    const CPUCodegenOptionsMixin<Derived, Base> &options) {
   // The target, decided once and recorded on the module for the passes
   // that tune for it.
   WrapperCPUTargetPassOptions target;
@@ -196,6 +197,14 @@ addCPUCodegen(OpPassManager &pm,
     pm.addPass(createWrapperGemmTemplatePass(
         getGemmTemplatePassOptions(options.gemmOptions, options.parallel)));
   }
+}
+
+/// The second part: the host program and externs, loops, vectors, OpenMP
+/// and the lowering to LLVM.
+template <typename Derived, typename Base>
+static void
+addCPUHostCodegen(OpPassManager &pm,
+                  const CPUCodegenOptionsMixin<Derived, Base> &options) {
   // The wrapper host program (if any) after its kernels are buffers: its
   // frees are explicit, so it must not go through deallocation.
   // Extern calls: missing out=/in-place variants built from functional
@@ -234,6 +243,15 @@ addCPUCodegen(OpPassManager &pm,
     pm.addPass(createWrapperApproximateMathPass());
 
   addLLVMLowering(pm, options.parallel, options.runtimeAllocator);
+}
+
+/// --wrapper-cpu-codegen with the code generator's options of any pipeline.
+template <typename Derived, typename Base>
+static void
+addCPUCodegen(OpPassManager &pm,
+              const CPUCodegenOptionsMixin<Derived, Base> &options) {
+  addCPUKernelCodegen(pm, options);
+  addCPUHostCodegen(pm, options);
 }
 
 /// tensor_program to kernels plus a wrapper host graph (fused, constants
@@ -509,10 +527,14 @@ void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
 }
 
 void mlir::wrapper::buildCPUCodegenPipeline(OpPassManager &pm,
-                                            const CPUPipelineOptions &options) {
-  if (refuseInvalid(pm, options))
+                                            const CPUPipelineOptions &options,
+                                            CodegenPart part) {
+  if (part != CodegenPart::Host && refuseInvalid(pm, options))
     return;
-  addCPUCodegen(pm, options);
+  if (part != CodegenPart::Host)
+    addCPUKernelCodegen(pm, options);
+  if (part != CodegenPart::Kernels)
+    addCPUHostCodegen(pm, options);
 }
 
 void mlir::wrapper::buildCPUPipeline(OpPassManager &pm,

@@ -436,17 +436,25 @@ int main(int argc, char **argv) {
     }
     if (emitMLIR == "frontend")
       return emit();
-    if (appended && failed(takeOutConstants(module, weights, blob, error)))
-      return fail(error);
-    PassManager pm(&context);
     // The code generator's options are the same object's: what the front
-    // end got plus the target.
+    // end got plus the target. Its kernel part runs with the constants'
+    // values (the GEMM template packs constant operands at compile time),
+    // then (with appended weights) the constants leave the module.
     CPUTarget cpuTarget = cpuTargetOf(*machine);
     options.targetCPU = cpuTarget.cpu;
     options.targetFeatures = cpuTarget.features;
     options.vectorWidth = cpuTarget.vectorWidth;
     options.externalConstants = appended;
-    buildCPUCodegenPipeline(pm, options);
+    {
+      PassManager pm(&context);
+      buildCPUCodegenPipeline(pm, options, CodegenPart::Kernels);
+      if (failed(pm.run(module)))
+        return fail("compilation failed");
+    }
+    if (appended && failed(takeOutConstants(module, weights, blob, error)))
+      return fail(error);
+    PassManager pm(&context);
+    buildCPUCodegenPipeline(pm, options, CodegenPart::Host);
     if (failed(pm.run(module)))
       return fail("compilation failed");
   }

@@ -298,10 +298,24 @@ void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 /// every remaining dialect to LLVM.
 void buildCPUCodegenPipeline(OpPassManager &pm,
                              const CPUCodegenOptions &options);
+/// Which part of the CPU code generator to build.
+enum class CodegenPart {
+  /// All of it.
+  All,
+  /// The kernels to buffers and their products through the GEMM template,
+  /// which packs the constant operands it finds at compile time.
+  Kernels,
+  /// The rest: host program, externs, loops, vectors, OpenMP, LLVM.
+  Host,
+};
+
 /// The same with the code generator's options of a whole CPU pipeline
-/// (what a tool that runs the front end and the code generator apart uses).
+/// (what a tool that runs the front end and the code generator apart uses),
+/// or one part of it: wrapper-compile takes the constants out of the module
+/// between the two (after the GEMM template has packed them).
 void buildCPUCodegenPipeline(OpPassManager &pm,
-                             const CPUPipelineOptions &options);
+                             const CPUPipelineOptions &options,
+                             CodegenPart part = CodegenPart::All);
 
 /// tensor_program in, LLVM dialect out: decomposition, lowering to linalg,
 /// then the CPU codegen pipeline.

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Frozen weights for --wrapper-gemm-template: the wrapper.constant that a
-// kernel's only call passes as B is rewritten into the micro-kernel's panel
-// layout, so that no B packing happens at run time.
+// kernel's only call passes as A or B is rewritten into the micro-kernel's
+// panel layout, so that no packing of that operand happens at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,15 +19,20 @@
 using namespace mlir;
 using namespace mlir::wrapper;
 using namespace mlir::wrapper::gemm;
-Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
-                             int64_t nr, std::string &why) {
-  auto arg = dyn_cast<BlockArgument>(b);
+/// Packs the constant operand `operand` ("A" or "B") of the matmul in
+/// kernel function `func` into `width`-wide panels along `panelDim` of its
+/// value ([outer][inner][width], zero past the end): A ([M, K]) panels of
+/// mr rows, B ([K, N]) panels of nr columns. See prepackConstantB.
+static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
+                             StringRef name, int64_t panelDim, int64_t width,
+                             std::string &why) {
+  auto arg = dyn_cast<BlockArgument>(operand);
   if (!arg || arg.getOwner() != &func.getBody().front()) {
-    why = "B is not an argument of the kernel";
+    why = (name + " is not an argument of the kernel").str();
     return nullptr;
   }
   if (!arg.hasOneUse()) {
-    why = "B has other uses in the kernel";
+    why = (name + " has other uses in the kernel").str();
     return nullptr;
   }
   // The kernel definitions naming this function, and their calls.
@@ -55,7 +60,7 @@ Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
   auto get = call.getArgs()[arg.getArgNumber()]
                  .getDefiningOp<wrapper::GetConstantOp>();
   if (!get) {
-    why = "B is not a wrapper.constant";
+    why = (name + " is not a wrapper.constant").str();
     return nullptr;
   }
   auto constant =
@@ -66,33 +71,41 @@ Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
   auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
   if (!valueType || valueType.getRank() != 2 ||
       !valueType.getElementType().isF32()) {
-    why = "the constant B has no f32 value at compile time";
+    why = ("the constant " + name + " has no f32 value at compile time").str();
     return nullptr;
   }
-  int64_t k = valueType.getDimSize(0), n = valueType.getDimSize(1);
-  int64_t panels = (n + nr - 1) / nr;
-  std::vector<float> packed(panels * k * nr, 0.0f);
+  // Element (i, j) of the value goes to panel p = x / width of the panel
+  // dimension's index x, at (p, y, x % width) for the other index y.
+  int64_t rows = valueType.getDimSize(0), cols = valueType.getDimSize(1);
+  int64_t along = panelDim == 0 ? rows : cols;
+  int64_t other = panelDim == 0 ? cols : rows;
+  int64_t panels = (along + width - 1) / width;
+  std::vector<float> packed(panels * other * width, 0.0f);
   auto values = value.getValues<float>();
   auto it = values.begin();
-  for (int64_t row = 0; row < k; ++row)
-    for (int64_t col = 0; col < n; ++col, ++it)
-      packed[((col / nr) * k + row) * nr + col % nr] = *it;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j, ++it) {
+      int64_t x = panelDim == 0 ? i : j, y = panelDim == 0 ? j : i;
+      packed[((x / width) * other + y) * width + x % width] = *it;
+    }
 
   MLIRContext *context = module.getContext();
   Type f32 = Float32Type::get(context);
-  auto packedType = MemRefType::get({panels, k, nr}, f32);
+  auto packedType = MemRefType::get({panels, other, width}, f32);
   auto packedValue = DenseElementsAttr::get(
-      RankedTensorType::get({panels, k, nr}, f32), ArrayRef<float>(packed));
+      RankedTensorType::get({panels, other, width}, f32),
+      ArrayRef<float>(packed));
   OpBuilder builder(constant);
   builder.setInsertionPointAfter(constant);
-  std::string name =
-      (constant.getSymName() + "_packed" + llvm::Twine(nr)).str();
+  std::string packedName = (constant.getSymName() + "_packed" +
+                            (panelDim == 0 ? "A" : "") + llvm::Twine(width))
+                               .str();
   // Another kernel may have packed the same weights the same way already.
-  auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(name);
+  auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(packedName);
   if (!packedConstant || packedConstant.getType() != packedType ||
       packedConstant.getValueAttr() != packedValue) {
-    packedConstant = wrapper::ConstantOp::create(builder, constant.getLoc(),
-                                                 name, packedType, packedValue);
+    packedConstant = wrapper::ConstantOp::create(
+        builder, constant.getLoc(), packedName, packedType, packedValue);
     SymbolTable(module).insert(packedConstant);
   }
   builder.setInsertionPoint(call);
@@ -114,4 +127,14 @@ Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
   inputs[arg.getArgNumber()] = packedType;
   func.setType(FunctionType::get(context, inputs, func.getResultTypes()));
   return arg;
+}
+
+Value gemm::prepackConstantA(ModuleOp module, func::FuncOp func, Value a,
+                             int64_t mr, std::string &why) {
+  return prepackConstant(module, func, a, "A", /*panelDim=*/0, mr, why);
+}
+
+Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
+                             int64_t nr, std::string &why) {
+  return prepackConstant(module, func, b, "B", /*panelDim=*/1, nr, why);
 }

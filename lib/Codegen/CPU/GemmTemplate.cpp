@@ -240,6 +240,7 @@ struct GemmPlan {
   linalg::MatmulOp matmul;
   linalg::FillOp zeroFill;          // dropped when set
   std::optional<Epilogue> epilogue; // fused when set
+  Value packedA;                    // [M/mr][K][mr] when A was prepacked
   Value packedB;                    // [N/nr][K][nr] when B was prepacked
 };
 
@@ -361,17 +362,26 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Type f32 = b.getF32Type();
   Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
   Value c = matmul.getOutputs()[0];
-  Value M = e.dim(a, 0), K = e.dim(a, 1), N = e.dim(c, 1);
+  // A may be prepacked already ([M/mr][K][mr]): M and N from C.
+  Value M = e.dim(c, 0), K = e.dim(a, 1), N = e.dim(c, 1);
   auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
   auto tileType = cast<FunctionType>(ukernel.getFunctionType()).getInput(5);
   auto vecType = VectorType::get({blk.vl}, f32);
   Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
 
-  // A into [ceil(M/mr)][K][mr] panels, zero rows past M.
+  // A into [ceil(M/mr)][K][mr] panels, zero rows past M (at compile time
+  // when A is a constant).
   Value mPanels = e.ceilDiv(M, blk.mr);
-  Value ap = memref::AllocOp::create(
-      b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
-      b.getI64IntegerAttr(64));
+  Value ap;
+  if (plan.packedA) {
+    Value collapsed = memref::CollapseShapeOp::create(
+        b, loc, plan.packedA, SmallVector<ReassociationIndices>{{0, 1, 2}});
+    ap = memref::CastOp::create(b, loc, flat, collapsed);
+  } else {
+    ap = memref::AllocOp::create(
+        b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
+        b.getI64IntegerAttr(64));
+  }
   // Column by column of the panel: mr loads from mr row streams, mr
   // contiguous stores (a whole panel without the row checks).
   auto packPanel = [&](Value p, bool whole) {
@@ -397,7 +407,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
       }
     });
   };
-  e.parallelLoop(parallel, mPanels, [&](Value p) {
+  if (!plan.packedA)
+    e.parallelLoop(parallel, mPanels, [&](Value p) {
     Value end = e.mul(e.add(p, 1), blk.mr);
     e.ifThen(
         e.cmp(arith::CmpIPredicate::ule, end, M),
@@ -594,7 +605,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
       });
     });
   }
-  memref::DeallocOp::create(b, loc, ap);
+  if (!plan.packedA)
+    memref::DeallocOp::create(b, loc, ap);
 }
 
 } // namespace
@@ -674,14 +686,19 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
     }
     local = *chosen;
   }
-  std::string packWhy = "prepack=false";
-  if (options.prepack)
+  bool parallel =
+      options.parallel && !isSmallProduct(matmul, options.minParallelWork);
+  // A constant A (weights on the left, as convolutions give) is packed at
+  // compile time too; the report names it only then.
+  std::string packWhy = "prepack=false", packWhyA;
+  if (options.prepack) {
+    plan.packedA = prepackConstantA(module, func, matmul.getInputs()[0],
+                                    local.mr, packWhyA);
     plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
                                     local.nr, packWhy);
+  }
   func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
-  emitGemm(plan, ukernel, local,
-           options.parallel &&
-               !isSmallProduct(matmul, options.minParallelWork));
+  emitGemm(plan, ukernel, local, parallel);
 
   llvm::raw_string_ostream os(message);
   os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
@@ -689,6 +706,7 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
      << "; B "
      << (plan.packedB ? "prepacked at compile time"
                       : "packed at run time (" + packWhy + ")")
+     << (plan.packedA ? "; A prepacked at compile time" : "")
      << "; epilogue ";
   if (plan.epilogue)
     os << "fused (" << plan.epilogue->op.getBody()->getOperations().size() - 1

@@ -121,6 +121,10 @@ LogicalResult defineDeclaredMicroKernels(ModuleOp module);
 /// the retyped argument; null with the reason in `why` otherwise.
 Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b, int64_t nr,
                        std::string &why);
+/// The same for A: [ceil(M/mr)][K][mr] panels (zero rows past M), the layout
+/// the template packs A into at run time.
+Value prepackConstantA(ModuleOp module, func::FuncOp func, Value a, int64_t mr,
+                       std::string &why);
 
 } // namespace gemm
 } // namespace wrapper

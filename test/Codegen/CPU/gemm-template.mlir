@@ -182,3 +182,34 @@ func.func private @k2_impl(%a: memref<3x2xf32>, %b: memref<2x4xf32>, %out: memre
 }
 wrapper.kernel @k1 = @k1_impl metadata {kind = "matmul", source_ops = ["matmul"]}
 wrapper.kernel @k2 = @k2_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+
+// -----
+
+// Frozen weights as A (on the left, as convolutions put them): packed into
+// [ceil(M/mr)][K][mr] row panels at compile time, the layout the template
+// packs A into at run time, and no A packing is emitted.
+// CHECK-LABEL: wrapper.graph @frozen_a
+// CHECK: %[[P:.*]] = wrapper.get_constant @wa_packedA3 : memref<1x2x3xf32>
+// CHECK: wrapper.call @ka(%[[P]], %{{.*}}, %{{.*}}) : memref<1x2x3xf32>, memref<2x8xf32>, memref<3x8xf32>
+// CHECK-NOT: wrapper.constant @wa :
+// CHECK: wrapper.constant @wa_packedA3 : memref<1x2x3xf32> = dense<{{\[\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]]>
+// CHECK-LABEL: func.func private @ka_impl
+// CHECK-SAME: %{{.*}}: memref<1x2x3xf32>
+// CHECK-NOT: memref<6xf32>
+// CHECK: memref.collapse_shape
+// CHECK: func.call @__wrapper_gemm_ukernel
+wrapper.graph @frozen_a(%x: memref<2x8xf32>) -> memref<3x8xf32> {
+  %w = wrapper.get_constant @wa : memref<3x2xf32>
+  %buf = wrapper.alloc() : memref<3x8xf32>
+  wrapper.call @ka(%w, %x, %buf) : memref<3x2xf32>, memref<2x8xf32>, memref<3x8xf32>
+  wrapper.return %buf : memref<3x8xf32>
+}
+wrapper.constant @wa : memref<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
+func.func private @ka_impl(%a: memref<3x2xf32>, %b: memref<2x8xf32>, %out: memref<3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x8xf32>)
+  // expected-remark @below {{micro-kernel 3x64 (16 lanes), kc 512, mc 144, nc 256; B packed at run time (B is not a wrapper.constant); A prepacked at compile time; epilogue none}}
+  linalg.matmul ins(%a, %b : memref<3x2xf32>, memref<2x8xf32>) outs(%out : memref<3x8xf32>)
+  return
+}
+wrapper.kernel @ka = @ka_impl metadata {kind = "matmul", source_ops = ["matmul"]}

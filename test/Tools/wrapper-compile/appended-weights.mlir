@@ -13,7 +13,9 @@
 // CHECK-NEXT: vs reference: max abs error {{.*}}: ok
 //
 // The embedded model maps nothing; the appended one maps both weights
-// (the bias and the folded weight transpose), 64-byte aligned:
+// (the bias, and the weight as the GEMM template packed it at compile
+// time: [1][4][nr] panels, nr from the target's vector width), 64-byte
+// aligned:
 // RUN: FileCheck %s --input-file=%t/embedded.so.weights.c --check-prefix=EMBEDDED
 // EMBEDDED: no appended weights
 // RUN: FileCheck %s --input-file=%t/appended.so.weights.c --check-prefix=APPENDED
@@ -21,7 +23,7 @@
 // APPENDED-NEXT: extern void *__wrapper_slot_w1;
 // APPENDED: static const uint64_t weight_offsets[] = {0ULL, 64ULL, };
 // APPENDED: #define NUM_WEIGHTS 2
-// APPENDED-NEXT: #define WEIGHTS_BYTES 128ULL
+// APPENDED-NEXT: #define WEIGHTS_BYTES {{(576|320|1088)}}ULL
 //
 // A library whose last byte (part of the magic number) changed is refused:
 // RUN: cp %t/appended.so %t/altered.so
