@@ -19,6 +19,12 @@
 #                        (bench/vectorize.sh), interleaved, medians and
 #                        spreads.
 #
+#   bench/run.sh conv    convolution layers of ResNet-50 and MobileNet-V3 at
+#                        224x224, each compiled alone, against oneDNN through
+#                        torch.nn.functional.conv2d in the same process
+#                        (bench/conv.py; arguments after "conv" go to it,
+#                        e.g. --batch 8 --threads 1).
+#
 #   bench/run.sh cuda    memory-bound workloads on an NVIDIA GPU against the
 #                        device-to-device copy bandwidth and torch.compile
 #                        (Inductor), and the host overhead per kernel call
@@ -41,7 +47,12 @@ cpu) ;;
 gemm) exec "$root/bench/gemm.sh" ;;
 cuda) exec "$root/bench/cuda.sh" ;;
 vectorize) exec "$root/bench/vectorize.sh" ;;
-*) echo "usage: bench/run.sh cpu|gemm|vectorize|cuda" >&2; exit 2 ;;
+conv)
+  shift
+  "$root/scripts/build.sh" wrapper-compile >/dev/null
+  WRAPPER_BUILD_DIR=$build PYTHONPATH=$root/python exec "$root/.venv/bin/python" \
+    "$root/bench/conv.py" "$@" ;;
+*) echo "usage: bench/run.sh cpu|gemm|vectorize|conv|cuda" >&2; exit 2 ;;
 esac
 
 "$root/scripts/build.sh" wrapper-run >/dev/null

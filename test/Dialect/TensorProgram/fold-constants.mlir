@@ -148,3 +148,53 @@ func.func @products() -> (tensor<2x2x1xf32>, tensor<1x2x2xi32>) {
   %e = tensor_program.batch_matmul %c, %d : (tensor<1x2x2xi32>, tensor<1x2x2xi32>) -> tensor<1x2x2xi32>
   return %m, %e : tensor<2x2x1xf32>, tensor<1x2x2xi32>
 }
+
+// -----
+
+// Tests that an inference batch norm (a per-channel scale and shift) folds
+// into the convolution before it: each filter scaled (2, 3 on a weight of
+// ones), the bias scaled and shifted (b * s + t = [1 * 2 + 0.5, 2 * 3 - 1]),
+// one convolution left with the relu after it.
+// REPORT: remark: tensor-program-fold-constants: folded {{[0-9]+}} ops, 2 scales and shifts into convolutions
+// CHECK-LABEL: func.func @batch_norm
+// CHECK-DAG: %[[W:.*]] = tensor_program.constant dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = tensor_program.constant dense<[2.500000e+00, 5.000000e+00]> : tensor<2xf32>
+// CHECK: %[[C:.*]] = tensor_program.convolution %{{.*}}, %[[W]] bias %[[B]]
+// CHECK-NEXT: tensor_program.relu %[[C]]
+// CHECK-NOT: tensor_program.mul
+func.func @batch_norm(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = tensor_program.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %b = tensor_program.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %s = tensor_program.constant dense<[[[2.0]], [[3.0]]]> : tensor<2x1x1xf32>
+  %t = tensor_program.constant dense<[[[0.5]], [[-1.0]]]> : tensor<2x1x1xf32>
+  %c = tensor_program.convolution %x, %w bias %b stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %m = tensor_program.mul %s, %c : (tensor<2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %a = tensor_program.add %m, %t : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r = tensor_program.relu %a : tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Tests what does not fold: a scale that varies along a spatial dimension,
+// a convolution whose result has another use, a weight that is an argument.
+// REPORT: remark: tensor-program-fold-constants: folded 0 ops, 0 scales and shifts into convolutions
+// CHECK-LABEL: func.func @not_batch_norm
+// CHECK: tensor_program.convolution
+// CHECK: tensor_program.mul
+// CHECK: tensor_program.convolution
+// CHECK: tensor_program.add
+// CHECK: tensor_program.convolution
+// CHECK: tensor_program.mul
+func.func @not_batch_norm(%x: tensor<1x1x4x4xf32>, %v: tensor<2x1x1x1xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = tensor_program.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %s = tensor_program.constant dense<[[1.0], [2.0], [3.0], [4.0]]> : tensor<4x1xf32>
+  %c = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %m = tensor_program.mul %c, %s : (tensor<1x2x4x4xf32>, tensor<4x1xf32>) -> tensor<1x2x4x4xf32>
+  %c2 = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %t = tensor_program.constant dense<[[[0.5]], [[-1.0]]]> : tensor<2x1x1xf32>
+  %a = tensor_program.add %c2, %t : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %c3 = tensor_program.convolution %x, %v stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %n = tensor_program.mul %c3, %t : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %m, %a, %c2, %n : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}

@@ -81,6 +81,91 @@ static DenseElementsAttr foldLayout(Operation *op) {
   return DenseElementsAttr::getFromRawBuffer(type, out);
 }
 
+/// The number of values `c` along the channel dimension (1) of a
+/// convolution result of rank `rank` with `filters` channels that the
+/// constant `value` holds when it varies at most along that dimension
+/// (every other dimension, aligned to the right, is 1): 1 or `filters`;
+/// nullopt otherwise.
+static std::optional<int64_t> perChannelSize(Value value, int64_t rank,
+                                             int64_t filters) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() > rank)
+    return std::nullopt;
+  int64_t channels = 1;
+  for (auto [i, size] : llvm::enumerate(type.getShape())) {
+    int64_t dim = rank - type.getRank() + static_cast<int64_t>(i);
+    if (dim == 1 && (size == filters || size == 1))
+      channels = size;
+    else if (size != 1)
+      return std::nullopt;
+  }
+  return channels;
+}
+
+/// Inference batch norm folded into the convolution before it: `conv * s`
+/// and `conv + t` with constant per-channel `s`, `t` (what batch_norm in
+/// eval mode decomposes into) and a constant weight become one convolution
+/// with weight `w * s` and bias `b * s + t`, as tensor_program ops on
+/// constants that the folding then evaluates. Returns whether it rewrote.
+static bool foldIntoConvolution(Operation *op) {
+  if (!isa<tp::MulOp, tp::AddOp>(op) || op->getNumOperands() != 2)
+    return false;
+  bool scale = isa<tp::MulOp>(op);
+  for (int side = 0; side < 2; ++side) {
+    auto conv = op->getOperand(side).getDefiningOp<tp::ConvolutionOp>();
+    Value constant = op->getOperand(1 - side);
+    if (!conv || !conv->hasOneUse() || !constant.getDefiningOp<tp::ConstantOp>() ||
+        !conv.getWeight().getDefiningOp<tp::ConstantOp>() ||
+        (conv.getBias() && !conv.getBias().getDefiningOp<tp::ConstantOp>()) ||
+        op->getResult(0).getType() != conv.getType())
+      continue;
+    RankedTensorType type = conv.getType();
+    auto weightType = cast<RankedTensorType>(conv.getWeight().getType());
+    Type element = type.getElementType();
+    if (getElementTypeOrSelf(constant.getType()) != element ||
+        !weightType.hasStaticShape())
+      continue;
+    int64_t filters = weightType.getDimSize(0);
+    std::optional<int64_t> channels =
+        perChannelSize(constant, type.getRank(), filters);
+    if (!channels)
+      continue;
+    OpBuilder b(conv);
+    Location loc = op->getLoc();
+    // The constant as [c] (for the bias) and as [c, 1, ...] (for the
+    // weight).
+    auto asBias = tp::ReshapeOp::create(
+        b, loc, RankedTensorType::get({*channels}, element), constant,
+        ValueRange{});
+    SmallVector<int64_t> weightShape(weightType.getRank(), 1);
+    weightShape[0] = *channels;
+    Value weight = conv.getWeight(), bias = conv.getBias();
+    if (scale) {
+      auto asWeight = tp::ReshapeOp::create(
+          b, loc, RankedTensorType::get(weightShape, element), constant,
+          ValueRange{});
+      weight = tp::MulOp::create(b, loc, weightType, weight, asWeight);
+      if (bias)
+        bias = tp::MulOp::create(b, loc, bias.getType(), bias, asBias);
+    } else {
+      auto biasType = RankedTensorType::get({filters}, element);
+      if (!bias)
+        bias = tp::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(biasType, b.getZeroAttr(element)));
+      bias = tp::AddOp::create(b, loc, biasType, bias, asBias);
+    }
+    auto folded = tp::ConvolutionOp::create(
+        b, loc, type, conv.getInput(), weight, bias, conv.getStrideAttr(),
+        conv.getDilationAttr(), conv.getGroupsAttr());
+    op->getResult(0).replaceAllUsesWith(folded.getResult());
+    op->erase();
+    conv->erase();
+    return true;
+  }
+  return false;
+}
+
 namespace {
 struct TensorProgramFoldConstantsPass
     : public tp::impl::TensorProgramFoldConstantsPassBase<
@@ -89,7 +174,40 @@ struct TensorProgramFoldConstantsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    int64_t folded = 0;
+    int64_t folded = 0, normalizations = 0;
+    foldConstants(func, folded);
+    // Batch norms into the convolutions before them, whose new weights and
+    // biases (ops on constants) are folded in turn.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      SmallVector<Operation *> ops;
+      func.walk([&](Operation *op) {
+        if (op->getParentOp() == func && isa<tp::MulOp, tp::AddOp>(op))
+          ops.push_back(op);
+      });
+      for (Operation *op : ops)
+        if (foldIntoConvolution(op)) {
+          ++normalizations;
+          changed = true;
+        }
+      if (changed)
+        foldConstants(func, folded);
+    }
+    // Constants nothing uses any more.
+    for (auto constant :
+         llvm::make_early_inc_range(func.getOps<tp::ConstantOp>()))
+      if (constant->use_empty())
+        constant->erase();
+    if (report)
+      emitRemark(func.getLoc())
+          << "tensor-program-fold-constants: folded " << folded << " ops, "
+          << normalizations << " scales and shifts into convolutions";
+  }
+
+  /// One pass over the function's ops in order: every op whose operands
+  /// are all constants is replaced by its value.
+  void foldConstants(func::FuncOp func, int64_t &folded) {
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
       if (op->getParentOp() == func)
@@ -128,14 +246,6 @@ struct TensorProgramFoldConstantsPass
       op->erase();
       ++folded;
     }
-    // Constants nothing uses any more.
-    for (auto constant :
-         llvm::make_early_inc_range(func.getOps<tp::ConstantOp>()))
-      if (constant->use_empty())
-        constant->erase();
-    if (report)
-      emitRemark(func.getLoc())
-          << "tensor-program-fold-constants: folded " << folded << " ops";
   }
 
   /// Whether `op` may be replaced by its value.

@@ -135,6 +135,14 @@ def TensorProgramFoldConstantsPass
     than `max-elements` elements (a broadcast would otherwise turn a scalar
     into a large constant), nor one the interpreter cannot evaluate.
 
+    Inference batch norm is then folded into the convolution before it (as
+    Inductor's freezing does): `mul(conv(x, w, b), s)` and
+    `add(conv(x, w, b), t)` with a constant weight and bias (or none) and
+    constant `s`, `t` that vary at most along the channel dimension (the
+    scale and shift batch_norm in eval mode decomposes into, `[F, 1, 1]`)
+    become `conv(x, w * s, b * s + t)`, the new weight and bias folded in
+    turn. A convolution whose result has other uses is left alone.
+
     Before:
     ```mlir
     %w = tensor_program.constant dense<...> : tensor<256x64xf32>
