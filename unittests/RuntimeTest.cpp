@@ -131,8 +131,8 @@ TEST(Runtime, BlockCacheFromManyThreads) {
       for (int i = 0; i < 2000; ++i) {
         if (live.size() < 8 && random() % 3 != 0) {
           size_t bytes = 64 + random() % 200000;
-          auto *p = static_cast<unsigned char *>(
-              _mlir_memref_to_llvm_alloc(bytes));
+          auto *p =
+              static_cast<unsigned char *>(_mlir_memref_to_llvm_alloc(bytes));
           memset(p, t + 1, bytes);
           live.emplace_back(p, bytes);
         } else if (!live.empty()) {

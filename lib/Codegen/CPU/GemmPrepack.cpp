@@ -92,9 +92,9 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
   MLIRContext *context = module.getContext();
   Type f32 = Float32Type::get(context);
   auto packedType = MemRefType::get({panels, other, width}, f32);
-  auto packedValue = DenseElementsAttr::get(
-      RankedTensorType::get({panels, other, width}, f32),
-      ArrayRef<float>(packed));
+  auto packedValue =
+      DenseElementsAttr::get(RankedTensorType::get({panels, other, width}, f32),
+                             ArrayRef<float>(packed));
   OpBuilder builder(constant);
   builder.setInsertionPointAfter(constant);
   std::string packedName = (constant.getSymName() + "_packed" +

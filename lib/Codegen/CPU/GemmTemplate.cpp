@@ -378,9 +378,9 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
         b, loc, plan.packedA, SmallVector<ReassociationIndices>{{0, 1, 2}});
     ap = memref::CastOp::create(b, loc, flat, collapsed);
   } else {
-    ap = memref::AllocOp::create(
-        b, loc, flat, ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
-        b.getI64IntegerAttr(64));
+    ap = memref::AllocOp::create(b, loc, flat,
+                                 ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
+                                 b.getI64IntegerAttr(64));
   }
   // Column by column of the panel: mr loads from mr row streams, mr
   // contiguous stores (a whole panel without the row checks).
@@ -409,12 +409,12 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   };
   if (!plan.packedA)
     e.parallelLoop(parallel, mPanels, [&](Value p) {
-    Value end = e.mul(e.add(p, 1), blk.mr);
-    e.ifThen(
-        e.cmp(arith::CmpIPredicate::ule, end, M),
-        [&] { packPanel(p, /*whole=*/true); },
-        [&] { packPanel(p, /*whole=*/false); });
-  });
+      Value end = e.mul(e.add(p, 1), blk.mr);
+      e.ifThen(
+          e.cmp(arith::CmpIPredicate::ule, end, M),
+          [&] { packPanel(p, /*whole=*/true); },
+          [&] { packPanel(p, /*whole=*/false); });
+    });
 
   Value bpPrepacked;
   if (plan.packedB) {
@@ -706,8 +706,7 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
      << "; B "
      << (plan.packedB ? "prepacked at compile time"
                       : "packed at run time (" + packWhy + ")")
-     << (plan.packedA ? "; A prepacked at compile time" : "")
-     << "; epilogue ";
+     << (plan.packedA ? "; A prepacked at compile time" : "") << "; epilogue ";
   if (plan.epilogue)
     os << "fused (" << plan.epilogue->op.getBody()->getOperations().size() - 1
        << " payload ops)";

@@ -83,8 +83,7 @@ struct FuseElementwiseKeepContractionsPass
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
-                                                      reshapeControl);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapeControl);
     linalg::populateConstantFoldLinalgOperations(patterns, control);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -107,10 +107,11 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
         sizes.push_back(type.getDimSize(2 + i));
         strides.push_back(stride[i] * spatialStride[i]);
       }
-      Value view = AsStridedOp::create(
-          rewriter, loc, RankedTensorType::get(sizes, element), x,
-          rewriter.getDenseI64ArrayAttr(sizes),
-          rewriter.getDenseI64ArrayAttr(strides), rewriter.getI64IntegerAttr(0));
+      Value view = AsStridedOp::create(rewriter, loc,
+                                       RankedTensorType::get(sizes, element), x,
+                                       rewriter.getDenseI64ArrayAttr(sizes),
+                                       rewriter.getDenseI64ArrayAttr(strides),
+                                       rewriter.getI64IntegerAttr(0));
       column = ReshapeOp::create(
           rewriter, loc, RankedTensorType::get({depth, columns}, element), view,
           ValueRange{});
@@ -155,9 +156,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
         ValueRange{});
     Value product = MatmulOp::create(rewriter, loc, w2, column);
     if (Value bias = op.getBias()) {
-      Value b2 = ReshapeOp::create(
-          rewriter, loc, RankedTensorType::get({filters, 1}, element), bias,
-          ValueRange{});
+      Value b2 = ReshapeOp::create(rewriter, loc,
+                                   RankedTensorType::get({filters, 1}, element),
+                                   bias, ValueRange{});
       product = AddOp::create(rewriter, loc, product, b2);
     }
     // Back to [N, F, O...].

@@ -114,7 +114,8 @@ static bool foldIntoConvolution(Operation *op) {
   for (int side = 0; side < 2; ++side) {
     auto conv = op->getOperand(side).getDefiningOp<tp::ConvolutionOp>();
     Value constant = op->getOperand(1 - side);
-    if (!conv || !conv->hasOneUse() || !constant.getDefiningOp<tp::ConstantOp>() ||
+    if (!conv || !conv->hasOneUse() ||
+        !constant.getDefiningOp<tp::ConstantOp>() ||
         !conv.getWeight().getDefiningOp<tp::ConstantOp>() ||
         (conv.getBias() && !conv.getBias().getDefiningOp<tp::ConstantOp>()) ||
         op->getResult(0).getType() != conv.getType())
@@ -151,8 +152,7 @@ static bool foldIntoConvolution(Operation *op) {
       auto biasType = RankedTensorType::get({filters}, element);
       if (!bias)
         bias = tp::ConstantOp::create(
-            b, loc,
-            DenseElementsAttr::get(biasType, b.getZeroAttr(element)));
+            b, loc, DenseElementsAttr::get(biasType, b.getZeroAttr(element)));
       bias = tp::AddOp::create(b, loc, biasType, bias, asBias);
     }
     auto folded = tp::ConvolutionOp::create(
