@@ -1,7 +1,8 @@
 """Whole models: cold compile time and time per call, Wrapper against
 Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
 
-    .venv/bin/python bench/models.py [--models a,b] [--batch 2] [--calls 10] [--no-inductor]
+    .venv/bin/python bench/models.py [--models a,b] [--batch 2 | --batch 1,8] [--threads 1,2]
+                                     [--calls 10] [--no-inductor]
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
     ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
 
@@ -11,8 +12,14 @@ directory and its FX graph and AOTAutograd caches off, so nothing compiled
 before is reused; Python and torch already imported), then the steady-state time per call of
 the compiled model and of eager, interleaved (so that both see the same
 machine state), medians with the spread. Prints one JSON line per model and
-backend, then a table of ratios: Inductor's compile time over ours, and
-each one's speed against eager.
+backend, then a table of ratios: Inductor's compile time over ours, each
+one's speed against eager, and ours against Inductor's (each against eager
+in its own process), with the geomean over the rows. --batch and --threads
+take lists: every model runs at each batch size and thread count
+(torch.set_num_threads in the measuring process; the compiled models run
+on PyTorch's threads). When iree-turbine is installed in the environment
+(`pip install iree-turbine`), its CPU backend (`turbine_cpu`, the MLIR-based
+peer) is measured too.
 
 With --train, a training step instead (forward, backward and an eager
 SGD-with-momentum update; models in train mode): resnet18 at batch 8 on
@@ -28,6 +35,7 @@ library (column "aot step").
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -54,11 +62,23 @@ def _to(value, device):
     return value
 
 
-def measure(name, backend, batch, calls, device="cpu"):
+def _turbine_available():
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("iree.turbine") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def measure(name, backend, batch, calls, device="cpu", threads=None):
     """One model, one backend, in this process."""
     import warnings
 
     import torch
+
+    if threads:
+        torch.set_num_threads(threads)
 
     sys.path.insert(0, str(ROOT / "python" / "tests"))
     from zoo import build, tensors
@@ -67,6 +87,8 @@ def measure(name, backend, batch, calls, device="cpu"):
         import wrapper_mlir
 
         wrapper_mlir.register_backend()
+    elif backend == "turbine_cpu":
+        import iree.turbine.dynamo.backends.cpu  # noqa: F401 (registers the backend)
     warnings.filterwarnings("ignore")
     model, inputs = build(name)
     model = model.to(device)
@@ -91,7 +113,7 @@ def measure(name, backend, batch, calls, device="cpu"):
             _synchronize(device)
             eager.append(time.perf_counter() - t)
     return {"model": name, "backend": backend, "batch": batch, "device": device,
-            "compile_s": round(compile_seconds, 3), "max_rel_error": error,
+            "threads": torch.get_num_threads(), "compile_s": round(compile_seconds, 3), "max_rel_error": error,
             "call_ms": round(statistics.median(ours) * 1e3, 3),
             "call_ms_range": [round(min(ours) * 1e3, 3), round(max(ours) * 1e3, 3)],
             "eager_ms": round(statistics.median(eager) * 1e3, 3),
@@ -221,7 +243,9 @@ def main():
     parser.add_argument("--models", default=None)
     parser.add_argument("--train", action="store_true",
                         help="time training steps (models: " + ", ".join(TRAIN) + ")")
-    parser.add_argument("--batch", type=int, default=2)
+    parser.add_argument("--batch", default="2", help="batch sizes, comma-separated")
+    parser.add_argument("--threads", default=None,
+                        help="thread counts, comma-separated (default: PyTorch's)")
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
@@ -239,16 +263,28 @@ def main():
         if args.train:
             print(json.dumps(measure_train(args.one, args.backend, args.calls, args.device)))
         else:
-            print(json.dumps(measure(args.one, args.backend, args.batch, args.calls,
-                                     args.device)))
+            print(json.dumps(measure(args.one, args.backend, int(args.batch), args.calls,
+                                     args.device, int(args.threads) if args.threads else None)))
         return
     backends = (["wrapper"] + (["wrapper-aot"] if args.train and args.device == "cpu" else [])
-                + ([] if args.no_inductor else ["inductor"]))
+                + ([] if args.no_inductor else ["inductor"])
+                + (["turbine_cpu"] if not args.train and args.device == "cpu"
+                   and _turbine_available() else []))
+    try:
+        batches = [int(b) for b in args.batch.split(",")]
+        thread_counts = [int(t) for t in args.threads.split(",")] if args.threads else [None]
+    except ValueError:
+        parser.error("--batch and --threads take comma-separated integers")
+    if args.train and (len(batches) > 1 or batches != [2]):
+        parser.error("--train uses each model's own batch; leave --batch out")
     rows = {}
     env = dict(os.environ)
     env.setdefault("WRAPPER_BUILD_DIR", str(ROOT / "build"))
     env["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + env.get("PYTHONPATH", "")
-    for name in args.models.split(","):
+    configs = [(name, batch, threads) for name in args.models.split(",")
+               for batch in batches for threads in thread_counts]
+    for config in configs:
+        name, batch, threads = config
         for backend in backends:
             # Cold for Inductor too: a fresh cache directory per run, and
             # neither its FX graph nor its AOTAutograd cache.
@@ -257,37 +293,53 @@ def main():
                        TORCHINDUCTOR_AUTOGRAD_CACHE="0", TRITON_CACHE_DIR=cache)
             result = subprocess.run(
                 [sys.executable, __file__, "--one", name, "--backend", backend,
-                 "--batch", str(args.batch), "--calls", str(args.calls),
+                 "--batch", str(batch), "--calls", str(args.calls),
                  "--device", args.device]
+                + (["--threads", str(threads)] if threads else [])
                 + (["--train"] if args.train else []),
                 capture_output=True, text=True, env=env)
             line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)
             if result.returncode != 0 or line is None:
-                record = {"model": name, "backend": backend,
+                record = {"model": name, "backend": backend, "batch": batch,
                           "error": (result.stderr or result.stdout).strip().splitlines()[-1:]}
             else:
                 record = json.loads(line)
             subprocess.run(["rm", "-rf", cache])
-            rows[(name, backend)] = record
+            rows[(config, backend)] = record
             print(json.dumps(record), flush=True)
     print()
-    print(f"{'model':20} {'compile wrapper':>16} {'inductor':>10} {'ratio':>7}   "
-          f"{'x eager: wrapper':>17} {'inductor':>9}"
+    turbine = "turbine_cpu" in backends
+    print(f"{'model':20} {'batch':>5} {'thr':>3} {'compile wrapper':>16} {'inductor':>10} "
+          f"{'ratio':>7}   {'x eager: wrapper':>17} {'inductor':>9}"
+          + (f" {'turbine':>8}" if turbine else "")
+          + (f" {'x inductor':>11}" if not args.train else "")
           + (f" {'aot step':>9} {'peak MiB: wrapper':>18} {'inductor':>9} {'eager':>6}"
              if args.train else ""))
-    for name in args.models.split(","):
-        w = rows.get((name, "wrapper"), {})
-        i = rows.get((name, "inductor"), {})
-        a = rows.get((name, "wrapper-aot"), {})
+    speed = lambda r: (r["eager_ms"] / r["call_ms"]) if "call_ms" in r else None
+    fmt = lambda v, f: (f % v) if v is not None else "-"
+    versus = []
+    for config in configs:
+        name, batch, threads = config
+        w = rows.get((config, "wrapper"), {})
+        i = rows.get((config, "inductor"), {})
+        a = rows.get((config, "wrapper-aot"), {})
+        t = rows.get((config, "turbine_cpu"), {})
         ratio = (i["compile_s"] / w["compile_s"]) if "compile_s" in w and "compile_s" in i else None
-        speed = lambda r: (r["eager_ms"] / r["call_ms"]) if "call_ms" in r else None
-        fmt = lambda v, f: (f % v) if v is not None else "-"
-        print(f"{name:20} {fmt(w.get('compile_s'), '%.1f s'):>16} "
+        over = speed(w) / speed(i) if speed(w) and speed(i) else None
+        if over:
+            versus.append(over)
+        print(f"{name:20} {batch:5d} {fmt(w.get('threads'), '%d'):>3} "
+              f"{fmt(w.get('compile_s'), '%.1f s'):>16} "
               f"{fmt(i.get('compile_s'), '%.1f s'):>10} {fmt(ratio, '%.1fx'):>7}   "
               f"{fmt(speed(w), '%.2fx'):>17} {fmt(speed(i), '%.2fx'):>9}"
+              + (f" {fmt(speed(t), '%.2fx'):>8}" if turbine else "")
+              + (f" {fmt(over, '%.2fx'):>11}" if not args.train else "")
               + (f" {fmt(speed(a), '%.2fx'):>9}"
                  f" {fmt(w.get('peak_mib'), '%.0f'):>18} {fmt(i.get('peak_mib'), '%.0f'):>9} "
                  f"{fmt(w.get('eager_peak_mib'), '%.0f'):>6}" if args.train else ""))
+    if versus:
+        geomean = math.exp(sum(math.log(v) for v in versus) / len(versus))
+        print(f"geomean over {len(versus)} rows: wrapper {geomean:.2f}x Inductor per call")
 
 
 if __name__ == "__main__":
