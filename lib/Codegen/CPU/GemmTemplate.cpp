@@ -111,11 +111,26 @@ static bool hasUnitInnerStride(Type type) {
   return strides.back() == 1;
 }
 
-/// The op after `op` in its block that may touch memory (skipping pure
-/// ops), or null.
+/// Whether `op` only allocates a fresh buffer (memref.alloc): nothing it
+/// does can touch memory another op reads or writes.
+static bool onlyAllocates(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || op->getNumResults() != 1)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::all_of(list, [&](const MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Allocate>(effect.getEffect()) &&
+           effect.getValue() == op->getResult(0);
+  });
+}
+
+/// The op after `op` in its block that may touch memory (skipping pure ops
+/// and allocations of fresh buffers, such as the epilogue's output), or
+/// null.
 static Operation *nextEffectfulOp(Operation *op) {
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!isMemoryEffectFree(next))
+    if (!isMemoryEffectFree(next) && !onlyAllocates(next))
       return next;
   return nullptr;
 }

@@ -92,6 +92,45 @@ struct FuseElementwiseKeepContractionsPass
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+
+    // Then the elementwise consumer of an expanded product (a convolution's
+    // [F, P] product viewed as [1, F, H, W], a linear layer's [B * T, C] as
+    // [B, T, C]) takes the product's shape: its unit loops and broadcast
+    // unit dimensions dropped (upstream's unit-extent folding), then its
+    // loops collapsed as the expansion groups them, the reshape moving
+    // after it. The GEMM template then finds it as the product's epilogue.
+    // Apart from the expansion patterns above, which would undo it.
+    auto isElementwise = [](Operation *op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+      return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+    };
+    auto expandedProduct = [=](Value value) {
+      auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+      return expand && isProduct(expand.getSrc().getDefiningOp());
+    };
+    linalg::ControlDropUnitDims unitDims;
+    unitDims.controlFn = [=](Operation *op) -> SmallVector<unsigned> {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!isElementwise(generic) ||
+          llvm::none_of(generic.getDpsInputs(), expandedProduct))
+        return {};
+      SmallVector<unsigned> dims;
+      for (auto [i, range] : llvm::enumerate(generic.getStaticLoopRanges()))
+        if (range == 1)
+          dims.push_back(i);
+      return dims;
+    };
+    RewritePatternSet epilogues(context);
+    linalg::populateFoldUnitExtentDimsPatterns(epilogues, unitDims);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        epilogues, [=](OpOperand *fused) {
+          return expandedProduct(fused->get()) &&
+                 isElementwise(fused->getOwner());
+        });
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(epilogues, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(epilogues, context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(epilogues))))
       signalPassFailure();
   }
 };

@@ -213,3 +213,27 @@ func.func private @ka_impl(%a: memref<3x2xf32>, %b: memref<2x8xf32>, %out: memre
   return
 }
 wrapper.kernel @ka = @ka_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+
+// -----
+
+// The epilogue's output buffer allocated between the product and the
+// epilogue (as bufferization places it) does not keep the epilogue out.
+// CHECK-LABEL: func.func @epilogue_after_an_alloc
+// CHECK-NOT: linalg.generic
+// CHECK: func.call @__wrapper_gemm_ukernel
+// CHECK: arith.maximumf
+func.func @epilogue_after_an_alloc(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %out: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<4x16xf32>)
+  // expected-remark @below {{epilogue fused (1 payload ops)}}
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%p : memref<4x16xf32>)
+  %r = memref.alloc() : memref<4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : memref<4x16xf32>) outs(%r : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  }
+  memref.copy %r, %out : memref<4x16xf32> to memref<4x16xf32>
+  return
+}

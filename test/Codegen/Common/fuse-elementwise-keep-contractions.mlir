@@ -121,3 +121,33 @@ func.func @generic_product_keeps_its_reshape(%w: tensor<4x8xf32>, %x: tensor<2x8
   %r = tensor.expand_shape %p [[0], [1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<2x4x16xf32> into tensor<2x4x4x4xf32>
   return %r : tensor<2x4x4x4xf32>
 }
+
+// -----
+
+// The elementwise consumer of an expanded product (a 1x1 convolution's
+// [F, P] product viewed as [1, F, H, W], scaled per channel and clamped)
+// takes the product's shape: the unit batch loop and the scale's broadcast
+// unit dimensions go, its [H, W] loops collapse to P, and the reshape moves
+// after it, so that it reads the product at (m, n) as a GEMM epilogue.
+
+// CHECK-LABEL: func.func @epilogue_takes_the_product_shape
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK: %[[S:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<4x1x1xf32> into tensor<4xf32>
+// CHECK: %[[E:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%[[P]], %[[S]] : tensor<4x16xf32>, tensor<4xf32>)
+// CHECK: tensor.expand_shape %[[E]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 4, 4, 4] : tensor<4x16xf32> into tensor<1x4x4x4xf32>
+// RECOMPUTE-LABEL: func.func @epilogue_takes_the_product_shape
+func.func @epilogue_takes_the_product_shape(%w: tensor<4x8xf32>, %x: tensor<8x16xf32>, %s: tensor<4x1x1xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %p = linalg.matmul ins(%w, %x : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %v = tensor.expand_shape %p [[0, 1], [2, 3]] output_shape [1, 4, 4, 4] : tensor<4x16xf32> into tensor<1x4x4x4xf32>
+  %o = tensor.empty() : tensor<1x4x4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v, %s : tensor<1x4x4x4xf32>, tensor<4x1x1xf32>) outs(%o : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %c = arith.maximumf %m, %zero : f32
+    linalg.yield %c : f32
+  } -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}

@@ -84,10 +84,19 @@ def WrapperFuseElementwiseKeepContractionsPass
                 "leaves named contractions alone";
   let description = [{
     Upstream's `--linalg-fuse-elementwise-ops`, except that named
-    contractions (`linalg.matmul`) take no part: folding the reshapes around
-    a matmul into it (what a linear layer on `[batch, tokens, features]`
-    lowers to) would turn it into a batched `linalg.generic` that the GEMM
-    template and cuBLAS do not take.
+    contractions (`linalg.matmul`) take no part, and no product (named or a
+    `linalg.generic` with a reduction two inputs index) takes a reshape:
+    folding the reshapes around a matmul into it (what a linear layer on
+    `[batch, tokens, features]` lowers to) would turn it into a batched
+    `linalg.generic` that the GEMM template and cuBLAS do not take.
+
+    Then the elementwise consumer of an expanded product (a convolution's
+    `[F, P]` product viewed as `[1, F, H, W]`, a linear layer's
+    `[B * T, C]` as `[B, T, C]`) takes the product's shape: its unit loops
+    and broadcast unit dimensions are dropped (upstream's unit-extent
+    folding) and its loops collapsed as the expansion groups them (upstream's
+    reshape folding by collapsing), so that the reshape follows it and the
+    GEMM template fuses it into the product's write-back as an epilogue.
 
     With `recompute` (the CUDA pipeline), a small elementwise producer with
     several users (at most eight payload ops) is fused into each of them and
