@@ -326,7 +326,8 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
     - **Thread blocks**: column blocks of `nc`, and, when there are fewer than
       `omp_get_max_threads()`, `mc`-aligned row chunks as well. A static M
       below the default `mr` gets an M-row tile (four vectors wide up to M = 6).
-    - **Epilogue**: the next op with memory effects, if it is a 2-d parallel
+    - **Epilogue**: the next op with memory effects (allocations of fresh
+      buffers, such as the epilogue's output, are skipped), if it is a 2-d parallel
       `linalg.generic` on buffers that reads C at `(m, n)`, writes a unit-stride
       output at `(m, n)`, reads its other inputs at `(m, n)`, `(n)`, `(m)` or `()`
       (or through constant-0 indices) and whose payload is elementwise
@@ -339,7 +340,10 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
       a value, the constant is packed at compile time into
       `[ceil(N/nr)][K][nr]` (`@<name>_packed<nr>`), the call passes the packed
       constant, the kernel's argument type changes accordingly, and the
-      unpacked constant goes if nothing else reads it.
+      unpacked constant goes if nothing else reads it. A constant A (a
+      convolution's weight, on the left of its product) is packed the same
+      way into `[ceil(M/mr)][K][mr]` row panels (`@<name>_packedA<mr>`), and
+      no A packing is emitted.
     - **Refused**, with a remark under `report=true`: operands that are not all
       f32, matmuls with their own indexing maps, matmuls on tensors, a C with a
       non-unit inner stride. Such matmuls stay for the loop lowering.
