@@ -114,15 +114,8 @@ static bool hasUnitInnerStride(Type type) {
 /// Whether `op` only allocates a fresh buffer (memref.alloc): nothing it
 /// does can touch memory another op reads or writes.
 static bool onlyAllocates(Operation *op) {
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects || op->getNumResults() != 1)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> list;
-  effects.getEffects(list);
-  return llvm::all_of(list, [&](const MemoryEffects::EffectInstance &effect) {
-    return isa<MemoryEffects::Allocate>(effect.getEffect()) &&
-           effect.getValue() == op->getResult(0);
-  });
+  return op->getNumResults() == 1 &&
+         hasSingleEffect<MemoryEffects::Allocate>(op, op->getResult(0));
 }
 
 /// The op after `op` in its block that may touch memory (skipping pure ops

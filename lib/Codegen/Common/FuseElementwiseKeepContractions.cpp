@@ -58,11 +58,13 @@ struct FuseElementwiseKeepContractionsPass
       });
     };
     bool recompute = this->recompute;
-    auto cheap = [&](Operation *op) {
+    auto isElementwise = [](Operation *op) {
       auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-      return recompute && generic &&
-             generic.getNumParallelLoops() == generic.getNumLoops() &&
-             generic.getRegion().front().getOperations().size() <=
+      return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+    };
+    auto cheap = [&](Operation *op) {
+      return recompute && isElementwise(op) &&
+             op->getRegion(0).front().getOperations().size() <=
                  kRecomputeLimit + 1;
     };
     linalg::ControlFusionFn control = [=](OpOperand *fused) {
@@ -101,10 +103,6 @@ struct FuseElementwiseKeepContractionsPass
     // loops collapsed as the expansion groups them, the reshape moving
     // after it. The GEMM template then finds it as the product's epilogue.
     // Apart from the expansion patterns above, which would undo it.
-    auto isElementwise = [](Operation *op) {
-      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-      return generic && generic.getNumParallelLoops() == generic.getNumLoops();
-    };
     auto expandedProduct = [=](Value value) {
       auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
       return expand && isProduct(expand.getSrc().getDefiningOp());

@@ -72,9 +72,6 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
           rewriter, loc, n,
           arith::ConstantIndexOp::create(rewriter, loc, positions));
     }
-    auto dyn = [&](ArrayRef<Value> values) {
-      return dynamicBatch ? SmallVector<Value>(values) : SmallVector<Value>();
-    };
     // The column matrix [C * K, N * P]: row (c, kk) holds input channel c
     // at kernel offset kk for every image and output position.
     bool single = !dynamicBatch && batch == 1;
@@ -171,7 +168,7 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     }
     Value unflat = ReshapeOp::create(
         rewriter, loc, RankedTensorType::get(filtersFirst, element), product,
-        dyn({n}));
+        dynamicBatch ? ValueRange{n} : ValueRange{});
     rewriter.replaceOpWithNewOp<PermuteOp>(op, unflat, swap);
     return success();
   }
