@@ -3,8 +3,9 @@
  * Part of the Wrapper project.
  *
  * Implements include/Wrapper/Runtime/WrapperCuda.h: libcuda loaded with
- * dlopen, one primary context and one stream, a caching device allocator,
- * module and function caches, and the mgpu* entry points of MLIR's
+ * dlopen, one primary context, the runtime's stream and the calling
+ * thread's current stream, a caching device allocator with one pool per
+ * stream, module and function caches, and the mgpu* entry points of MLIR's
  * gpu-to-llvm host code on top of them.
  *
  *===----------------------------------------------------------------------===*/
@@ -39,6 +40,8 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_STREAM_CAPTURE_MODE_RELAXED = 2,
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  CU_MEMORYTYPE_DEVICE = 2,
 };
 
 static struct {
@@ -73,6 +76,7 @@ static struct {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
 } cu;
 
 /* The versioned symbols behind the cuda.h names. */
@@ -104,6 +108,7 @@ static const wrapper_cuda_symbol symbols[] = {
     {"cuGraphLaunch", (void **)&cu.cuGraphLaunch},
     {"cuGraphExecDestroy", (void **)&cu.cuGraphExecDestroy},
     {"cuGraphDestroy", (void **)&cu.cuGraphDestroy},
+    {"cuPointerGetAttribute", (void **)&cu.cuPointerGetAttribute},
 };
 
 /*===------------------------------------------------------------------===*
@@ -112,7 +117,8 @@ static const wrapper_cuda_symbol symbols[] = {
 
 typedef struct Block {
   CUdeviceptr ptr;
-  size_t size; /* rounded */
+  size_t size;     /* rounded */
+  CUstream stream; /* the stream it was allocated for: its pool */
   int inUse;
 } Block;
 
@@ -130,7 +136,12 @@ typedef struct Function {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;        /* 1: ready; -1: failed (message below) */
 static char initError[512];
-static CUstream stream;
+static int32_t boundDevice = -1;
+static CUstream stream; /* the runtime's own */
+/* The calling thread's current stream, when wrapper_cuda_set_stream chose
+ * one; else the runtime's. */
+static __thread int threadHasStream;
+static __thread CUstream threadStream;
 static Block *blocks;
 static size_t blockCount, blockCapacity;
 static Module *modules;
@@ -138,10 +149,11 @@ static size_t moduleCount, moduleCapacity;
 static Function *functions;
 static size_t functionCount, functionCapacity;
 static wrapper_cuda_stats stats;
-/* The first error of an mgpu* call (they return nothing), reported by the
- * next wrapper_cuda_synchronize. */
-static wrapper_status stickyStatus = WRAPPER_OK;
-static char stickyMessage[512];
+/* The first error of an mgpu* call (they return nothing) on this thread,
+ * reported by its next wrapper_cuda_synchronize or wrapper_cuda_take_error:
+ * a call's errors stay with the thread that made it. */
+static __thread wrapper_status stickyStatus = WRAPPER_OK;
+static __thread char stickyMessage[512];
 /* Stream capture (wrapper_cuda_graph_begin/end): blocks freed meanwhile are
  * kept for the graph instead of going back to the cache. */
 static int capturing;
@@ -194,6 +206,12 @@ const char *wrapper_cuda_resolve(void *library,
 
 /* Called with the lock held. */
 static wrapper_status initLocked(int32_t device) {
+  if (initialized == 1 && device != boundDevice)
+    return wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "the CUDA runtime is bound to device %d, device %d was asked for "
+        "(one device per process; WRAPPER_CUDA_DEVICE chooses it)",
+        (int)boundDevice, (int)device);
   if (initialized == 1)
     return WRAPPER_OK;
   if (initialized == -1)
@@ -239,6 +257,7 @@ static wrapper_status initLocked(int32_t device) {
   CU_CHECK(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
   CU_CHECK(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
            "cuStreamCreate");
+  boundDevice = device;
   initialized = 1;
   return WRAPPER_OK;
 }
@@ -260,6 +279,11 @@ static wrapper_status ready(void) {
   return initialized == 1 ? WRAPPER_OK : initLocked(defaultDevice());
 }
 
+/* The stream this thread's work goes to. */
+static CUstream currentStream(void) {
+  return threadHasStream ? threadStream : stream;
+}
+
 /* ready() for callers that do not hold the lock. */
 static wrapper_status readyUnlocked(void) {
   pthread_mutex_lock(&lock);
@@ -279,7 +303,7 @@ wrapper_status wrapper_cuda_device_info(char *name, size_t name_size,
   if (status == WRAPPER_OK) {
     CUdevice device;
     int major = 0, minor = 0;
-    CUresult result = cu.cuDeviceGet(&device, defaultDevice());
+    CUresult result = cu.cuDeviceGet(&device, boundDevice);
     if (result == 0 && name && name_size)
       result = cu.cuDeviceGetName(name, (int)name_size, device);
     if (result == 0)
@@ -318,9 +342,11 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
   wrapper_status status = ready();
   if (status == WRAPPER_OK) {
     ++stats.allocations;
+    CUstream pool = currentStream();
     Block *found = NULL;
     for (size_t i = 0; i < blockCount; ++i)
-      if (!blocks[i].inUse && blocks[i].size == size) {
+      if (!blocks[i].inUse && blocks[i].size == size &&
+          blocks[i].stream == pool) {
         found = &blocks[i];
         ++stats.cache_hits;
         break;
@@ -339,6 +365,7 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
         found = &blocks[blockCount++];
         found->ptr = ptr;
         found->size = size;
+        found->stream = pool;
         stats.bytes_reserved += size;
       }
     }
@@ -410,14 +437,35 @@ void wrapper_cuda_get_stats(wrapper_cuda_stats *out) {
  * Copies and synchronization
  *===------------------------------------------------------------------===*/
 
+/* Counts a copy between host and device memory (wrapper_cuda_stats). */
+static void countCopy(int toDevice, size_t bytes) {
+  if (toDevice) {
+    __atomic_add_fetch(&stats.copies_to_device, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats.bytes_to_device, bytes, __ATOMIC_RELAXED);
+  } else {
+    __atomic_add_fetch(&stats.copies_to_host, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats.bytes_to_host, bytes, __ATOMIC_RELAXED);
+  }
+}
+
+/* Whether `ptr` is host memory (the driver does not know it as device or
+ * managed memory). */
+static int onHost(const void *ptr) {
+  unsigned type = 0;
+  CUresult result = cu.cuPointerGetAttribute(
+      &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr);
+  return result != 0 || type != CU_MEMORYTYPE_DEVICE;
+}
+
 wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,
                                            size_t bytes) {
   wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK || bytes == 0)
     return status;
   CU_CHECK(cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)device, host, bytes,
-                                stream),
+                                currentStream()),
            "cuMemcpyHtoDAsync");
+  countCopy(1, bytes);
   return WRAPPER_OK;
 }
 
@@ -434,8 +482,9 @@ wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
         "wait for the GPU");
   if (bytes)
     CU_CHECK(cu.cuMemcpyDtoHAsync(host, (CUdeviceptr)(uintptr_t)device, bytes,
-                                  stream),
+                                  currentStream()),
              "cuMemcpyDtoHAsync");
+  countCopy(0, bytes);
   return wrapper_cuda_synchronize();
 }
 
@@ -445,7 +494,8 @@ wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
   if (status != WRAPPER_OK || bytes == 0)
     return status;
   CU_CHECK(cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
-                                (CUdeviceptr)(uintptr_t)src, bytes, stream),
+                                (CUdeviceptr)(uintptr_t)src, bytes,
+                                currentStream()),
            "cuMemcpyDtoDAsync");
   return WRAPPER_OK;
 }
@@ -465,13 +515,37 @@ wrapper_status wrapper_cuda_synchronize(void) {
   pthread_mutex_unlock(&lock);
   if (status != WRAPPER_OK)
     return status;
-  CU_CHECK(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  CU_CHECK(cu.cuStreamSynchronize(currentStream()), "cuStreamSynchronize");
   return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_take_error(void) {
+  if (stickyStatus == WRAPPER_OK)
+    return WRAPPER_OK;
+  wrapper_status status = wrapper_report_error(stickyStatus, "%s",
+                                               stickyMessage);
+  stickyStatus = WRAPPER_OK;
+  return status;
 }
 
 void *wrapper_cuda_stream(void) {
   wrapper_status status = readyUnlocked();
-  return status == WRAPPER_OK ? (void *)stream : NULL;
+  return status == WRAPPER_OK ? (void *)currentStream() : NULL;
+}
+
+wrapper_status wrapper_cuda_set_stream(void *next, void **previous) {
+  wrapper_status status = readyUnlocked();
+  if (status != WRAPPER_OK)
+    return status;
+  if (previous)
+    *previous = (void *)currentStream();
+  threadHasStream = 1;
+  threadStream = (CUstream)next;
+  return WRAPPER_OK;
+}
+
+int32_t wrapper_cuda_device(void) {
+  return readyUnlocked() == WRAPPER_OK ? boundDevice : -1;
 }
 
 /*===------------------------------------------------------------------===*
@@ -568,7 +642,7 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
   __atomic_add_fetch(&stats.launches, 1, __ATOMIC_RELAXED);
   CU_CHECK(cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1], grid[2],
                              block[0], block[1], block[2], shared_bytes,
-                             stream, params, NULL),
+                             currentStream(), params, NULL),
            "cuLaunchKernel");
   return WRAPPER_OK;
 }
@@ -640,7 +714,7 @@ wrapper_status wrapper_cuda_graph_begin(void) {
   if (status == WRAPPER_OK) {
     /* Relaxed: the caching allocator may still call cuMemAlloc. */
     CUresult result =
-        cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_RELAXED);
+        cu.cuStreamBeginCapture(currentStream(), CU_STREAM_CAPTURE_MODE_RELAXED);
     if (result != 0)
       status = driverError(result, "cuStreamBeginCapture");
     else
@@ -680,7 +754,7 @@ wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **out) {
   CUgraph graph = NULL;
   CUgraphExec exec = NULL;
   wrapper_status status = WRAPPER_OK;
-  CUresult result = cu.cuStreamEndCapture(stream, &graph);
+  CUresult result = cu.cuStreamEndCapture(currentStream(), &graph);
   if (stickyStatus != WRAPPER_OK) {
     /* A call inside the capture failed (an mgpu* call, a product). */
     status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
@@ -727,7 +801,7 @@ wrapper_status wrapper_cuda_graph_launch(wrapper_cuda_graph *graph) {
   wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK)
     return status;
-  CU_CHECK(cu.cuGraphLaunch(graph->exec, stream), "cuGraphLaunch");
+  CU_CHECK(cu.cuGraphLaunch(graph->exec, currentStream()), "cuGraphLaunch");
   __atomic_add_fetch(&stats.graph_launches, 1, __ATOMIC_RELAXED);
   return WRAPPER_OK;
 }
@@ -835,9 +909,11 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
   if (status == WRAPPER_OK && bytes) {
     CUresult result =
         cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
-                         (CUdeviceptr)(uintptr_t)src, bytes, stream);
+                         (CUdeviceptr)(uintptr_t)src, bytes, currentStream());
     if (result != 0)
       status = driverError(result, "cuMemcpyAsync");
+    else if (onHost(src) != onHost(dst))
+      countCopy(onHost(src), bytes);
   }
   wrapper_cuda_sticky(status);
 }
@@ -848,7 +924,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count,
   wrapper_status status = readyUnlocked();
   if (status == WRAPPER_OK && count) {
     CUresult result = cu.cuMemsetD32Async((CUdeviceptr)(uintptr_t)dst, value,
-                                          count, stream);
+                                          count, currentStream());
     if (result != 0)
       status = driverError(result, "cuMemsetD32Async");
   }

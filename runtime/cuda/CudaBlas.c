@@ -35,6 +35,7 @@ enum {
   CUBLAS_COMPUTE_32F = 68,
   CUBLAS_COMPUTE_32F_FAST_TF32 = 77,
   CUBLAS_GEMM_DEFAULT = -1,
+  CUBLAS_STATUS_ALLOC_FAILED = 3,
 };
 
 static struct {
@@ -50,7 +51,14 @@ static struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;            /* 1: ready; -1: failed (message below) */
 static char loadError[1024];
-static cublasHandle_t handle;
+/* One handle per stream (a handle's workspace must not be shared by two
+ * streams' products), created on first use; a handle's stream is set once. */
+enum { MAX_HANDLES = 64 };
+static struct {
+  void *stream;
+  cublasHandle_t handle;
+} handles[MAX_HANDLES];
+static size_t handleCount;
 
 static wrapper_status loadLocked(void) {
   if (loaded == 1)
@@ -99,6 +107,7 @@ static wrapper_status loadLocked(void) {
              "cuBLAS is not available: the library has no %s", missing);
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
+  cublasHandle_t handle;
   cublasStatus_t result = blas.create(&handle);
   if (result == 0)
     result = blas.setStream(handle, stream);
@@ -108,8 +117,43 @@ static wrapper_status loadLocked(void) {
              (int)result, blas.statusString(result));
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
+  handles[0].stream = stream;
+  handles[0].handle = handle;
+  handleCount = 1;
   loaded = 1;
   return WRAPPER_OK;
+}
+
+/* The handle of the calling thread's current stream (loading cuBLAS when
+ * needed). */
+static wrapper_status handleOfStream(cublasHandle_t *out) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = loadLocked();
+  void *stream = status == WRAPPER_OK ? wrapper_cuda_stream() : NULL;
+  *out = NULL;
+  for (size_t i = 0; status == WRAPPER_OK && i < handleCount; ++i)
+    if (handles[i].stream == stream)
+      *out = handles[i].handle;
+  if (status == WRAPPER_OK && !*out) {
+    cublasHandle_t handle = NULL;
+    cublasStatus_t result = handleCount < MAX_HANDLES
+                                ? blas.create(&handle)
+                                : CUBLAS_STATUS_ALLOC_FAILED;
+    if (result == 0)
+      result = blas.setStream(handle, stream);
+    if (result != 0)
+      status = wrapper_report_error(
+          WRAPPER_ERROR_UNSUPPORTED,
+          "cuBLAS: no handle for stream %p (%d streams have one): %d (%s)",
+          stream, (int)handleCount, (int)result, blas.statusString(result));
+    else {
+      handles[handleCount].stream = stream;
+      handles[handleCount++].handle = handle;
+      *out = handle;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return status;
 }
 
 static wrapper_status load(void) {
@@ -167,7 +211,8 @@ wrapper_status wrapper_cuda_gemm(const wrapper_cuda_gemm_args *args) {
   if (!args->a || !args->b || !args->c)
     return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                 "wrapper_cuda_gemm: NULL matrix");
-  wrapper_status status = load();
+  cublasHandle_t handle;
+  wrapper_status status = handleOfStream(&handle);
   if (status != WRAPPER_OK)
     return status;
 

@@ -13,6 +13,249 @@
 using namespace mlir;
 using namespace mlir::wrapper;
 
+/// wrapper_model_run of a CPU model: the inputs are used where they are,
+/// the results copied into runtime arrays and freed (once each, and never
+/// an input or a constant).
+static const char *const cpuRunSource = R"(
+wrapper_status wrapper_model_run(wrapper_model *model,
+                                 const wrapper_array *inputs,
+                                 int32_t num_inputs, wrapper_array *outputs,
+                                 int32_t num_outputs) {
+  wrapper_status status = check_counts(model, inputs, num_inputs, outputs,
+                                       num_outputs, "wrapper_model_run");
+  if (status == WRAPPER_OK)
+    status = check_inputs(inputs);
+  if (status != WRAPPER_OK)
+    return status;
+  void *data[NUM_INPUTS + 1];
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    data[i] = inputs[i].data;
+  results_t results;
+  status = call_entry(inputs, data, &results);
+  if (status != WRAPPER_OK)
+    return status;
+  result_view_t views[NUM_OUTPUTS + 1];
+  view_results(&results, views);
+  void *freed[NUM_OUTPUTS + 1] = {0};
+  int32_t num_freed = 0, created = 0;
+  for (int32_t o = 0; o < NUM_OUTPUTS; ++o) {
+    const info_t *info = &output_info[o];
+    size_t element = wrapper_dtype_size(info->dtype);
+    if (status == WRAPPER_OK) {
+      status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
+                                    &outputs[o]);
+      created += status == WRAPPER_OK;
+    }
+    if (status == WRAPPER_OK)
+      copy_out((char *)outputs[o].data, views[o].data, info->rank,
+               views[o].sizes, views[o].strides, element);
+    /* Code compiled with runtime-allocator allocates through the runtime. */
+    void *allocated = views[o].allocated;
+    int owned = allocated && allocated != (void *)0xdeadbeef;
+    for (int32_t i = 0; i < NUM_INPUTS; ++i)
+      owned &= allocated != inputs[i].data;
+    for (int32_t i = 0; i < num_freed; ++i)
+      owned &= allocated != freed[i];
+    if (owned) {
+      _mlir_memref_to_llvm_free(allocated);
+      freed[num_freed++] = allocated;
+    }
+  }
+  /* A failure after some outputs were created (the allocation of a later
+   * one) leaves the caller no outputs to free. */
+  if (status != WRAPPER_OK)
+    for (int32_t i = 0; i < created; ++i)
+      wrapper_array_destroy(&outputs[i]);
+  ++model->runs;
+  return status;
+}
+
+wrapper_status wrapper_model_run_device(wrapper_model *model,
+                                        const wrapper_strided_array *inputs,
+                                        int32_t num_inputs,
+                                        wrapper_strided_array *outputs,
+                                        int32_t num_outputs, void *stream) {
+  (void)model;
+  (void)inputs;
+  (void)num_inputs;
+  (void)outputs;
+  (void)num_outputs;
+  (void)stream;
+  return wrapper_report_error(
+      WRAPPER_ERROR_UNSUPPORTED,
+      "wrapper_model_run_device: this model runs on the CPU; "
+      "wrapper_model_run takes its inputs");
+}
+
+const char *wrapper_model_target(const wrapper_model *model) {
+  (void)model;
+  return "cpu";
+}
+)";
+
+/// wrapper_model_run and wrapper_model_run_device of a CUDA model (its
+/// entry compiled with device-arguments: it takes device buffers and
+/// returns blocks of the caching allocator, one per result).
+static const char *const cudaRunSource = R"(
+static size_t bytes_of(const wrapper_array *array) {
+  return (size_t)wrapper_array_numel(array) * wrapper_dtype_size(array->dtype);
+}
+
+/* The elements a strided view spans from its first one. */
+static int64_t span_of(int32_t rank, const int64_t *sizes,
+                       const int64_t *strides) {
+  int64_t span = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (sizes[d] == 0)
+      return 0;
+    span += (sizes[d] - 1) * strides[d];
+  }
+  return span;
+}
+
+/* Host arrays: the inputs are copied to the device, the outputs back. */
+wrapper_status wrapper_model_run(wrapper_model *model,
+                                 const wrapper_array *inputs,
+                                 int32_t num_inputs, wrapper_array *outputs,
+                                 int32_t num_outputs) {
+  wrapper_status status = check_counts(model, inputs, num_inputs, outputs,
+                                       num_outputs, "wrapper_model_run");
+  if (status == WRAPPER_OK)
+    status = check_inputs(inputs);
+  if (status != WRAPPER_OK)
+    return status;
+  void *data[NUM_INPUTS + 1] = {0};
+  for (int32_t i = 0; i < NUM_INPUTS && status == WRAPPER_OK; ++i) {
+    status = wrapper_cuda_alloc(bytes_of(&inputs[i]), &data[i]);
+    if (status == WRAPPER_OK)
+      status = wrapper_cuda_copy_to_device(data[i], inputs[i].data,
+                                           bytes_of(&inputs[i]));
+  }
+  results_t results;
+  int called = 0;
+  if (status == WRAPPER_OK) {
+    status = call_entry(inputs, data, &results);
+    called = status == WRAPPER_OK;
+  }
+  /* The first error of the asynchronous calls, if any. */
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_synchronize();
+  result_view_t views[NUM_OUTPUTS + 1];
+  int32_t created = 0;
+  if (called)
+    view_results(&results, views);
+  for (int32_t o = 0; called && o < NUM_OUTPUTS; ++o) {
+    const info_t *info = &output_info[o];
+    size_t element = wrapper_dtype_size(info->dtype);
+    if (status == WRAPPER_OK) {
+      status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
+                                    &outputs[o]);
+      created += status == WRAPPER_OK;
+    }
+    if (status == WRAPPER_OK &&
+        is_dense(info->rank, views[o].sizes, views[o].strides)) {
+      status = wrapper_cuda_copy_to_host(outputs[o].data, views[o].data,
+                                         bytes_of(&outputs[o]));
+    } else if (status == WRAPPER_OK) {
+      /* The span of a strided result, then its elements in order. */
+      size_t span =
+          (size_t)span_of(info->rank, views[o].sizes, views[o].strides);
+      char *staged = malloc(span * element + 1);
+      status = staged ? wrapper_cuda_copy_to_host(staged, views[o].data,
+                                                  span * element)
+                      : wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                             "out of host memory copying "
+                                             "output %s", output_names[o]);
+      if (status == WRAPPER_OK)
+        copy_out((char *)outputs[o].data, staged, info->rank, views[o].sizes,
+                 views[o].strides, element);
+      free(staged);
+    }
+    wrapper_cuda_free(views[o].allocated);
+  }
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    wrapper_cuda_free(data[i]);
+  if (status != WRAPPER_OK)
+    for (int32_t i = 0; i < created; ++i)
+      wrapper_array_destroy(&outputs[i]);
+  ++model->runs;
+  return status;
+}
+
+/* Device memory in and out, on the caller's stream, without waiting. */
+wrapper_status wrapper_model_run_device(wrapper_model *model,
+                                        const wrapper_strided_array *inputs,
+                                        int32_t num_inputs,
+                                        wrapper_strided_array *outputs,
+                                        int32_t num_outputs, void *stream) {
+  wrapper_status status =
+      check_counts(model, inputs, num_inputs, outputs, num_outputs,
+                   "wrapper_model_run_device");
+  if (status != WRAPPER_OK)
+    return status;
+  wrapper_array views[NUM_INPUTS + 1];
+  void *data[NUM_INPUTS + 1];
+  for (int32_t i = 0; i < NUM_INPUTS; ++i) {
+    if (inputs[i].rank < 0 || inputs[i].rank > WRAPPER_MAX_RANK)
+      return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                  "input %s has rank %d", input_names[i],
+                                  (int)inputs[i].rank);
+    views[i].dtype = inputs[i].dtype;
+    views[i].rank = inputs[i].rank;
+    memcpy(views[i].shape, inputs[i].shape, sizeof views[i].shape);
+    views[i].data = data[i] = inputs[i].data;
+  }
+  status = check_inputs(views);
+  if (status != WRAPPER_OK)
+    return status;
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    if (!is_dense(inputs[i].rank, inputs[i].shape, inputs[i].strides))
+      return wrapper_report_error(
+          WRAPPER_ERROR_INVALID_ARGUMENT,
+          "input %s is not dense row-major (its strides are not those of "
+          "its shape); pass a contiguous array",
+          input_names[i]);
+  void *previous = NULL;
+  status = wrapper_cuda_set_stream(stream, &previous);
+  if (status != WRAPPER_OK)
+    return status;
+  results_t results;
+  status = call_entry(views, data, &results);
+  /* Errors of the calls made so far; kernels' own show up at the caller's
+   * next synchronization. */
+  wrapper_status queued = wrapper_cuda_take_error();
+  wrapper_cuda_set_stream(previous, NULL);
+  if (status == WRAPPER_OK)
+    status = queued;
+  result_view_t out[NUM_OUTPUTS + 1];
+  view_results(&results, out);
+  for (int32_t o = 0; o < NUM_OUTPUTS; ++o) {
+    int32_t rank = output_info[o].rank;
+    memset(&outputs[o], 0, sizeof outputs[o]);
+    if (status != WRAPPER_OK) {
+      wrapper_cuda_free(out[o].allocated);
+      continue;
+    }
+    outputs[o].dtype = output_info[o].dtype;
+    outputs[o].rank = rank;
+    if (rank) {
+      memcpy(outputs[o].shape, out[o].sizes, (size_t)rank * sizeof(int64_t));
+      memcpy(outputs[o].strides, out[o].strides,
+             (size_t)rank * sizeof(int64_t));
+    }
+    outputs[o].data = out[o].data;
+    outputs[o].allocated = out[o].allocated;
+  }
+  ++model->runs;
+  return status;
+}
+
+const char *wrapper_model_target(const wrapper_model *model) {
+  (void)model;
+  return "cuda";
+}
+)";
+
 static const char *dtypeName(Type type) {
   if (type.isF32())
     return "WRAPPER_DTYPE_F32";
@@ -93,13 +336,13 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
     os << " } desc" << rank << ";\n";
   }
   os << "\n";
-  if (!outputs.empty()) {
-    os << "typedef struct {";
-    for (auto [index, type] : llvm::enumerate(outputs))
-      os << " desc" << cast<RankedTensorType>(type).getRank() << " r" << index
-         << ";";
-    os << " } results_t;\n";
-  }
+  os << "typedef struct {";
+  for (auto [index, type] : llvm::enumerate(outputs))
+    os << " desc" << cast<RankedTensorType>(type).getRank() << " r" << index
+       << ";";
+  if (outputs.empty())
+    os << " int none;";
+  os << " } results_t;\n";
   os << "extern void _mlir_ciface_" << entry << "(";
   SmallVector<std::string> params;
   if (!outputs.empty())
@@ -208,20 +451,29 @@ wrapper_status wrapper_model_output_info(const wrapper_model *model, int32_t i,
   return info(output_info, NUM_OUTPUTS, i, dtype, rank, shape);
 }
 
-/* Copies a strided result into a dense array: one memcpy when the result
- * is dense row-major already (strides of size-1 dimensions do not matter),
- * else element by element. */
-static void copy_out(char *dst, const char *src, int32_t rank,
-                     const int64_t *sizes, const int64_t *strides,
-                     size_t element) {
-  int64_t index[WRAPPER_MAX_RANK] = {0};
+/* Whether a strided view is dense row-major (strides of size-1
+ * dimensions do not matter, nor any of an empty view). */
+static int is_dense(int32_t rank, const int64_t *sizes,
+                    const int64_t *strides) {
   int64_t count = 1;
   int dense = 1;
   for (int32_t d = rank - 1; d >= 0; --d) {
     dense &= sizes[d] == 1 || strides[d] == count;
     count *= sizes[d];
   }
-  if (dense) {
+  return dense || count == 0;
+}
+
+/* Copies a strided result into a dense array: one memcpy when the result
+ * is dense row-major already, else element by element. */
+static void copy_out(char *dst, const char *src, int32_t rank,
+                     const int64_t *sizes, const int64_t *strides,
+                     size_t element) {
+  int64_t index[WRAPPER_MAX_RANK] = {0};
+  int64_t count = 1;
+  for (int32_t d = 0; d < rank; ++d)
+    count *= sizes[d];
+  if (is_dense(rank, sizes, strides)) {
     if (count > 0)
       memcpy(dst, src, (size_t)count * element);
     return;
@@ -267,41 +519,53 @@ static wrapper_status check_input(const wrapper_array *array, int32_t i) {
 )";
   os << shapeChecks;
 
-  // wrapper_model_run: typed descriptors per input and output.
   os << R"(
-wrapper_status wrapper_model_run(wrapper_model *model,
-                                 const wrapper_array *inputs,
-                                 int32_t num_inputs, wrapper_array *outputs,
-                                 int32_t num_outputs) {
-  if (!model || (NUM_INPUTS && !inputs) || (NUM_OUTPUTS && !outputs))
-    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                                "wrapper_model_run: NULL argument");
-  if (num_inputs != NUM_INPUTS || num_outputs != NUM_OUTPUTS)
-    return wrapper_report_error(
-        WRAPPER_ERROR_INVALID_ARGUMENT,
-        "the model takes %d inputs and %d outputs, got %d and %d",
-        NUM_INPUTS, NUM_OUTPUTS, (int)num_inputs, (int)num_outputs);
+/* The checks of wrapper_model_run, on the inputs' dtypes and shapes. */
+static wrapper_status check_inputs(const wrapper_array *inputs) {
   for (int32_t i = 0; i < NUM_INPUTS; ++i) {
     wrapper_status status = check_input(&inputs[i], i);
     if (status != WRAPPER_OK)
       return status;
   }
-  {
-    /* The relations between dynamic sizes that the code relies on. */
-    const int64_t *dims[NUM_INPUTS + 1];
-    char message[1024];
-    for (int32_t i = 0; i < NUM_INPUTS; ++i)
-      dims[i] = inputs[i].shape;
-    if (check_shapes(dims, message, sizeof message))
-      return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT, "%s",
-                                  message);
-  }
+  /* The relations between dynamic sizes that the code relies on. */
+  const int64_t *dims[NUM_INPUTS + 1];
+  char message[1024];
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    dims[i] = inputs[i].shape;
+  if (check_shapes(dims, message, sizeof message))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT, "%s", message);
+  return WRAPPER_OK;
+}
+
+static wrapper_status check_counts(const wrapper_model *model,
+                                   const void *inputs, int32_t num_inputs,
+                                   const void *outputs, int32_t num_outputs,
+                                   const char *function) {
+  if (!model || (NUM_INPUTS && !inputs) || (NUM_OUTPUTS && !outputs))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "%s: NULL argument", function);
+  if (num_inputs != NUM_INPUTS || num_outputs != NUM_OUTPUTS)
+    return wrapper_report_error(
+        WRAPPER_ERROR_INVALID_ARGUMENT,
+        "the model takes %d inputs and %d outputs, got %d and %d",
+        NUM_INPUTS, NUM_OUTPUTS, (int)num_inputs, (int)num_outputs);
+  return WRAPPER_OK;
+}
+
+/* Calls the compiled entry on dense row-major inputs at `data`, with the
+ * runtime's error jump: a failing extern kernel or proxy call
+ * (wrapper_shim_check) returns here with its status. */
+static wrapper_status call_entry(const wrapper_array *inputs,
+                                 void *const *data, results_t *results) {
+  (void)inputs;
+  (void)data;
+  memset(results, 0, sizeof *results);
 )";
   for (auto [index, type] : llvm::enumerate(inputs)) {
     int64_t rank = cast<RankedTensorType>(type).getRank();
     os << "  desc" << rank << " in" << index << ";\n";
-    os << "  in" << index << ".allocated = in" << index << ".aligned = inputs["
-       << index << "].data;\n";
+    os << "  in" << index << ".allocated = in" << index << ".aligned = data["
+       << index << "];\n";
     os << "  in" << index << ".offset = 0;\n";
     if (rank > 0) {
       os << "  {\n    int64_t stride = 1;\n    for (int32_t d = " << rank - 1
@@ -311,10 +575,6 @@ wrapper_status wrapper_model_run(wrapper_model *model,
          << "].shape[d];\n    }\n  }\n";
     }
   }
-  if (!outputs.empty())
-    os << "  results_t results;\n  memset(&results, 0, sizeof(results));\n";
-  // A failing extern kernel or proxy call (wrapper_shim_check) returns here
-  // with its status instead of ending the process.
   os << "  jmp_buf failure;\n  void *volatile previous_jump = NULL;\n"
         "  int failed_status = setjmp(failure);\n"
         "  if (failed_status) {\n"
@@ -324,55 +584,38 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   os << "  _mlir_ciface_" << entry << "(";
   SmallVector<std::string> args;
   if (!outputs.empty())
-    args.push_back("&results");
+    args.push_back("results");
   for (size_t i = 0; i < inputs.size(); ++i)
     args.push_back("&in" + std::to_string(i));
   llvm::interleaveComma(args, os);
   os << ");\n";
-  os << "  wrapper_set_error_jump(previous_jump);\n";
-  // On CUDA: the first error of the asynchronous calls, if any.
-  os << "  wrapper_status status = "
-     << (cuda ? "wrapper_cuda_synchronize()" : "WRAPPER_OK") << ";\n";
-  os << "  void *freed[NUM_OUTPUTS + 1] = {0};\n  int32_t num_freed = 0;\n"
-        "  int32_t created = 0;\n";
+  os << "  wrapper_set_error_jump(previous_jump);\n  return WRAPPER_OK;\n}\n";
+
+  // The results as (sizes, strides, first element, allocation) rows.
+  os << "\ntypedef struct { const int64_t *sizes, *strides; char *data; void "
+        "*allocated; } result_view_t;\n";
+  os << "static void view_results(results_t *results, result_view_t "
+        "*views) {\n  (void)results;\n  (void)views;\n";
   for (auto [index, type] : llvm::enumerate(outputs)) {
     int64_t rank = cast<RankedTensorType>(type).getRank();
-    std::string r = "results.r" + std::to_string(index);
-    os << "  {\n";
+    std::string r = "results->r" + std::to_string(index);
+    std::string v = "views[" + std::to_string(index) + "]";
     if (rank > 0)
-      os << "    const int64_t *sizes = " << r << ".sizes;\n    const int64_t "
-         << "*strides = " << r << ".strides;\n";
+      os << "  " << v << ".sizes = " << r << ".sizes;\n  " << v
+         << ".strides = " << r << ".strides;\n";
     else
-      os << "    const int64_t *sizes = NULL, *strides = NULL;\n";
-    os << "    if (status == WRAPPER_OK) {\n      status = "
-          "wrapper_array_create(output_info["
-       << index << "].dtype, " << rank << ", sizes, &outputs[" << index
-       << "]);\n      created += status == WRAPPER_OK;\n    }\n";
-    os << "    if (status == WRAPPER_OK)\n      copy_out((char "
-          "*)outputs["
-       << index << "].data, (const char *)" << r << ".aligned + " << r
-       << ".offset * wrapper_dtype_size(output_info[" << index << "].dtype), "
-       << rank << ", sizes, strides, wrapper_dtype_size("
-       << "output_info[" << index << "].dtype));\n";
-    // Free what the call allocated, once, but not inputs or constants.
-    os << "    void *allocated = " << r << ".allocated;\n";
-    os << "    int owned = allocated && allocated != (void *)0xdeadbeef;\n";
-    os << "    for (int32_t i = 0; i < NUM_INPUTS; ++i)\n      owned &= "
-          "allocated != inputs[i].data;\n";
-    os << "    for (int32_t i = 0; i < num_freed; ++i)\n      owned &= "
-          "allocated != freed[i];\n";
-    // CPU code allocates through the runtime (runtime-allocator).
-    os << "    if (owned) {\n      "
-       << (cuda ? "free" : "_mlir_memref_to_llvm_free")
-       << "(allocated);\n      "
-          "freed[num_freed++] = allocated;\n    }\n";
-    os << "  }\n";
+      os << "  " << v << ".sizes = " << v << ".strides = NULL;\n";
+    os << "  " << v << ".data = (char *)" << r << ".aligned + " << r
+       << ".offset * wrapper_dtype_size(output_info[" << index
+       << "].dtype);\n";
+    os << "  " << v << ".allocated = " << r << ".allocated;\n";
   }
-  // A failure after some outputs were created (the allocation of a later
-  // one) leaves the caller no outputs to free.
-  os << "  if (status != WRAPPER_OK)\n    for (int32_t i = 0; i < created; "
-        "++i)\n      wrapper_array_destroy(&outputs[i]);\n";
-  os << "  ++model->runs;\n  return status;\n}\n";
+  os << "}\n";
+
+  if (cuda)
+    os << cudaRunSource;
+  else
+    os << cpuRunSource;
   return source;
 }
 

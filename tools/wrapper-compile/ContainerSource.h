@@ -21,9 +21,11 @@ namespace wrapper {
 /// tensor `inputs` and `outputs`: the versioned ABI of WrapperModel.h, which
 /// checks inputs, builds memref descriptors, calls `_mlir_ciface_<entry>`
 /// and copies the results into runtime arrays. With `cuda` (an entry
-/// compiled by --wrapper-cuda-pipeline, taking host buffers), creating a
-/// model checks that CUDA is available and each run waits for the GPU and
-/// reports its first error. `shapeChecks` is the C source of
+/// compiled by --wrapper-cuda-pipeline with device-arguments), creating a
+/// model checks that CUDA is available; wrapper_model_run copies the inputs
+/// to the device and the results back, waits for the GPU and reports its
+/// first error, and wrapper_model_run_device passes device memory through
+/// on the caller's stream. `shapeChecks` is the C source of
 /// `check_shapes` (ShapeRequirements::emitC), run on the inputs' sizes
 /// before anything reads them. Fails (empty string, message in `error`) for
 /// element types the runtime has no dtype for.

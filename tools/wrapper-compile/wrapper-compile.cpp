@@ -80,8 +80,9 @@ static cl::opt<std::string> cc("cc",
 static cl::opt<std::string>
     target("target",
            cl::desc("Where the model runs: cpu, or cuda (an NVIDIA GPU "
-                    "through --wrapper-cuda-pipeline; each run copies the "
-                    "inputs to the device and the outputs back)"),
+                    "through --wrapper-cuda-pipeline; wrapper_model_run "
+                    "copies host inputs to the device and the outputs back, "
+                    "wrapper_model_run_device takes device memory)"),
            cl::init("cpu"), cl::cat(category));
 static cl::opt<bool>
     timing("timing",
@@ -369,6 +370,10 @@ int main(int argc, char **argv) {
   if (cuda && failed(setCUDAPipelineOptions(cudaOptions, error)))
     return fail(error);
   cudaOptions.cInterface = true;
+  // The entry takes and returns device buffers; the container copies for
+  // callers of wrapper_model_run and passes wrapper_model_run_device's
+  // through.
+  cudaOptions.deviceArguments = true;
 
   std::unique_ptr<ToolInput> input = ToolInput::load(inputFile, error);
   if (!input)
@@ -415,8 +420,8 @@ int main(int argc, char **argv) {
 
   // Compile: tensor_program to kernels and a host graph, then (with
   // appended weights) the constants out of the IR, then code. On CUDA:
-  // --wrapper-cuda-pipeline, whose public function takes host buffers and
-  // copies them to the device and its results back.
+  // --wrapper-cuda-pipeline, whose public function takes and returns
+  // device buffers.
   privatizeAllBut(module, func);
   AppendedWeights weights;
   std::vector<char> blob;

@@ -13,8 +13,10 @@
  * test/Runtime/cuda-runtime*.test run it under FileCheck.
  *
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
 #include "Wrapper/Runtime/WrapperCuda.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,7 @@ void mgpuStreamSynchronize(void *stream);
 void mgpuStreamDestroy(void *stream);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t isHostShared);
 void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 
 static int compare(const float *a, const float *b, const float *c, int n,
                    const char *what) {
@@ -210,6 +213,126 @@ static int unavailable(void) {
   int blas = wrapper_cuda_blas_available();
   printf("cublas available: %d (%s)\n", blas, wrapper_last_error());
   gemmRefusals();
+  return 0;
+}
+
+/* A DLPack tensor as dlpack.h lays it out (the fields checked below). */
+typedef struct {
+  void *data;
+  int32_t device_type, device_id, ndim;
+  uint8_t code, bits;
+  uint16_t lanes;
+  int64_t *shape, *strides;
+  uint64_t byte_offset;
+  void *manager_ctx;
+  void (*deleter)(void *self);
+} DLManaged;
+
+/* Streams: work on the thread's current stream (another stream, the legacy
+ * default one), the allocator's pools per stream, the copy counters,
+ * errors taken without waiting, DLPack tensors, one device per process. */
+static int checkStreams(void *function, void *da, void *db, int n) {
+  typedef int (*StreamCreate)(void **, unsigned);
+  StreamCreate create = (StreamCreate)dlsym(RTLD_DEFAULT, "cuStreamCreate");
+  void *side = NULL;
+  if (!create || create(&side, 1) != 0) {
+    printf("FAILED: cuStreamCreate\n");
+    return 1;
+  }
+  void *own = wrapper_cuda_stream(), *previous = NULL;
+  CHECK(wrapper_cuda_set_stream(side, &previous));
+  printf("previous is the runtime's stream: %d, current is the side "
+         "stream: %d\n",
+         previous == own, wrapper_cuda_stream() == side);
+  size_t bytes = (size_t)n * sizeof(float);
+  void *onSide, *onOwn, *back;
+  CHECK(wrapper_cuda_alloc(bytes, &onSide));
+  void *params[] = {&da, &db, &onSide, &n};
+  uint32_t grid[3] = {(n + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+  CHECK(wrapper_cuda_launch(function, grid, block, 0, params));
+  float *host = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+  CHECK(wrapper_cuda_copy_to_host(host, onSide, bytes));
+  CHECK(wrapper_cuda_copy_to_host(a, da, bytes));
+  CHECK(wrapper_cuda_copy_to_host(b, db, bytes));
+  if (compare(a, b, host, n, "side stream launch"))
+    return 1;
+  CHECK(wrapper_cuda_free(onSide));
+  CHECK(wrapper_cuda_set_stream(previous, NULL));
+  CHECK(wrapper_cuda_alloc(bytes, &onOwn));
+  CHECK(wrapper_cuda_set_stream(side, NULL));
+  CHECK(wrapper_cuda_alloc(bytes, &back));
+  printf("pools per stream: other stream gets another block %d, same stream "
+         "gets it back %d\n",
+         onOwn != onSide, back == onSide);
+  CHECK(wrapper_cuda_free(back));
+  CHECK(wrapper_cuda_free(onOwn));
+
+  /* The legacy default stream (NULL). */
+  CHECK(wrapper_cuda_set_stream(NULL, NULL));
+  CHECK(wrapper_cuda_alloc(bytes, &onSide));
+  void *params2[] = {&da, &db, &onSide, &n};
+  CHECK(wrapper_cuda_launch(function, grid, block, 0, params2));
+  CHECK(wrapper_cuda_copy_to_host(host, onSide, bytes));
+  if (compare(a, b, host, n, "legacy stream launch"))
+    return 1;
+  CHECK(wrapper_cuda_free(onSide));
+  CHECK(wrapper_cuda_set_stream(previous, NULL));
+
+  /* Copies between host and device are counted, device copies are not. */
+  wrapper_cuda_stats before, after;
+  wrapper_cuda_get_stats(&before);
+  CHECK(wrapper_cuda_copy_to_device(da, a, bytes));
+  CHECK(wrapper_cuda_copy_to_host(host, da, bytes));
+  CHECK(wrapper_cuda_copy_device(db, da, bytes));
+  mgpuMemcpy(host, da, 8, own);
+  mgpuMemcpy(db, da, 8, own);
+  CHECK(wrapper_cuda_synchronize());
+  wrapper_cuda_get_stats(&after);
+  printf("copies to device +%llu (%llu bytes), to host +%llu (%llu bytes)\n",
+         (unsigned long long)(after.copies_to_device -
+                              before.copies_to_device),
+         (unsigned long long)(after.bytes_to_device - before.bytes_to_device),
+         (unsigned long long)(after.copies_to_host - before.copies_to_host),
+         (unsigned long long)(after.bytes_to_host - before.bytes_to_host));
+
+  /* An mgpu* failure is taken without waiting, once. */
+  mgpuMemFree((void *)0x40, own);
+  wrapper_status s = wrapper_cuda_take_error();
+  printf("taken error: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+  printf("taken again: %s\n", wrapper_status_name(wrapper_cuda_take_error()));
+
+  /* DLPack: the tensor owns its block until its deleter runs. */
+  void *tensor = NULL, *data;
+  CHECK(wrapper_cuda_alloc(6 * sizeof(float), &data));
+  int64_t shape[2] = {2, 3}, strides[2] = {1, 2};
+  wrapper_cuda_get_stats(&before);
+  CHECK(wrapper_cuda_dlpack(data, (char *)data + 4, WRAPPER_DTYPE_F32, 2,
+                            shape, strides, &tensor));
+  DLManaged *managed = tensor;
+  printf("dlpack: cuda %d, device %d, rank %d, float%d, shape %lldx%lld, "
+         "strides %lld,%lld, offset data %d\n",
+         managed->device_type == 2, managed->device_id, managed->ndim,
+         managed->bits, (long long)managed->shape[0],
+         (long long)managed->shape[1], (long long)managed->strides[0],
+         (long long)managed->strides[1],
+         managed->data == (char *)data + 4);
+  managed->deleter(managed);
+  wrapper_cuda_get_stats(&after);
+  printf("dlpack deleter frees the block: %d\n",
+         before.bytes_in_use - after.bytes_in_use == 512);
+  s = wrapper_cuda_dlpack(NULL, NULL, WRAPPER_DTYPE_F8E4M3FN, 0, NULL, NULL,
+                          &tensor);
+  printf("dlpack fp8: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+
+  /* The runtime is bound to its device. */
+  s = wrapper_cuda_init(wrapper_cuda_device() + 1);
+  printf("another device: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+  free(host);
+  free(a);
+  free(b);
   return 0;
 }
 
@@ -369,6 +492,9 @@ int main(int argc, char **argv) {
   printf("end without begin: %s: %s\n", wrapper_status_name(s),
          wrapper_last_error());
   free(zeros);
+
+  if (checkStreams(function, da, db, N))
+    return 1;
 
   /* Refusals. */
   s = wrapper_cuda_free((void *)0x1234);

@@ -10,11 +10,20 @@
  *   GPU and fail only when they use the device, with
  *   WRAPPER_ERROR_UNSUPPORTED and the reason ("libcuda.so.1: cannot open
  *   shared object file", "no CUDA device").
- * - One context (the device's primary context) and one stream per process;
- *   every launch and copy goes to that stream, in order.
+ * - One device per process, through its primary context (the one PyTorch
+ *   and the CUDA runtime API use, so device pointers are shared with them).
+ * - Streams: every launch, copy and product of a thread goes to that
+ *   thread's current stream, in order: the runtime's own stream (created
+ *   at initialization) until wrapper_cuda_set_stream chooses another, such
+ *   as the caller's (PyTorch's current stream).
  * - A caching device allocator: freed blocks go to per-size free lists
  *   (sizes rounded up to 512 bytes below 1 MiB, to 2 MiB above) and are
  *   reused without a driver call; wrapper_cuda_empty_cache() returns them.
+ *   A block belongs to the stream that was current when it was allocated
+ *   and is only reused for allocations on that stream (as in PyTorch's
+ *   allocator), so reuse is ordered after its last use on that stream; a
+ *   block used on another stream must be synchronized by its user before
+ *   it is freed.
  * - Modules are loaded once per image (keyed by the image's address, which
  *   is a constant of the program) and functions are looked up once per
  *   module and name: a launch makes no allocation and no lookup after the
@@ -47,13 +56,15 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 3
+#define WRAPPER_CUDA_ABI_VERSION 4
 
 int32_t wrapper_cuda_abi_version(void);
 
 /* Loads libcuda, initializes the driver, makes device `device` current
  * (its primary context) and creates the stream. Idempotent; every other
- * function calls it with device 0 (or WRAPPER_CUDA_DEVICE) when needed. */
+ * function calls it with device 0 (or WRAPPER_CUDA_DEVICE) when needed.
+ * Once initialized, the runtime is bound to its device: asking for another
+ * fails (WRAPPER_ERROR_UNSUPPORTED). */
 wrapper_status wrapper_cuda_init(int32_t device);
 /* Whether a CUDA device can be used (initializing if needed); on 0,
  * wrapper_last_error() says why. */
@@ -82,6 +93,13 @@ typedef struct wrapper_cuda_stats {
   uint64_t gemms;            /* wrapper_cuda_gemm calls that reached cuBLAS */
   uint64_t constant_uploads; /* device copies made by wrapperCudaConstant */
   uint64_t graph_launches;   /* wrapper_cuda_graph_launch calls */
+  /* Copies between host and device memory, whatever made them (the copy
+   * functions, compiled code's gpu.memcpy, constant uploads): a caller
+   * that passes device memory can check that a call made none. */
+  uint64_t copies_to_device;
+  uint64_t copies_to_host;
+  uint64_t bytes_to_device;
+  uint64_t bytes_to_host;
 } wrapper_cuda_stats;
 void wrapper_cuda_get_stats(wrapper_cuda_stats *stats);
 
@@ -92,8 +110,14 @@ wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
                                          size_t bytes);
 wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
                                         size_t bytes);
-/* Waits for the stream; reports the first error of an asynchronous call. */
+/* Waits for the calling thread's stream; reports the first error of an
+ * asynchronous call this thread made. */
 wrapper_status wrapper_cuda_synchronize(void);
+/* Reports (and clears) the first error of a call this thread made that
+ * could not return one (compiled code's mgpu* calls, products), without
+ * waiting for the GPU: errors of kernels still running show up later, at
+ * the caller's next synchronization. */
+wrapper_status wrapper_cuda_take_error(void);
 
 /* The module of a PTX (NUL-terminated) or cubin/fatbin image, loaded once
  * per image address. */
@@ -107,8 +131,28 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
                                    const uint32_t block[3],
                                    uint32_t shared_bytes, void **params);
 
-/* The stream (a CUstream), for code that launches by itself. */
+/* The calling thread's current stream (a CUstream), for code that
+ * launches by itself; NULL when CUDA cannot be initialized. */
 void *wrapper_cuda_stream(void);
+/* Makes `stream` (a CUstream of the device's primary context; NULL is the
+ * legacy default stream, as in the driver API) the calling thread's
+ * current stream, and stores the previous one in `*previous` (NULL
+ * allowed) so that the caller can restore it. */
+wrapper_status wrapper_cuda_set_stream(void *stream, void **previous);
+/* The device the runtime is bound to (initializing it if needed), -1 when
+ * CUDA cannot be used. */
+int32_t wrapper_cuda_device(void);
+
+/* A DLPack tensor (dlpack.h's DLManagedTensor, the unversioned ABI that
+ * torch.utils.dlpack.from_dlpack takes in a "dltensor" capsule) over
+ * device memory: `data` is its first element, `shape` and `strides` (in
+ * elements) have `rank` entries. It owns `block` (from
+ * wrapper_cuda_alloc, or NULL): its deleter frees it with
+ * wrapper_cuda_free. On failure nothing is taken. */
+wrapper_status wrapper_cuda_dlpack(void *block, void *data,
+                                   wrapper_dtype dtype, int32_t rank,
+                                   const int64_t *shape,
+                                   const int64_t *strides, void **managed);
 
 /* CUDA graphs. The work queued on the stream between
  * wrapper_cuda_graph_begin and wrapper_cuda_graph_end is recorded, not run,

@@ -13,8 +13,14 @@
  * wrapper_array_destroy. Every function that can fail returns a
  * wrapper_status and leaves a message in wrapper_last_error().
  *
+ * A model compiled for CUDA also runs on device memory the caller owns,
+ * on the caller's stream, without copies or waiting:
+ * wrapper_model_run_device (version 2).
+ *
  * Versioning: WRAPPER_MODEL_ABI_VERSION grows when a function is added;
- * existing functions keep their signatures and meaning.
+ * existing functions keep their signatures and meaning. Version 2 added
+ * wrapper_strided_array, wrapper_model_run_device and
+ * wrapper_model_target.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,7 +33,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_MODEL_ABI_VERSION 1
+#define WRAPPER_MODEL_ABI_VERSION 2
 
 typedef struct wrapper_model wrapper_model;
 
@@ -52,11 +58,47 @@ wrapper_status wrapper_model_output_info(const wrapper_model *model, int32_t i,
                                          int64_t *shape);
 
 /* Runs the model: checks the inputs against their info, and creates the
- * outputs (which the caller destroys). */
+ * outputs (which the caller destroys). A CUDA model copies the inputs to
+ * the device and the outputs back, and waits for the GPU. */
 wrapper_status wrapper_model_run(wrapper_model *model,
                                  const wrapper_array *inputs,
                                  int32_t num_inputs, wrapper_array *outputs,
                                  int32_t num_outputs);
+
+/* Where the model runs: "cpu" or "cuda". */
+const char *wrapper_model_target(const wrapper_model *model);
+
+/* An array in memory the caller or the runtime owns, with strides (in
+ * elements; `rank` entries of `shape` and `strides` are used). */
+typedef struct wrapper_strided_array {
+  wrapper_dtype dtype;
+  int32_t rank;
+  int64_t shape[WRAPPER_MAX_RANK];
+  int64_t strides[WRAPPER_MAX_RANK];
+  void *data; /* the first element */
+  /* Outputs: the block to release (wrapper_cuda_free, or hand it to
+   * wrapper_cuda_dlpack); inputs: not read. */
+  void *allocated;
+} wrapper_strided_array;
+
+/* Runs a CUDA model on device memory: `inputs` are device arrays of the
+ * runtime's device (dense row-major; checked like wrapper_model_run's),
+ * read and written only by work queued on `stream` (a CUstream of the
+ * device's primary context, the one PyTorch and the CUDA runtime API
+ * use; NULL is the legacy default stream). The call queues its kernels on
+ * `stream` and returns without waiting: the outputs are blocks of the
+ * runtime's caching allocator (ready once `stream` gets there), one per
+ * output, which the caller releases with wrapper_cuda_free. No copy
+ * between host and device memory is made (wrapper_cuda_stats counts
+ * them). Errors of queuing the work are returned (and no outputs are
+ * left); errors of the kernels themselves show up at the caller's next
+ * synchronization of `stream`. A CPU model returns
+ * WRAPPER_ERROR_UNSUPPORTED. */
+wrapper_status wrapper_model_run_device(wrapper_model *model,
+                                        const wrapper_strided_array *inputs,
+                                        int32_t num_inputs,
+                                        wrapper_strided_array *outputs,
+                                        int32_t num_outputs, void *stream);
 
 #ifdef __cplusplus
 }

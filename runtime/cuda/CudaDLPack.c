@@ -1,0 +1,129 @@
+/*===- CudaDLPack.c - device arrays as DLPack tensors --------------------===*
+ *
+ * Part of the Wrapper project.
+ *
+ * wrapper_cuda_dlpack: a DLManagedTensor over a block of the caching
+ * allocator, so that frameworks (PyTorch's from_dlpack) take a compiled
+ * model's device outputs without a copy and give the block back when they
+ * are done with it.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "CudaInternal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* dlpack.h (v0.8, the unversioned DLManagedTensor), declared by hand: the
+ * layout is a stable ABI. */
+typedef struct {
+  int32_t device_type;
+  int32_t device_id;
+} DLDevice;
+
+typedef struct {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+} DLDataType;
+
+typedef struct {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides;
+  uint64_t byte_offset;
+} DLTensor;
+
+typedef struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+enum {
+  kDLCUDA = 2,
+  kDLInt = 0,
+  kDLUInt = 1,
+  kDLFloat = 2,
+  kDLBfloat = 4,
+  kDLBool = 6,
+};
+
+/* The DLPack type of a dtype; 0 when DLPack has none we write. */
+static int dataType(wrapper_dtype dtype, DLDataType *out) {
+  static const struct {
+    wrapper_dtype dtype;
+    uint8_t code, bits;
+  } table[] = {
+      {WRAPPER_DTYPE_BOOL, kDLBool, 8},   {WRAPPER_DTYPE_I8, kDLInt, 8},
+      {WRAPPER_DTYPE_I16, kDLInt, 16},    {WRAPPER_DTYPE_I32, kDLInt, 32},
+      {WRAPPER_DTYPE_I64, kDLInt, 64},    {WRAPPER_DTYPE_U8, kDLUInt, 8},
+      {WRAPPER_DTYPE_F16, kDLFloat, 16},  {WRAPPER_DTYPE_F32, kDLFloat, 32},
+      {WRAPPER_DTYPE_F64, kDLFloat, 64},  {WRAPPER_DTYPE_BF16, kDLBfloat, 16},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i)
+    if (table[i].dtype == dtype) {
+      out->code = table[i].code;
+      out->bits = table[i].bits;
+      out->lanes = 1;
+      return 1;
+    }
+  return 0;
+}
+
+static void deleter(DLManagedTensor *self) {
+  if (!self)
+    return;
+  /* A deleter cannot fail; a bad block would be a bug of this file. */
+  (void)wrapper_cuda_free(self->manager_ctx);
+  free(self);
+}
+
+wrapper_status wrapper_cuda_dlpack(void *block, void *data,
+                                   wrapper_dtype dtype, int32_t rank,
+                                   const int64_t *shape,
+                                   const int64_t *strides, void **managed) {
+  if (!managed || rank < 0 || rank > WRAPPER_MAX_RANK ||
+      (rank > 0 && (!shape || !strides)))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_dlpack: NULL result, shape or "
+                                "strides, or rank %d out of range",
+                                (int)rank);
+  *managed = NULL;
+  DLDataType type;
+  if (!dataType(dtype, &type))
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                "wrapper_cuda_dlpack: DLPack has no %s",
+                                wrapper_dtype_name(dtype));
+  int32_t device = wrapper_cuda_device();
+  if (device < 0)
+    return WRAPPER_ERROR_UNSUPPORTED; /* the message says why */
+  /* One allocation: the tensor, then its shape and strides. */
+  size_t dims = (size_t)(rank ? rank : 1);
+  DLManagedTensor *tensor =
+      malloc(sizeof(DLManagedTensor) + 2 * dims * sizeof(int64_t));
+  if (!tensor)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "wrapper_cuda_dlpack: no host memory");
+  int64_t *sizes = (int64_t *)(tensor + 1);
+  int64_t *steps = sizes + dims;
+  if (rank) {
+    memcpy(sizes, shape, (size_t)rank * sizeof(int64_t));
+    memcpy(steps, strides, (size_t)rank * sizeof(int64_t));
+  }
+  tensor->dl_tensor.data = data;
+  tensor->dl_tensor.device.device_type = kDLCUDA;
+  tensor->dl_tensor.device.device_id = device;
+  tensor->dl_tensor.ndim = rank;
+  tensor->dl_tensor.dtype = type;
+  tensor->dl_tensor.shape = sizes;
+  tensor->dl_tensor.strides = steps;
+  tensor->dl_tensor.byte_offset = 0;
+  tensor->manager_ctx = block;
+  tensor->deleter = deleter;
+  *managed = tensor;
+  return WRAPPER_OK;
+}
