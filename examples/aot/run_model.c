@@ -3,10 +3,16 @@
  * with reference .npy files.
  *
  *   run_model model.so in0.npy [in1.npy ...] [--ref out0.npy ...]
- *             [--save prefix] [--rtol R] [--atol A]
+ *             [--save prefix] [--rtol R] [--atol A] [--device]
+ *
+ * With --device (a CUDA model), the program puts the inputs into device
+ * memory itself and runs the model on it with wrapper_model_run_device on
+ * the runtime's stream, then prints how many copies between host and
+ * device the run made (none) and copies the outputs back to compare them.
  *
  * Exit status: 0 when every output matches its reference, 1 otherwise, 2 on
  * usage or loading errors. */
+#include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperModel.h"
 
 #include <dlfcn.h>
@@ -32,6 +38,102 @@ static void *symbol(void *library, const char *name) {
     exit(2);
   }
   return fn;
+}
+
+/* The CUDA runtime's functions, from the model's own dependencies (this
+ * program does not link the CUDA runtime). */
+static struct {
+  wrapper_status (*alloc)(size_t, void **);
+  wrapper_status (*free)(void *);
+  wrapper_status (*to_device)(void *, const void *, size_t);
+  wrapper_status (*to_host)(void *, const void *, size_t);
+  wrapper_status (*synchronize)(void);
+  void *(*stream)(void);
+  void (*stats)(wrapper_cuda_stats *);
+} cuda;
+
+/* Runs `run_device` on device copies of `inputs` (made before the run)
+ * and copies the outputs into host arrays (after it). */
+static wrapper_status run_on_device(void *library, wrapper_model *model,
+                                    const wrapper_array *inputs,
+                                    int32_t n_in, wrapper_array *outputs,
+                                    int32_t n_out) {
+  wrapper_status (*run_device)(wrapper_model *, const wrapper_strided_array *,
+                               int32_t, wrapper_strided_array *, int32_t,
+                               void *);
+  *(void **)&run_device = symbol(library, "wrapper_model_run_device");
+  const char *(*target)(const wrapper_model *);
+  *(void **)&target = symbol(library, "wrapper_model_target");
+  wrapper_strided_array in[16], out[16];
+  memset(in, 0, sizeof in);
+  memset(out, 0, sizeof out);
+  if (strcmp(target(model), "cuda") != 0) /* refused, with the reason */
+    return run_device(model, in, n_in, out, n_out, NULL);
+  *(void **)&cuda.alloc = symbol(library, "wrapper_cuda_alloc");
+  *(void **)&cuda.free = symbol(library, "wrapper_cuda_free");
+  *(void **)&cuda.to_device = symbol(library, "wrapper_cuda_copy_to_device");
+  *(void **)&cuda.to_host = symbol(library, "wrapper_cuda_copy_to_host");
+  *(void **)&cuda.synchronize = symbol(library, "wrapper_cuda_synchronize");
+  *(void **)&cuda.stream = symbol(library, "wrapper_cuda_stream");
+  *(void **)&cuda.stats = symbol(library, "wrapper_cuda_get_stats");
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < n_in && status == WRAPPER_OK; ++i) {
+    size_t bytes = (size_t)wrapper_array_numel(&inputs[i]) *
+                   wrapper_dtype_size(inputs[i].dtype);
+    in[i].dtype = inputs[i].dtype;
+    in[i].rank = inputs[i].rank;
+    int64_t stride = 1;
+    for (int32_t d = inputs[i].rank - 1; d >= 0; --d) {
+      in[i].shape[d] = inputs[i].shape[d];
+      in[i].strides[d] = stride;
+      stride *= inputs[i].shape[d];
+    }
+    status = cuda.alloc(bytes, &in[i].data);
+    if (status == WRAPPER_OK)
+      status = cuda.to_device(in[i].data, inputs[i].data, bytes);
+  }
+  if (status == WRAPPER_OK)
+    status = cuda.synchronize();
+  wrapper_cuda_stats before, after;
+  cuda.stats(&before);
+  if (status == WRAPPER_OK)
+    status = run_device(model, in, n_in, out, n_out, cuda.stream());
+  cuda.stats(&after);
+  if (status == WRAPPER_OK)
+    printf("device run: %llu copies between host and device\n",
+           (unsigned long long)(after.copies_to_device -
+                                before.copies_to_device +
+                                after.copies_to_host - before.copies_to_host));
+  for (int32_t o = 0; o < n_out && status == WRAPPER_OK; ++o) {
+    /* The span of the (possibly strided) output, then its elements. */
+    size_t element = wrapper_dtype_size(out[o].dtype);
+    int64_t span = 1, count = 1;
+    for (int32_t d = 0; d < out[o].rank; ++d) {
+      span += (out[o].shape[d] - 1) * out[o].strides[d];
+      count *= out[o].shape[d];
+    }
+    char *staged = malloc((size_t)(count ? span : 0) * element + 1);
+    status = cuda.to_host(staged, out[o].data, (size_t)(count ? span : 0) *
+                                                   element);
+    if (status == WRAPPER_OK)
+      status = wrapper_array_create(out[o].dtype, out[o].rank, out[o].shape,
+                                    &outputs[o]);
+    for (int64_t flat = 0; status == WRAPPER_OK && flat < count; ++flat) {
+      int64_t offset = 0, rest = flat;
+      for (int32_t d = out[o].rank - 1; d >= 0; --d) {
+        offset += rest % out[o].shape[d] * out[o].strides[d];
+        rest /= out[o].shape[d];
+      }
+      memcpy((char *)outputs[o].data + flat * element,
+             staged + offset * element, element);
+    }
+    free(staged);
+  }
+  for (int32_t o = 0; o < n_out; ++o)
+    cuda.free(status == WRAPPER_OK ? out[o].allocated : NULL);
+  for (int32_t i = 0; i < n_in; ++i)
+    cuda.free(in[i].data);
+  return status;
 }
 
 static double element(const wrapper_array *a, int64_t i) {
@@ -71,7 +173,8 @@ static void print_info(const char *what, const char *name, wrapper_dtype dtype,
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: run_model model.so inputs.npy... [--ref "
-                    "outputs.npy...] [--save prefix] [--rtol R] [--atol A]\n");
+                    "outputs.npy...] [--save prefix] [--rtol R] [--atol A] "
+                    "[--device]\n");
     return 2;
   }
   /* dlopen searches the library path for a name without a slash. */
@@ -121,10 +224,12 @@ int main(int argc, char **argv) {
   int32_t got_in = 0, got_ref = 0;
   const char *save = NULL;
   double rtol = 1e-4, atol = 1e-5;
-  int refs_mode = 0;
+  int refs_mode = 0, device = 0;
   for (int i = 2; i < argc; ++i) {
     if (!strcmp(argv[i], "--ref")) {
       refs_mode = 1;
+    } else if (!strcmp(argv[i], "--device")) {
+      device = 1;
     } else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
       save = argv[++i];
     } else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) {
@@ -139,7 +244,10 @@ int main(int argc, char **argv) {
       }
     }
   }
-  if (run(model, inputs, got_in, outputs, n_out) != WRAPPER_OK) {
+  wrapper_status status =
+      device ? run_on_device(library, model, inputs, got_in, outputs, n_out)
+             : run(model, inputs, got_in, outputs, n_out);
+  if (status != WRAPPER_OK) {
     fprintf(stderr, "run_model: run failed: %s\n", wrapper_last_error());
     destroy(model);
     return 1;

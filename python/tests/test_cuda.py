@@ -129,3 +129,174 @@ def test_target_follows_the_example_inputs_device():
     assert got.device.type == "cuda"
     torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-4)
     torch.testing.assert_close(model(x), expected, rtol=2e-4, atol=2e-4)
+
+
+def _torch_on_gpu_or_skip():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        _compile_or_skip(MLP)  # checks the refusal, then skips
+        pytest.skip("torch sees no GPU")
+    return torch
+
+
+def _mlp_weights(torch, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    shapes = [(96, 64), (96,), (32, 96), (32,)]
+    return [(torch.randn(s, generator=g) * 0.1).cuda() for s in shapes]
+
+
+def _mlp_eager(torch, x, w1, b1, w2, b2):
+    h = torch.nn.functional.gelu(x @ w1.T + b1)
+    o = h @ w2.T + b2
+    return o, o.softmax(1).amax(1)
+
+
+def _copies(stats):
+    return stats["copies_to_device"] + stats["copies_to_host"]
+
+
+def test_cuda_tensors_stay_on_the_device():
+    """CUDA tensors in, CUDA tensors out, no copy through the host: the
+    runtime's copy counters do not move during a call (after the first,
+    which uploads nothing either: the MLP has no constants)."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    x = torch.randn(37, 64, device="cuda")
+    model(x, *weights)
+    torch.cuda.synchronize()
+    before = wrapper_mlir.cuda_stats()
+    out, top = model(x, *weights)
+    after = wrapper_mlir.cuda_stats()
+    assert _copies(after) == _copies(before)
+    assert after["launches"] > before["launches"]
+    assert out.device == x.device and top.device == x.device
+    assert out.shape == (37, 32) and top.shape == (37,)
+    expected_out, expected_top = _mlp_eager(torch, x, *weights)
+    torch.testing.assert_close(out, expected_out, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(top, expected_top, rtol=1e-4, atol=1e-5)
+    # Non-contiguous inputs are made contiguous on the device.
+    xt = torch.randn(64, 37, device="cuda").T
+    out_t, _ = model(xt, *weights)
+    torch.testing.assert_close(out_t, _mlp_eager(torch, xt, *weights)[0], rtol=1e-4, atol=1e-4)
+
+
+def test_outputs_give_their_memory_back():
+    """An output tensor owns its block of the runtime's allocator (DLPack):
+    deleting it returns the block, so calls in a loop do not grow."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    x = torch.randn(512, 64, device="cuda")
+    for _ in range(3):
+        model(x, *weights)
+    torch.cuda.synchronize()
+    before = wrapper_mlir.cuda_stats()
+    outs = model(x, *weights)
+    held = wrapper_mlir.cuda_stats()["bytes_in_use"]
+    assert held >= before["bytes_in_use"] + 512 * 32 * 4
+    del outs
+    assert wrapper_mlir.cuda_stats()["bytes_in_use"] == before["bytes_in_use"]
+    for _ in range(20):
+        model(x, *weights)
+    after = wrapper_mlir.cuda_stats()
+    assert after["bytes_in_use"] == before["bytes_in_use"]
+    assert after["bytes_reserved"] == before["bytes_reserved"]
+
+
+def test_runs_on_the_current_torch_stream():
+    """The model's work is queued on PyTorch's current stream, after what
+    the caller queued there: an input still being computed on a side stream
+    is read only once it is ready, without any synchronization."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    side = torch.cuda.Stream()
+    base = torch.randn(4096, 4096, device="cuda")
+    torch.cuda.synchronize()
+    with torch.cuda.stream(side):
+        # Long work on the side stream, then the model's input from it.
+        y = base
+        for _ in range(8):
+            y = torch.tanh(y @ base) * 0.01
+        x = y[:64, :64].contiguous() * 100
+        out, _ = model(x, *weights)
+        expected, _ = _mlp_eager(torch, x, *weights)
+    side.synchronize()
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_threads_with_their_own_streams_agree():
+    """Several threads, each on its own stream, call one model at once: the
+    outputs equal one thread's, bit for bit."""
+    torch = _torch_on_gpu_or_skip()
+    import threading
+
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    inputs = [torch.randn(33 + i, 64, device="cuda") for i in range(4)]
+    expected = [model(x, *weights)[0].clone() for x in inputs]
+    torch.cuda.synchronize()
+    got = {}
+    errors = []
+
+    def work(i):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                for _ in range(25):
+                    out, _ = model(inputs[i], *weights)
+                got[i] = out.clone()
+            stream.synchronize()
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for i in range(4):
+        assert torch.equal(got[i], expected[i]), i
+
+
+def test_torch_compile_on_cuda_makes_no_host_copies():
+    """torch.compile(backend="wrapper") on CUDA inputs: the graph runs on
+    the tensors where they are (weights frozen: uploaded once, at the first
+    call); later calls make no copy between host and device."""
+    torch = _torch_on_gpu_or_skip()
+    from modules import build
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    module = build("mlp").cuda().eval()
+    compiled = torch.compile(module, backend="wrapper")
+    x = torch.randn(5, 64, device="cuda")
+    with torch.no_grad():
+        compiled(x)
+        torch.cuda.synchronize()
+        before = wrapper_mlir.cuda_stats()
+        got = compiled(x)
+        after = wrapper_mlir.cuda_stats()
+        expected = module(x)
+    assert _copies(after) == _copies(before)
+    assert got.device.type == "cuda"
+    torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-4)
+
+
+def test_device_inputs_are_checked():
+    """Refusals on the device path: a CPU tensor among CUDA ones is taken
+    to the device, a wrong shape is refused by the model's checks, a CPU
+    model refuses CUDA tensors."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    with pytest.raises(wrapper_mlir.WrapperError, match="dimension 1 is 63, expected 64"):
+        model(torch.randn(3, 63, device="cuda"), *weights)
+    cpu_weights = [w.cpu() for w in weights]
+    out, _ = model(torch.randn(3, 64, device="cuda"), *cpu_weights)
+    assert out.device.type == "cuda"
+    cpu_model = wrapper_mlir.compile(MLP)
+    with pytest.raises(wrapper_mlir.WrapperError, match="the model runs on the CPU"):
+        cpu_model(torch.randn(3, 64, device="cuda"), *weights)

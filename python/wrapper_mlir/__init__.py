@@ -18,7 +18,10 @@ The compiled form is the AOT `model.so` of `wrapper-compile` (its versioned
 C ABI, include/Wrapper/Runtime/WrapperModel.h), loaded with ctypes. Inputs
 that are C-contiguous arrays of the right dtype are passed without a copy;
 outputs are arrays over the model's own buffers (freed with them); torch
-tensors go in and out through the buffer protocol, also without copies.
+tensors go in and out through the buffer protocol, also without copies. A
+CUDA model runs on CUDA tensors where they are, on PyTorch's current stream,
+and returns CUDA tensors over its runtime's device memory (DLPack):
+`cuda_stats()` counts the copies between host and device.
 Torch graphs are imported at the core ATen level (wrapper_mlir.importer);
 an op outside its table runs in PyTorch on its own (a proxy call) unless
 `fallback=False`. `wrapper_mlir.interpreter.interpret` is a NumPy reference
@@ -29,11 +32,11 @@ needs it.
 import sys
 
 from ._api import compile
-from ._compile import CompiledModel, WrapperError, find_tool
+from ._compile import CompiledModel, WrapperError, cuda_stats, find_tool
 from ._stats import reset_stats, stats
 
 __all__ = ["compile", "compile_training", "CompiledModel", "TrainingStep", "WrapperError",
-           "explain", "find_tool", "register_backend", "reset_stats", "stats"]
+           "cuda_stats", "explain", "find_tool", "register_backend", "reset_stats", "stats"]
 
 
 def compile_training(model, loss_fn, optimizer, example_inputs, **options):

@@ -33,7 +33,10 @@ _DTYPES = {
 }
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
-_ABI_VERSION = 1
+# The model ABI this package reads (WrapperModel.h); version 1 models (no
+# wrapper_model_run_device) are still run.
+_ABI_VERSION = 2
+_ABI_VERSIONS = (1, 2)
 
 
 class _Array(ctypes.Structure):
@@ -43,6 +46,72 @@ class _Array(ctypes.Structure):
         ("shape", ctypes.c_int64 * _MAX_RANK),
         ("data", ctypes.c_void_p),
     ]
+
+
+class _StridedArray(ctypes.Structure):
+    """wrapper_strided_array (WrapperModel.h)."""
+    _fields_ = [
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * _MAX_RANK),
+        ("strides", ctypes.c_int64 * _MAX_RANK),
+        ("data", ctypes.c_void_p),
+        ("allocated", ctypes.c_void_p),
+    ]
+
+
+class _CudaStats(ctypes.Structure):
+    """wrapper_cuda_stats (WrapperCuda.h, ABI 4)."""
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "allocations", "cache_hits", "bytes_in_use", "bytes_reserved", "modules_loaded",
+        "function_lookups", "launches", "gemms", "constant_uploads", "graph_launches",
+        "copies_to_device", "copies_to_host", "bytes_to_device", "bytes_to_host")]
+
+
+_cuda_runtime_library = None
+
+
+def _cuda_runtime():
+    """The CUDA runtime library (the one CUDA models link), loaded once."""
+    global _cuda_runtime_library
+    if _cuda_runtime_library is None:
+        path = (Path(find_tool("wrapper-compile")).parent.parent / "lib"
+                / "libwrapper_cuda_runtime.so")
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as error:
+            raise WrapperError(f"cannot load the CUDA runtime: {error}") from None
+        lib.wrapper_cuda_get_stats.argtypes = [ctypes.POINTER(_CudaStats)]
+        lib.wrapper_cuda_get_stats.restype = None
+        lib.wrapper_cuda_device.restype = ctypes.c_int32
+        lib.wrapper_cuda_dlpack.argtypes = [
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+            ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
+            ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_cuda_free.argtypes = [ctypes.c_void_p]
+        lib.wrapper_last_error.restype = ctypes.c_char_p
+        _cuda_runtime_library = lib
+    return _cuda_runtime_library
+
+
+def cuda_stats():
+    """The CUDA runtime's counters (WrapperCuda.h's wrapper_cuda_stats) as a
+    dict: allocations and cache hits of its caching allocator, bytes in use
+    and reserved, kernel launches, cuBLAS products, constant uploads, graph
+    launches, and the copies between host and device memory
+    (copies_to_device, copies_to_host, bytes_to_device, bytes_to_host), so
+    that a caller can check that calls on CUDA tensors made none."""
+    stats = _CudaStats()
+    _cuda_runtime().wrapper_cuda_get_stats(ctypes.byref(stats))
+    return {name: getattr(stats, name) for name, _ in _CudaStats._fields_}
+
+
+# The name of DLPack capsules; it must outlive them (PyCapsule keeps the
+# pointer).
+_DLTENSOR = ctypes.create_string_buffer(b"dltensor")
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
 
 def find_tool(name):
@@ -175,11 +244,17 @@ class CompiledModel:
         lib = self._lib
         lib.wrapper_model_abi_version.restype = ctypes.c_int32
         version = lib.wrapper_model_abi_version()
-        if version != _ABI_VERSION:
+        if version not in _ABI_VERSIONS:
             raise WrapperError(
                 f"{library}: model ABI version {version}, this package reads "
-                f"version {_ABI_VERSION}"
+                f"versions {', '.join(map(str, _ABI_VERSIONS))}"
             )
+        self._run_device = None
+        if version >= 2 and target == "cuda":
+            lib.wrapper_model_run_device.argtypes = [
+                ctypes.c_void_p, ctypes.POINTER(_StridedArray), ctypes.c_int32,
+                ctypes.POINTER(_StridedArray), ctypes.c_int32, ctypes.c_void_p]
+            self._run_device = lib.wrapper_model_run_device
         lib.wrapper_last_error.restype = ctypes.c_char_p
         lib.wrapper_model_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_model_destroy.argtypes = [ctypes.c_void_p]
@@ -234,19 +309,89 @@ class CompiledModel:
     def __call__(self, *args):
         """Runs the model. NumPy arrays in, NumPy arrays out; when any input
         is a torch tensor, the outputs are torch tensors (sharing the model's
-        buffers, through the buffer protocol). A CUDA model takes CUDA
-        tensors too (copied to host memory first) and returns its outputs on
-        the first CUDA input's device."""
-        torch_inputs = any(_is_torch_tensor(a) for a in args)
+        buffers, through the buffer protocol). A CUDA model called on CUDA
+        tensors runs on them where they are, on PyTorch's current stream,
+        and returns CUDA tensors over the runtime's device memory (no copy
+        through the host, no wait for the GPU); on host arrays it copies them
+        to the device and its outputs back."""
+        return tuple(self._call_values(list(args)))
+
+    def _call_values(self, args):
+        """__call__ on a list of inputs; returns a list."""
         device = _torch_device(args)
-        args = [_to_numpy(a, self.target) for a in args]
-        outputs = self._run(args)
+        if device is not None and self._run_device is not None:
+            return self._run_on_device(args, device)
+        torch_inputs = any(_is_torch_tensor(a) for a in args)
+        outputs = self._run([_to_numpy(a, self.target) for a in args])
         if torch_inputs:
             import torch
 
-            results = tuple(torch.from_numpy(o) for o in outputs)
-            return tuple(r.to(device) for r in results) if device else results
-        return outputs
+            results = [torch.from_numpy(o) for o in outputs]
+            return [r.to(device) for r in results] if device else results
+        return list(outputs)
+
+    def _run_on_device(self, args, device):
+        """Runs a CUDA model on the CUDA tensors `args` (other values become
+        tensors on their device first), on PyTorch's current stream; the
+        outputs are torch tensors over the runtime's blocks (DLPack)."""
+        import torch
+        from torch.utils.dlpack import from_dlpack
+
+        from .importer.fallback import TORCH_DTYPE_CODES
+
+        runtime = _cuda_runtime()
+        bound = runtime.wrapper_cuda_device()
+        if bound < 0:
+            raise WrapperError(runtime.wrapper_last_error().decode())
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        count = len(self.inputs)
+        if len(args) != count:
+            raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
+        arrays = (_StridedArray * max(1, count))()
+        keep = []
+        for i, value in enumerate(args):
+            tensor = torch.as_tensor(value, device=device)
+            if tensor.device.type != "cuda" or tensor.device.index != index:
+                raise WrapperError(
+                    f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
+                    "a model runs on one device")
+            tensor = tensor.detach()
+            if not tensor.is_contiguous():
+                tensor = tensor.contiguous()
+            code = TORCH_DTYPE_CODES.get(tensor.dtype)
+            if code is None:
+                raise WrapperError(f"input #{i}: unsupported dtype {tensor.dtype}")
+            if tensor.dim() > _MAX_RANK:
+                raise WrapperError(f"input #{i}: rank {tensor.dim()} above {_MAX_RANK}")
+            keep.append(tensor)
+            slot = arrays[i]
+            slot.dtype = code
+            slot.rank = tensor.dim()
+            slot.shape[: tensor.dim()] = tensor.shape
+            slot.strides[: tensor.dim()] = tensor.stride()
+            slot.data = tensor.data_ptr()
+        if index != bound:
+            raise WrapperError(
+                f"the inputs are on cuda:{index}, the CUDA runtime of this process is "
+                f"bound to cuda:{bound} (one device per process; set "
+                "WRAPPER_CUDA_DEVICE before the first CUDA model runs)")
+        stream = torch.cuda.current_stream(device).cuda_stream
+        results = len(self.outputs)
+        outputs = (_StridedArray * max(1, results))()
+        self._check(self._run_device(self._handle, arrays, count, outputs, results, stream))
+        tensors = []
+        for o in range(results):
+            out = outputs[o]
+            managed = ctypes.c_void_p()
+            status = runtime.wrapper_cuda_dlpack(out.allocated, out.data, out.dtype, out.rank,
+                                                 out.shape, out.strides, ctypes.byref(managed))
+            if status != 0:
+                message = runtime.wrapper_last_error().decode()
+                for rest in range(o, results):
+                    runtime.wrapper_cuda_free(outputs[rest].allocated)
+                raise WrapperError(f"output #{o}: {message}")
+            tensors.append(from_dlpack(_capsule_new(managed, _DLTENSOR, None)))
+        return tensors
 
     def _run(self, args):
         count = len(self.inputs)

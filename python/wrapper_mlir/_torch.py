@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.utils._pytree as pytree
 
-from ._compile import WrapperError, _compile_text, _to_numpy, _torch_device
+from ._compile import WrapperError, _compile_text, _torch_device
 from .importer import UnsupportedError, decomposition_table, export_module, import_exported
 from ._stats import record_compiled, record_graph_fallback
 from .importer.core import SEED, Importer, InputBinding, describe_target
@@ -69,11 +69,14 @@ def _compile_imported(imported, options):
     return compiled
 
 
-def _seed():
+def _seed(device=None):
     """The seed of a program's random ops for one call: drawn from
     PyTorch's default generator (so torch.manual_seed makes compiled random
     numbers reproducible; they differ from eager's), below 2^53 (exact in
-    the interpreters' float64 values)."""
+    the interpreters' float64 values). With a CUDA `device`, drawn there by
+    its generator (a tensor on the device: no copy from the host)."""
+    if device is not None:
+        return torch.randint(0, 2**53, (), dtype=torch.int64, device=device)
     return np.array(torch.randint(0, 2**53, (), dtype=torch.int64).item(), dtype=np.int64)
 
 
@@ -85,21 +88,13 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     reason = imported.stale(flat_args) if check_frozen else None
     if reason:
         raise WrapperError(f"{reason}; compile the model again")
-    as_torch = False
-    target = compiled.target
-    arrays = []
-    passed = [_seed() if p == SEED else flat_args[p] for p in imported.arguments]
-    device = _torch_device(passed)
-    for value in passed:
-        if isinstance(value, torch.Tensor):
-            as_torch = True
-            value = _to_numpy(value, target)
-        arrays.append(value)
-    results = compiled._run(arrays)
-    if as_torch:
-        results = [torch.from_numpy(r) for r in results]
-        if device is not None:
-            results = [r.to(device) for r in results]
+    device = _torch_device([flat_args[p] for p in imported.arguments if p != SEED])
+    if compiled.target != "cuda":
+        device = None
+    passed = [_seed(device) if p == SEED else flat_args[p] for p in imported.arguments]
+    # CUDA tensors stay on the device (the model runs on them on PyTorch's
+    # current stream); torch tensors in give torch tensors out.
+    results = compiled._call_values(passed)
     for position, index in imported.mutations:
         target = flat_args[position]
         if isinstance(target, torch.Tensor):

@@ -137,6 +137,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;        /* 1: ready; -1: failed (message below) */
 static char initError[512];
 static int32_t boundDevice = -1;
+static CUcontext context; /* the device's primary context */
+/* Whether `context` was made current on this thread (the driver's current
+ * context is per thread: a thread that never used CUDA has none). */
+static __thread int threadBound;
 static CUstream stream; /* the runtime's own */
 /* The calling thread's current stream, when wrapper_cuda_set_stream chose
  * one; else the runtime's. */
@@ -250,7 +254,6 @@ static wrapper_status initLocked(int32_t device) {
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", initError);
   }
   CUdevice handle;
-  CUcontext context;
   CU_CHECK(cu.cuDeviceGet(&handle, device), "cuDeviceGet");
   CU_CHECK(cu.cuDevicePrimaryCtxRetain(&context, handle),
            "cuDevicePrimaryCtxRetain");
@@ -258,7 +261,17 @@ static wrapper_status initLocked(int32_t device) {
   CU_CHECK(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
            "cuStreamCreate");
   boundDevice = device;
+  threadBound = 1;
   initialized = 1;
+  return WRAPPER_OK;
+}
+
+/* Makes the context current on the calling thread, once per thread. */
+static wrapper_status bindThread(void) {
+  if (threadBound)
+    return WRAPPER_OK;
+  CU_CHECK(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  threadBound = 1;
   return WRAPPER_OK;
 }
 
@@ -274,9 +287,10 @@ wrapper_status wrapper_cuda_init(int32_t device) {
   return status;
 }
 
-/* Initializes with the default device when needed; the lock is held. */
+/* Initializes with the default device when needed, and makes its context
+ * current on the calling thread; the lock is held. */
 static wrapper_status ready(void) {
-  return initialized == 1 ? WRAPPER_OK : initLocked(defaultDevice());
+  return initialized == 1 ? bindThread() : initLocked(defaultDevice());
 }
 
 /* The stream this thread's work goes to. */
@@ -639,6 +653,11 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
                                 "wrapper_cuda_launch: NULL function or size");
   if (!grid[0] || !grid[1] || !grid[2])
     return WRAPPER_OK; /* an empty grid launches nothing */
+  if (!threadBound) {
+    wrapper_status status = readyUnlocked();
+    if (status != WRAPPER_OK)
+      return status;
+  }
   __atomic_add_fetch(&stats.launches, 1, __ATOMIC_RELAXED);
   CU_CHECK(cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1], grid[2],
                              block[0], block[1], block[2], shared_bytes,

@@ -31,10 +31,10 @@ _lock = threading.Lock()
 _handler = None
 
 # wrapper_dtype codes (include/Wrapper/Runtime/WrapperRuntime.h).
-_CODES = {torch.bool: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
+TORCH_DTYPE_CODES = {torch.bool: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
           torch.uint8: 5, torch.float16: 6, torch.float32: 7, torch.float64: 8,
           torch.bfloat16: 9}
-_DTYPES = {code: dtype for dtype, code in _CODES.items()}
+_DTYPES = {code: dtype for dtype, code in TORCH_DTYPE_CODES.items()}
 
 
 class _Descriptor(ctypes.Structure):
@@ -122,7 +122,7 @@ def _handle(library):
                                  f"expects {num_outputs}")
             for i in range(num_outputs):
                 result = results[i].detach().contiguous().cpu()
-                code = _CODES.get(result.dtype)
+                code = TORCH_DTYPE_CODES.get(result.dtype)
                 if code is None:
                     raise TypeError(f"{call.name} returned dtype {result.dtype}")
                 sizes = (ctypes.c_int64 * max(1, result.dim()))(*result.shape)

@@ -1,7 +1,8 @@
 // The AOT artifact for CUDA (wrapper-compile --target=cuda): the entry is
 // compiled with --wrapper-cuda-pipeline (kernels as PTX inside the library,
-// the matmul through cuBLAS) and linked with the CUDA runtime; each run
-// copies the inputs to the device and the outputs back.
+// the matmul through cuBLAS) and linked with the CUDA runtime;
+// wrapper_model_run copies the inputs to the device and the outputs back,
+// wrapper_model_run_device runs on device memory.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: wrapper-compile %s --target=cuda -o %t/model.so
@@ -17,6 +18,16 @@
 // CHECK-NEXT: vs reference: max abs error {{.*}}: ok
 // CHECK: output1: float32, 7 elements
 // CHECK-NEXT: vs reference: max abs error {{.*}}: ok
+//
+// On device memory (wrapper_model_run_device on the runtime's stream): no
+// copy between host and device during the run, the same outputs:
+// RUN: %if cuda-runtime %{ run_model %t/model.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy --device | FileCheck %s --check-prefixes=CHECK,DEVICE %}
+// DEVICE: device run: 0 copies between host and device
+//
+// A CPU model refuses device memory:
+// RUN: wrapper-compile %s -o %t/cpu.so
+// RUN: not run_model %t/cpu.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --device 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: run_model: run failed: wrapper_model_run_device: this model runs on the CPU; wrapper_model_run takes its inputs
 //
 // With --cuda-binary=cubin (where the toolkit's ptxas is) the kernels are
 // compiled ahead of time; on a GPU the outputs match as well:
