@@ -300,3 +300,26 @@ def test_device_inputs_are_checked():
     cpu_model = wrapper_mlir.compile(MLP)
     with pytest.raises(wrapper_mlir.WrapperError, match="the model runs on the CPU"):
         cpu_model(torch.randn(3, 64, device="cuda"), *weights)
+
+
+def test_first_call_on_the_legacy_default_stream():
+    """A fresh process whose first CUDA model call runs on PyTorch's default
+    stream (the legacy NULL stream) with a product (cuBLAS loaded then)."""
+    torch = _torch_on_gpu_or_skip()
+    import subprocess
+    import sys
+
+    script = f"""
+import torch, wrapper_mlir
+model = wrapper_mlir.compile('''{MLP}''', target="cuda")
+assert torch.cuda.current_stream().cuda_stream == 0
+g = torch.Generator().manual_seed(0)
+ws = [(torch.randn(s, generator=g) * 0.1).cuda() for s in [(96, 64), (96,), (32, 96), (32,)]]
+x = torch.randn(7, 64, device="cuda")
+out, _ = model(x, *ws)
+h = torch.nn.functional.gelu(x @ ws[0].T + ws[1])
+torch.testing.assert_close(out, h @ ws[2].T + ws[3], rtol=1e-4, atol=1e-4)
+print("ok")
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0 and "ok" in result.stdout, result.stderr[-2000:]

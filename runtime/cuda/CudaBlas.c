@@ -66,11 +66,12 @@ static wrapper_status loadLocked(void) {
   if (loaded == -1)
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   loaded = -1;
-  void *stream = wrapper_cuda_stream(); /* initializes CUDA */
-  if (!stream) {
+  if (wrapper_cuda_device() < 0) { /* initializes CUDA */
     snprintf(loadError, sizeof loadError, "%s", wrapper_last_error());
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
+  /* The calling thread's stream: NULL (the legacy default stream) too. */
+  void *stream = wrapper_cuda_stream();
   /* An explicit path first, then the sonames of CUDA 13 and 12. */
   const char *candidates[] = {getenv("WRAPPER_CUBLAS_LIBRARY"),
                               "libcublas.so.13", "libcublas.so.12",
