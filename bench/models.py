@@ -5,6 +5,8 @@ Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
                                      [--calls 10] [--no-inductor]
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
     ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
+    ... --device cuda --cuda-graphs   (ours with options={"cuda_graphs": True},
+                                       Inductor with mode="reduce-overhead")
 
 Per model and backend, a fresh process times the first call of
 torch.compile(model, backend=...) (cold: Inductor gets a fresh cache
@@ -71,7 +73,7 @@ def _turbine_available():
         return False
 
 
-def measure(name, backend, batch, calls, device="cpu", threads=None):
+def measure(name, backend, batch, calls, device="cpu", threads=None, cuda_graphs=False):
     """One model, one backend, in this process."""
     import warnings
 
@@ -93,7 +95,14 @@ def measure(name, backend, batch, calls, device="cpu", threads=None):
     model, inputs = build(name)
     model = model.to(device)
     x = tuple(_to(v, device) for v in inputs(batch))
-    compiled = torch.compile(model, backend=backend) if backend != "eager" else model
+    if backend == "eager":
+        compiled = model
+    elif cuda_graphs and backend == "wrapper":
+        compiled = torch.compile(model, backend=backend, options={"cuda_graphs": True})
+    elif cuda_graphs and backend == "inductor":
+        compiled = torch.compile(model, backend=backend, mode="reduce-overhead")
+    else:
+        compiled = torch.compile(model, backend=backend)
     with torch.no_grad():
         start = time.perf_counter()
         out = compiled(*x)
@@ -113,7 +122,8 @@ def measure(name, backend, batch, calls, device="cpu", threads=None):
             _synchronize(device)
             eager.append(time.perf_counter() - t)
     return {"model": name, "backend": backend, "batch": batch, "device": device,
-            "threads": torch.get_num_threads(), "compile_s": round(compile_seconds, 3), "max_rel_error": error,
+            "threads": torch.get_num_threads(), "cuda_graphs": cuda_graphs,
+            "compile_s": round(compile_seconds, 3), "max_rel_error": error,
             "call_ms": round(statistics.median(ours) * 1e3, 3),
             "call_ms_range": [round(min(ours) * 1e3, 3), round(max(ours) * 1e3, 3)],
             "eager_ms": round(statistics.median(eager) * 1e3, 3),
@@ -249,6 +259,9 @@ def main():
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--cuda-graphs", action="store_true",
+                        help="CUDA graphs: ours with the cuda_graphs option, Inductor "
+                             "with mode='reduce-overhead'")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--backend", default="wrapper", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -264,7 +277,8 @@ def main():
             print(json.dumps(measure_train(args.one, args.backend, args.calls, args.device)))
         else:
             print(json.dumps(measure(args.one, args.backend, int(args.batch), args.calls,
-                                     args.device, int(args.threads) if args.threads else None)))
+                                     args.device, int(args.threads) if args.threads else None,
+                                     args.cuda_graphs)))
         return
     backends = (["wrapper"] + (["wrapper-aot"] if args.train and args.device == "cpu" else [])
                 + ([] if args.no_inductor else ["inductor"])
@@ -275,6 +289,8 @@ def main():
         thread_counts = [int(t) for t in args.threads.split(",")] if args.threads else [None]
     except ValueError:
         parser.error("--batch and --threads take comma-separated integers")
+    if args.cuda_graphs and (args.device != "cuda" or args.train):
+        parser.error("--cuda-graphs is for inference on --device cuda")
     if args.train and (len(batches) > 1 or batches != [2]):
         parser.error("--train uses each model's own batch; leave --batch out")
     rows = {}
@@ -296,6 +312,7 @@ def main():
                  "--batch", str(batch), "--calls", str(args.calls),
                  "--device", args.device]
                 + (["--threads", str(threads)] if threads else [])
+                + (["--cuda-graphs"] if args.cuda_graphs else [])
                 + (["--train"] if args.train else []),
                 capture_output=True, text=True, env=env)
             line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)

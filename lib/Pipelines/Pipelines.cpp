@@ -400,7 +400,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAStreamOrderedCallsPass());
   if (options.deviceArguments)
-    pm.addNestedPass<func::FuncOp>(createWrapperCUDAReturnWithoutWaitingPass());
+    pm.addNestedPass<func::FuncOp>(createWrapperCUDADropHostWaitsPass());
 
   // Upstream's gpu-lower-to-nvvm-pipeline, step by step, with one cleanup
   // it lacks: the kernels' dead casts to memref (left by the descriptor

@@ -323,3 +323,57 @@ print("ok")
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0 and "ok" in result.stdout, result.stderr[-2000:]
+
+
+def test_cuda_graphs_need_the_cuda_target():
+    with pytest.raises(wrapper_mlir.WrapperError, match="cuda_graphs needs a model compiled "
+                                                        "for target='cuda'"):
+        wrapper_mlir.compile(MLP, cuda_graphs=True)
+    torch = pytest.importorskip("torch")
+    from modules import build
+
+    with pytest.raises(wrapper_mlir.WrapperError, match="cuda_graphs needs target 'cuda'"):
+        wrapper_mlir.compile(build("mlp").eval(), [torch.randn(2, 64)], cuda_graphs=True)
+
+
+def test_cuda_graphs_one_per_signature():
+    """With cuda_graphs, the first call of each input signature captures a
+    graph and later calls replay it: no kernel launch of their own, one
+    graph launch per call, outputs equal to the model without graphs and
+    not rewritten by later replays."""
+    torch = _torch_on_gpu_or_skip()
+    plain = _compile_or_skip(MLP)
+    model = _compile_or_skip(MLP, cuda_graphs=True)
+    weights = _mlp_weights(torch)
+    x5 = torch.randn(5, 64, device="cuda")
+    x9 = torch.randn(9, 64, device="cuda")
+    first = model(x5, *weights)
+    torch.cuda.synchronize()
+    before = wrapper_mlir.cuda_stats()
+    second = model(x5 * 2, *weights)
+    third = model(x5, *weights)
+    torch.cuda.synchronize()
+    after = wrapper_mlir.cuda_stats()
+    assert after["graph_launches"] - before["graph_launches"] == 2
+    assert after["launches"] == before["launches"]
+    assert _copies(after) == _copies(before)
+    nine = model(x9, *weights)
+    assert model._graphs.captures == 2 and model._graphs.replays == 4
+    for got, inputs in [(first, x5), (second, x5 * 2), (third, x5), (nine, x9)]:
+        expected = plain(inputs, *weights)
+        for g, e in zip(got, expected):
+            torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+
+
+def test_torch_compile_with_cuda_graphs():
+    torch = _torch_on_gpu_or_skip()
+    from modules import build
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    module = build("mlp").cuda().eval()
+    compiled = torch.compile(module, backend="wrapper", options={"cuda_graphs": True})
+    with torch.no_grad():
+        for batch in (3, 3, 6, 3):
+            x = torch.randn(batch, 64, device="cuda")
+            torch.testing.assert_close(compiled(x), module(x), rtol=2e-4, atol=2e-4)

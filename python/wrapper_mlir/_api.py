@@ -7,7 +7,8 @@ from ._compile import WrapperError, _compile_text
 
 
 def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwargs=None,
-            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True):
+            dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True,
+            cuda_graphs=False):
     """Compiles `graph` for `target` and returns a callable model.
 
     `graph` is one of:
@@ -21,12 +22,15 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
       dynamic);
 
     the last two return a TorchModel called like the module. `target` is
-    "cpu" or "cuda" (an NVIDIA GPU: the model copies its inputs to the
-    device and its outputs back on each call); left out, it is "cuda" for a
-    torch model whose example inputs are CUDA tensors and "cpu" otherwise
-    (`parallel`, `gemm` and
-    `plan_memory` are CPU options). With `fallback`, torch ops the compiler
-    lacks run in PyTorch, each with a warning; without, they are an error.
+    "cpu" or "cuda" (an NVIDIA GPU: called on CUDA tensors, the model runs
+    on them where they are, on PyTorch's current stream, and returns CUDA
+    tensors; NumPy arrays and CPU tensors are copied to the device and the
+    outputs back); left out, it is "cuda" for a torch model whose example
+    inputs are CUDA tensors and "cpu" otherwise (`parallel`, `gemm` and
+    `plan_memory` are CPU options). With `cuda_graphs` (CUDA), calls on
+    CUDA tensors capture one CUDA graph per input signature and replay it.
+    With `fallback`, torch ops the compiler lacks run in PyTorch, each with
+    a warning; without, they are an error.
     """
     if target is not None and target not in ("cpu", "cuda"):
         raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
@@ -51,10 +55,14 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
 
         return compile_torch(graph, example_inputs, example_kwargs=example_kwargs,
                              dynamic_batch=dynamic_batch, parallel=parallel, gemm=gemm,
-                             plan_memory=plan_memory, target=target, fallback=fallback)
+                             plan_memory=plan_memory, target=target, fallback=fallback,
+                             cuda_graphs=cuda_graphs)
     if example_inputs is not None or example_kwargs is not None or dynamic_batch:
         raise WrapperError("example_inputs, example_kwargs and dynamic_batch are for torch "
                            "models; tensor_program text carries its own types (write ? for "
                            "a dynamic dimension)")
-    return _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
-                         plan_memory=plan_memory, target=target or "cpu")
+    model = _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
+                          plan_memory=plan_memory, target=target or "cpu")
+    if cuda_graphs:
+        model.use_cuda_graphs()
+    return model

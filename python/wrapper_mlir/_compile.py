@@ -89,6 +89,11 @@ def _cuda_runtime():
             ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
             ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_free.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_set_stream.argtypes = [ctypes.c_void_p,
+                                                ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_cuda_graph_end.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_cuda_graph_launch.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_graph_destroy.argtypes = [ctypes.c_void_p]
         lib.wrapper_last_error.restype = ctypes.c_char_p
         _cuda_runtime_library = lib
     return _cuda_runtime_library
@@ -250,6 +255,7 @@ class CompiledModel:
                 f"versions {', '.join(map(str, _ABI_VERSIONS))}"
             )
         self._run_device = None
+        self._graphs = None  # CudaGraphs, when use_cuda_graphs(True)
         if version >= 2 and target == "cuda":
             lib.wrapper_model_run_device.argtypes = [
                 ctypes.c_void_p, ctypes.POINTER(_StridedArray), ctypes.c_int32,
@@ -290,6 +296,19 @@ class CompiledModel:
         weakref.finalize(self, lib.wrapper_model_destroy, handle)
         self.inputs = [self._info("input", i) for i in range(lib.wrapper_model_num_inputs(handle))]
         self.outputs = [self._info("output", i) for i in range(lib.wrapper_model_num_outputs(handle))]
+
+    def use_cuda_graphs(self, enabled=True):
+        """CUDA models: calls on CUDA tensors capture one CUDA graph per
+        input signature (shapes and dtypes) and replay it (see
+        wrapper_mlir._cuda_graphs)."""
+        if enabled and self._run_device is None:
+            raise WrapperError("cuda_graphs needs a model compiled for target='cuda'")
+        if enabled and self._graphs is None:
+            from ._cuda_graphs import CudaGraphs
+
+            self._graphs = CudaGraphs(self)
+        elif not enabled:
+            self._graphs = None
 
     def _check(self, status):
         if status != 0:
@@ -333,9 +352,22 @@ class CompiledModel:
     def _run_on_device(self, args, device):
         """Runs a CUDA model on the CUDA tensors `args` (other values become
         tensors on their device first), on PyTorch's current stream; the
-        outputs are torch tensors over the runtime's blocks (DLPack)."""
+        outputs are torch tensors over the runtime's blocks (DLPack). With
+        CUDA graphs on, a replay of the graph captured for the inputs'
+        shapes and dtypes instead."""
         import torch
-        from torch.utils.dlpack import from_dlpack
+
+        tensors = self._device_tensors(args, device)
+        if self._graphs is not None:
+            return self._graphs(tensors, device)
+        stream = torch.cuda.current_stream(device).cuda_stream
+        outputs = self._run_device_arrays(tensors, stream)
+        return self._adopt_device_outputs(outputs)
+
+    def _device_tensors(self, args, device):
+        """The inputs as contiguous tensors on `device`, checked against the
+        runtime's device and the dtypes the model ABI passes."""
+        import torch
 
         from .importer.fallback import TORCH_DTYPE_CODES
 
@@ -347,48 +379,62 @@ class CompiledModel:
         count = len(self.inputs)
         if len(args) != count:
             raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
-        arrays = (_StridedArray * max(1, count))()
-        keep = []
+        tensors = []
         for i, value in enumerate(args):
             tensor = torch.as_tensor(value, device=device)
             if tensor.device.type != "cuda" or tensor.device.index != index:
                 raise WrapperError(
                     f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
                     "a model runs on one device")
-            tensor = tensor.detach()
-            if not tensor.is_contiguous():
-                tensor = tensor.contiguous()
-            code = TORCH_DTYPE_CODES.get(tensor.dtype)
-            if code is None:
+            if tensor.dtype not in TORCH_DTYPE_CODES:
                 raise WrapperError(f"input #{i}: unsupported dtype {tensor.dtype}")
             if tensor.dim() > _MAX_RANK:
                 raise WrapperError(f"input #{i}: rank {tensor.dim()} above {_MAX_RANK}")
-            keep.append(tensor)
-            slot = arrays[i]
-            slot.dtype = code
-            slot.rank = tensor.dim()
-            slot.shape[: tensor.dim()] = tensor.shape
-            slot.strides[: tensor.dim()] = tensor.stride()
-            slot.data = tensor.data_ptr()
+            tensor = tensor.detach()
+            tensors.append(tensor if tensor.is_contiguous() else tensor.contiguous())
         if index != bound:
             raise WrapperError(
                 f"the inputs are on cuda:{index}, the CUDA runtime of this process is "
                 f"bound to cuda:{bound} (one device per process; set "
                 "WRAPPER_CUDA_DEVICE before the first CUDA model runs)")
-        stream = torch.cuda.current_stream(device).cuda_stream
+        return tensors
+
+    def _run_device_arrays(self, tensors, stream):
+        """wrapper_model_run_device on `tensors` (from _device_tensors) on
+        the CUstream `stream`; returns the raw output descriptors, whose
+        blocks the caller owns."""
+        from .importer.fallback import TORCH_DTYPE_CODES
+
+        count = len(tensors)
+        arrays = (_StridedArray * max(1, count))()
+        for slot, tensor in zip(arrays, tensors):
+            slot.dtype = TORCH_DTYPE_CODES[tensor.dtype]
+            slot.rank = tensor.dim()
+            slot.shape[: tensor.dim()] = tensor.shape
+            slot.strides[: tensor.dim()] = tensor.stride()
+            slot.data = tensor.data_ptr()
         results = len(self.outputs)
         outputs = (_StridedArray * max(1, results))()
         self._check(self._run_device(self._handle, arrays, count, outputs, results, stream))
+        return [outputs[o] for o in range(results)]
+
+    @staticmethod
+    def _adopt_device_outputs(outputs, owned=True):
+        """Torch tensors over the device outputs (DLPack): each owns its
+        block (freed with the tensor), or with `owned=False` only views it."""
+        from torch.utils.dlpack import from_dlpack
+
+        runtime = _cuda_runtime()
         tensors = []
-        for o in range(results):
-            out = outputs[o]
+        for o, out in enumerate(outputs):
             managed = ctypes.c_void_p()
-            status = runtime.wrapper_cuda_dlpack(out.allocated, out.data, out.dtype, out.rank,
+            block = out.allocated if owned else None
+            status = runtime.wrapper_cuda_dlpack(block, out.data, out.dtype, out.rank,
                                                  out.shape, out.strides, ctypes.byref(managed))
             if status != 0:
                 message = runtime.wrapper_last_error().decode()
-                for rest in range(o, results):
-                    runtime.wrapper_cuda_free(outputs[rest].allocated)
+                for rest in outputs[o:] if owned else ():
+                    runtime.wrapper_cuda_free(rest.allocated)
                 raise WrapperError(f"output #{o}: {message}")
             tensors.append(from_dlpack(_capsule_new(managed, _DLTENSOR, None)))
         return tensors

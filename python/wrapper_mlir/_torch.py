@@ -25,6 +25,7 @@ OPTIONS = {
     "tile_elements": None,  # iterations per row tile (0: untiled; None: the compiler's 4096)
     "target": None,         # cpu or cuda; None: cuda when an example input is a CUDA tensor
     "fallback": True,       # ops outside the table run in PyTorch (else an error)
+    "cuda_graphs": False,   # CUDA: one CUDA graph per input signature, replayed
 }
 
 
@@ -48,6 +49,9 @@ def check_options(options, where):
         merged["target"] = "cpu"
     if merged["target"] not in ("cpu", "cuda"):
         raise WrapperError(f"{where}: target must be 'cpu' or 'cuda', got {merged['target']!r}")
+    if merged["cuda_graphs"] and merged["target"] != "cuda":
+        raise WrapperError(f"{where}: cuda_graphs needs target 'cuda' (CUDA example "
+                           f"inputs), the target is {merged['target']!r}")
     return merged
 
 
@@ -62,6 +66,8 @@ def _compile_imported(imported, options):
     compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target",
                                                "fuse", "tile_elements")}
     compiled = _compile_text(imported.text, weights=imported.weights, **compile_options)
+    if options["cuda_graphs"]:
+        compiled.use_cuda_graphs()
     if imported.fallbacks:
         from .importer.fallback import install
 

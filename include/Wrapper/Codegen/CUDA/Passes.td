@@ -309,16 +309,33 @@ def WrapperStridedCopiesToLinalgPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def WrapperCUDAReturnWithoutWaitingPass
-    : Pass<"wrapper-cuda-return-without-waiting", "::mlir::func::FuncOp"> {
-  let summary = "Erases the blocking gpu.wait before the returns of public "
-                "functions";
+def WrapperCUDADropHostWaitsPass
+    : Pass<"wrapper-cuda-drop-host-waits", "::mlir::func::FuncOp"> {
+  let summary = "Erases the blocking gpu.wait ops of code that takes and "
+                "returns device buffers";
   let description = [{
-    `--gpu-async-region` puts a blocking `gpu.wait` before each return. With
-    device arguments (the CUDA pipeline's `device-arguments`) a call returns
-    once its work is queued on the stream and the caller synchronizes, as
-    with PyTorch's CUDA tensors; this pass erases that wait in public
-    functions. Private functions keep theirs.
+    `--gpu-async-region` makes the host wait for the GPU before each return
+    and around host control flow (an `scf.for` on the host that launches
+    kernels waits before the loop and at the end of each iteration). With
+    device arguments (the CUDA pipeline's `device-arguments`) every launch,
+    copy and product of a call goes to one stream in order, and host code
+    never reads memory the GPU writes (`--wrapper-cuda-place-buffers` refuses
+    it), so these waits only stall the host: a call returns once its work
+    is queued and the caller synchronizes, as with PyTorch's CUDA tensors,
+    and the whole call can be captured into a CUDA graph (a wait inside a
+    capture fails). This pass erases every blocking `gpu.wait` (one that
+    yields no token) of a function, unless the function copies into memory
+    that is not a `gpu.alloc` (a copy to the host, which a wait must
+    precede the reading of).
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %t = gpu.launch_func async ...
+      gpu.wait [%t]                 // erased
+    }
+    gpu.wait [%u]                   // erased
+    return %d : memref<?xf32>
+    ```
   }];
 }
 
