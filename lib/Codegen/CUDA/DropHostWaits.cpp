@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace wrapper {
@@ -22,12 +23,21 @@ namespace wrapper {
 
 using namespace mlir;
 
-/// Whether `func` copies into memory that is not a device allocation (a
-/// copy to host memory, which the host may read after a wait).
+/// Whether `buffer` (seen through views) is device memory: a `gpu.alloc`,
+/// or an argument (device buffers with device arguments; a buffer only the
+/// host uses is never the target of a copy from the device).
+static bool isDeviceBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return isa<BlockArgument>(buffer) || buffer.getDefiningOp<gpu::AllocOp>();
+}
+
+/// Whether `func` copies into memory that is not device memory (a copy to
+/// host memory, which the host may read after a wait).
 static bool copiesToHost(func::FuncOp func) {
   WalkResult result = func.walk([](gpu::MemcpyOp copy) {
-    return copy.getDst().getDefiningOp<gpu::AllocOp>() ? WalkResult::advance()
-                                                       : WalkResult::interrupt();
+    return isDeviceBuffer(copy.getDst()) ? WalkResult::advance()
+                                         : WalkResult::interrupt();
   });
   return result.wasInterrupted();
 }

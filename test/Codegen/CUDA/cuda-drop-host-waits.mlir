@@ -42,6 +42,22 @@ func.func @async_token(%t: !gpu.async.token) -> !gpu.async.token {
   return %u : !gpu.async.token
 }
 
+// A copy into a part of a device buffer (a concatenation's) or into an
+// argument is a device copy: the waits go.
+
+// CHECK-LABEL: func.func @into_a_part
+// CHECK-NOT: gpu.wait [
+// CHECK: return
+func.func @into_a_part(%a: memref<4xf32>, %out: memref<4xf32>) -> memref<8xf32> {
+  %d = gpu.alloc () : memref<8xf32>
+  %part = memref.subview %d[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  %t = gpu.wait async
+  %u = gpu.memcpy async [%t] %part, %a : memref<4xf32, strided<[1], offset: 4>>, memref<4xf32>
+  %v = gpu.memcpy async [%u] %out, %a : memref<4xf32>, memref<4xf32>
+  gpu.wait [%v]
+  return %d : memref<8xf32>
+}
+
 // -----
 
 // A copy into host memory keeps the function's waits: the host reads it
