@@ -64,5 +64,7 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
     model = _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
                           plan_memory=plan_memory, target=target or "cpu")
     if cuda_graphs:
-        model.use_cuda_graphs()
+        from ._cuda_graphs import enable
+
+        enable(model)
     return model

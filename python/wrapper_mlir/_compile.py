@@ -255,7 +255,9 @@ class CompiledModel:
                 f"versions {', '.join(map(str, _ABI_VERSIONS))}"
             )
         self._run_device = None
-        self._graphs = None  # CudaGraphs, when use_cuda_graphs(True)
+        # The CUDA graphs of calls on CUDA tensors, when on
+        # (wrapper_mlir._cuda_graphs.enable, a layer above this one).
+        self._graphs = None
         if version >= 2 and target == "cuda":
             lib.wrapper_model_run_device.argtypes = [
                 ctypes.c_void_p, ctypes.POINTER(_StridedArray), ctypes.c_int32,
@@ -296,19 +298,6 @@ class CompiledModel:
         weakref.finalize(self, lib.wrapper_model_destroy, handle)
         self.inputs = [self._info("input", i) for i in range(lib.wrapper_model_num_inputs(handle))]
         self.outputs = [self._info("output", i) for i in range(lib.wrapper_model_num_outputs(handle))]
-
-    def use_cuda_graphs(self, enabled=True):
-        """CUDA models: calls on CUDA tensors capture one CUDA graph per
-        input signature (shapes and dtypes) and replay it (see
-        wrapper_mlir._cuda_graphs)."""
-        if enabled and self._run_device is None:
-            raise WrapperError("cuda_graphs needs a model compiled for target='cuda'")
-        if enabled and self._graphs is None:
-            from ._cuda_graphs import CudaGraphs
-
-            self._graphs = CudaGraphs(self)
-        elif not enabled:
-            self._graphs = None
 
     def _check(self, status):
         if status != 0:

@@ -59,6 +59,17 @@ def _destroy(graph, blocks):
         runtime.wrapper_cuda_free(block)
 
 
+def enable(model, enabled=True):
+    """Turns CUDA graphs on (or off) for the CompiledModel `model`: its calls
+    on CUDA tensors then go through a CudaGraphs."""
+    if enabled and model._run_device is None:
+        raise WrapperError("cuda_graphs needs a model compiled for target='cuda'")
+    if not enabled:
+        model._graphs = None
+    elif model._graphs is None:
+        model._graphs = CudaGraphs(model)
+
+
 class CudaGraphs:
     """The graphs of one CompiledModel, by input signature."""
 

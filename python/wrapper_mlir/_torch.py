@@ -67,7 +67,9 @@ def _compile_imported(imported, options):
                                                "fuse", "tile_elements")}
     compiled = _compile_text(imported.text, weights=imported.weights, **compile_options)
     if options["cuda_graphs"]:
-        compiled.use_cuda_graphs()
+        from ._cuda_graphs import enable
+
+        enable(compiled)
     if imported.fallbacks:
         from .importer.fallback import install
 
