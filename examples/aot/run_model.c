@@ -55,9 +55,8 @@ static struct {
 /* Runs `run_device` on device copies of `inputs` (made before the run)
  * and copies the outputs into host arrays (after it). */
 static wrapper_status run_on_device(void *library, wrapper_model *model,
-                                    const wrapper_array *inputs,
-                                    int32_t n_in, wrapper_array *outputs,
-                                    int32_t n_out) {
+                                    const wrapper_array *inputs, int32_t n_in,
+                                    wrapper_array *outputs, int32_t n_out) {
   wrapper_status (*run_device)(wrapper_model *, const wrapper_strided_array *,
                                int32_t, wrapper_strided_array *, int32_t,
                                void *);
@@ -102,8 +101,8 @@ static wrapper_status run_on_device(void *library, wrapper_model *model,
   if (status == WRAPPER_OK)
     printf("device run: %llu copies between host and device\n",
            (unsigned long long)(after.copies_to_device -
-                                before.copies_to_device +
-                                after.copies_to_host - before.copies_to_host));
+                                before.copies_to_device + after.copies_to_host -
+                                before.copies_to_host));
   for (int32_t o = 0; o < n_out && status == WRAPPER_OK; ++o) {
     /* The span of the (possibly strided) output, then its elements. */
     size_t element = wrapper_dtype_size(out[o].dtype);
@@ -113,8 +112,8 @@ static wrapper_status run_on_device(void *library, wrapper_model *model,
       count *= out[o].shape[d];
     }
     char *staged = malloc((size_t)(count ? span : 0) * element + 1);
-    status = cuda.to_host(staged, out[o].data, (size_t)(count ? span : 0) *
-                                                   element);
+    status =
+        cuda.to_host(staged, out[o].data, (size_t)(count ? span : 0) * element);
     if (status == WRAPPER_OK)
       status = wrapper_array_create(out[o].dtype, out[o].rank, out[o].shape,
                                     &outputs[o]);

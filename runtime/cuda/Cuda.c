@@ -536,8 +536,8 @@ wrapper_status wrapper_cuda_synchronize(void) {
 wrapper_status wrapper_cuda_take_error(void) {
   if (stickyStatus == WRAPPER_OK)
     return WRAPPER_OK;
-  wrapper_status status = wrapper_report_error(stickyStatus, "%s",
-                                               stickyMessage);
+  wrapper_status status =
+      wrapper_report_error(stickyStatus, "%s", stickyMessage);
   stickyStatus = WRAPPER_OK;
   return status;
 }
@@ -732,8 +732,8 @@ wrapper_status wrapper_cuda_graph_begin(void) {
   }
   if (status == WRAPPER_OK) {
     /* Relaxed: the caching allocator may still call cuMemAlloc. */
-    CUresult result =
-        cu.cuStreamBeginCapture(currentStream(), CU_STREAM_CAPTURE_MODE_RELAXED);
+    CUresult result = cu.cuStreamBeginCapture(currentStream(),
+                                              CU_STREAM_CAPTURE_MODE_RELAXED);
     if (result != 0)
       status = driverError(result, "cuStreamBeginCapture");
     else

@@ -58,11 +58,11 @@ static int dataType(wrapper_dtype dtype, DLDataType *out) {
     wrapper_dtype dtype;
     uint8_t code, bits;
   } table[] = {
-      {WRAPPER_DTYPE_BOOL, kDLBool, 8},   {WRAPPER_DTYPE_I8, kDLInt, 8},
-      {WRAPPER_DTYPE_I16, kDLInt, 16},    {WRAPPER_DTYPE_I32, kDLInt, 32},
-      {WRAPPER_DTYPE_I64, kDLInt, 64},    {WRAPPER_DTYPE_U8, kDLUInt, 8},
-      {WRAPPER_DTYPE_F16, kDLFloat, 16},  {WRAPPER_DTYPE_F32, kDLFloat, 32},
-      {WRAPPER_DTYPE_F64, kDLFloat, 64},  {WRAPPER_DTYPE_BF16, kDLBfloat, 16},
+      {WRAPPER_DTYPE_BOOL, kDLBool, 8},  {WRAPPER_DTYPE_I8, kDLInt, 8},
+      {WRAPPER_DTYPE_I16, kDLInt, 16},   {WRAPPER_DTYPE_I32, kDLInt, 32},
+      {WRAPPER_DTYPE_I64, kDLInt, 64},   {WRAPPER_DTYPE_U8, kDLUInt, 8},
+      {WRAPPER_DTYPE_F16, kDLFloat, 16}, {WRAPPER_DTYPE_F32, kDLFloat, 32},
+      {WRAPPER_DTYPE_F64, kDLFloat, 64}, {WRAPPER_DTYPE_BF16, kDLBfloat, 16},
   };
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i)
     if (table[i].dtype == dtype) {
@@ -82,9 +82,8 @@ static void deleter(DLManagedTensor *self) {
   free(self);
 }
 
-wrapper_status wrapper_cuda_dlpack(void *block, void *data,
-                                   wrapper_dtype dtype, int32_t rank,
-                                   const int64_t *shape,
+wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
+                                   int32_t rank, const int64_t *shape,
                                    const int64_t *strides, void **managed) {
   if (!managed || rank < 0 || rank > WRAPPER_MAX_RANK ||
       (rank > 0 && (!shape || !strides)))

@@ -61,13 +61,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
       freed[num_freed++] = allocated;
     }
   }
-  /* A failure after some outputs were created (the allocation of a later
-   * one) leaves the caller no outputs to free. */
-  if (status != WRAPPER_OK)
-    for (int32_t i = 0; i < created; ++i)
-      wrapper_array_destroy(&outputs[i]);
-  ++model->runs;
-  return status;
+  return finish_run(model, status, outputs, created);
 }
 
 wrapper_status wrapper_model_run_device(wrapper_model *model,
@@ -175,11 +169,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   }
   for (int32_t i = 0; i < NUM_INPUTS; ++i)
     wrapper_cuda_free(data[i]);
-  if (status != WRAPPER_OK)
-    for (int32_t i = 0; i < created; ++i)
-      wrapper_array_destroy(&outputs[i]);
-  ++model->runs;
-  return status;
+  return finish_run(model, status, outputs, created);
 }
 
 /* Device memory in and out, on the caller's stream, without waiting. */
@@ -537,6 +527,18 @@ static wrapper_status check_inputs(const wrapper_array *inputs) {
   return WRAPPER_OK;
 }
 
+/* The end of wrapper_model_run: a failure after some outputs were created
+ * (the allocation or copy of a later one) leaves the caller no outputs to
+ * free. */
+static wrapper_status finish_run(wrapper_model *model, wrapper_status status,
+                                 wrapper_array *outputs, int32_t created) {
+  if (status != WRAPPER_OK)
+    for (int32_t i = 0; i < created; ++i)
+      wrapper_array_destroy(&outputs[i]);
+  ++model->runs;
+  return status;
+}
+
 static wrapper_status check_counts(const wrapper_model *model,
                                    const void *inputs, int32_t num_inputs,
                                    const void *outputs, int32_t num_outputs,
@@ -606,8 +608,7 @@ static wrapper_status call_entry(const wrapper_array *inputs,
     else
       os << "  " << v << ".sizes = " << v << ".strides = NULL;\n";
     os << "  " << v << ".data = (char *)" << r << ".aligned + " << r
-       << ".offset * wrapper_dtype_size(output_info[" << index
-       << "].dtype);\n";
+       << ".offset * wrapper_dtype_size(output_info[" << index << "].dtype);\n";
     os << "  " << v << ".allocated = " << r << ".allocated;\n";
   }
   os << "}\n";

@@ -289,8 +289,7 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   CHECK(wrapper_cuda_synchronize());
   wrapper_cuda_get_stats(&after);
   printf("copies to device +%llu (%llu bytes), to host +%llu (%llu bytes)\n",
-         (unsigned long long)(after.copies_to_device -
-                              before.copies_to_device),
+         (unsigned long long)(after.copies_to_device - before.copies_to_device),
          (unsigned long long)(after.bytes_to_device - before.bytes_to_device),
          (unsigned long long)(after.copies_to_host - before.copies_to_host),
          (unsigned long long)(after.bytes_to_host - before.bytes_to_host));
@@ -298,8 +297,7 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   /* An mgpu* failure is taken without waiting, once. */
   mgpuMemFree((void *)0x40, own);
   wrapper_status s = wrapper_cuda_take_error();
-  printf("taken error: %s: %s\n", wrapper_status_name(s),
-         wrapper_last_error());
+  printf("taken error: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
   printf("taken again: %s\n", wrapper_status_name(wrapper_cuda_take_error()));
 
   /* DLPack: the tensor owns its block until its deleter runs. */
@@ -307,24 +305,22 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   CHECK(wrapper_cuda_alloc(6 * sizeof(float), &data));
   int64_t shape[2] = {2, 3}, strides[2] = {1, 2};
   wrapper_cuda_get_stats(&before);
-  CHECK(wrapper_cuda_dlpack(data, (char *)data + 4, WRAPPER_DTYPE_F32, 2,
-                            shape, strides, &tensor));
+  CHECK(wrapper_cuda_dlpack(data, (char *)data + 4, WRAPPER_DTYPE_F32, 2, shape,
+                            strides, &tensor));
   DLManaged *managed = tensor;
   printf("dlpack: cuda %d, device %d, rank %d, float%d, shape %lldx%lld, "
          "strides %lld,%lld, offset data %d\n",
          managed->device_type == 2, managed->device_id, managed->ndim,
          managed->bits, (long long)managed->shape[0],
          (long long)managed->shape[1], (long long)managed->strides[0],
-         (long long)managed->strides[1],
-         managed->data == (char *)data + 4);
+         (long long)managed->strides[1], managed->data == (char *)data + 4);
   managed->deleter(managed);
   wrapper_cuda_get_stats(&after);
   printf("dlpack deleter frees the block: %d\n",
          before.bytes_in_use - after.bytes_in_use == 512);
   s = wrapper_cuda_dlpack(NULL, NULL, WRAPPER_DTYPE_F8E4M3FN, 0, NULL, NULL,
                           &tensor);
-  printf("dlpack fp8: %s: %s\n", wrapper_status_name(s),
-         wrapper_last_error());
+  printf("dlpack fp8: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
 
   /* The runtime is bound to its device. */
   s = wrapper_cuda_init(wrapper_cuda_device() + 1);

@@ -149,9 +149,8 @@ int32_t wrapper_cuda_device(void);
  * elements) have `rank` entries. It owns `block` (from
  * wrapper_cuda_alloc, or NULL): its deleter frees it with
  * wrapper_cuda_free. On failure nothing is taken. */
-wrapper_status wrapper_cuda_dlpack(void *block, void *data,
-                                   wrapper_dtype dtype, int32_t rank,
-                                   const int64_t *shape,
+wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
+                                   int32_t rank, const int64_t *shape,
                                    const int64_t *strides, void **managed);
 
 /* CUDA graphs. The work queued on the stream between
