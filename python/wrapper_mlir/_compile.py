@@ -99,6 +99,22 @@ def _cuda_runtime():
     return _cuda_runtime_library
 
 
+_bound_device = None
+
+
+def _cuda_device():
+    """The device the CUDA runtime is bound to (asked once: it never
+    changes after initialization)."""
+    global _bound_device
+    if _bound_device is None:
+        runtime = _cuda_runtime()
+        device = runtime.wrapper_cuda_device()
+        if device < 0:
+            raise WrapperError(runtime.wrapper_last_error().decode())
+        _bound_device = device
+    return _bound_device
+
+
 def cuda_stats():
     """The CUDA runtime's counters (WrapperCuda.h's wrapper_cuda_stats) as a
     dict: allocations and cache hits of its caching allocator, bytes in use
@@ -360,10 +376,7 @@ class CompiledModel:
 
         from .importer.fallback import TORCH_DTYPE_CODES
 
-        runtime = _cuda_runtime()
-        bound = runtime.wrapper_cuda_device()
-        if bound < 0:
-            raise WrapperError(runtime.wrapper_last_error().decode())
+        bound = _cuda_device()
         index = device.index if device.index is not None else torch.cuda.current_device()
         count = len(self.inputs)
         if len(args) != count:

@@ -60,6 +60,22 @@ static struct {
 } handles[MAX_HANDLES];
 static size_t handleCount;
 
+/* A handle on `stream`, recorded in `handles`; the lock is held. */
+static cublasStatus_t addHandle(void *stream, cublasHandle_t *out) {
+  cublasHandle_t handle = NULL;
+  cublasStatus_t result = handleCount < MAX_HANDLES
+                              ? blas.create(&handle)
+                              : CUBLAS_STATUS_ALLOC_FAILED;
+  if (result == 0)
+    result = blas.setStream(handle, stream);
+  if (result != 0)
+    return result;
+  handles[handleCount].stream = stream;
+  handles[handleCount++].handle = handle;
+  *out = handle;
+  return 0;
+}
+
 static wrapper_status loadLocked(void) {
   if (loaded == 1)
     return WRAPPER_OK;
@@ -109,18 +125,13 @@ static wrapper_status loadLocked(void) {
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
   cublasHandle_t handle;
-  cublasStatus_t result = blas.create(&handle);
-  if (result == 0)
-    result = blas.setStream(handle, stream);
+  cublasStatus_t result = addHandle(stream, &handle);
   if (result != 0) {
     snprintf(loadError, sizeof loadError,
              "cuBLAS is not available: cublasCreate fails with %d (%s)",
              (int)result, blas.statusString(result));
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s", loadError);
   }
-  handles[0].stream = stream;
-  handles[0].handle = handle;
-  handleCount = 1;
   loaded = 1;
   return WRAPPER_OK;
 }
@@ -135,24 +146,13 @@ static wrapper_status handleOfStream(cublasHandle_t *out) {
   for (size_t i = 0; status == WRAPPER_OK && i < handleCount; ++i)
     if (handles[i].stream == stream)
       *out = handles[i].handle;
-  if (status == WRAPPER_OK && !*out) {
-    cublasHandle_t handle = NULL;
-    cublasStatus_t result = handleCount < MAX_HANDLES
-                                ? blas.create(&handle)
-                                : CUBLAS_STATUS_ALLOC_FAILED;
-    if (result == 0)
-      result = blas.setStream(handle, stream);
-    if (result != 0)
-      status = wrapper_report_error(
-          WRAPPER_ERROR_UNSUPPORTED,
-          "cuBLAS: no handle for stream %p (%d streams have one): %d (%s)",
-          stream, (int)handleCount, (int)result, blas.statusString(result));
-    else {
-      handles[handleCount].stream = stream;
-      handles[handleCount++].handle = handle;
-      *out = handle;
-    }
-  }
+  cublasStatus_t result =
+      status == WRAPPER_OK && !*out ? addHandle(stream, out) : 0;
+  if (result != 0)
+    status = wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "cuBLAS: no handle for stream %p (%d streams have one): %d (%s)",
+        stream, (int)handleCount, (int)result, blas.statusString(result));
   pthread_mutex_unlock(&lock);
   return status;
 }

@@ -13,38 +13,31 @@
 using namespace mlir;
 using namespace mlir::wrapper;
 
-/// wrapper_model_run of a CPU model: the inputs are used where they are,
-/// the results copied into runtime arrays and freed (once each, and never
-/// an input or a constant).
+/// run_checked of a CPU model (wrapper_model_run once the inputs passed
+/// their checks): the inputs are used where they are, the results copied
+/// into runtime arrays and freed (once each, and never an input or a
+/// constant).
 static const char *const cpuRunSource = R"(
-wrapper_status wrapper_model_run(wrapper_model *model,
-                                 const wrapper_array *inputs,
-                                 int32_t num_inputs, wrapper_array *outputs,
-                                 int32_t num_outputs) {
-  wrapper_status status = check_counts(model, inputs, num_inputs, outputs,
-                                       num_outputs, "wrapper_model_run");
-  if (status == WRAPPER_OK)
-    status = check_inputs(inputs);
-  if (status != WRAPPER_OK)
-    return status;
+static wrapper_status run_checked(const wrapper_array *inputs,
+                                  wrapper_array *outputs, int32_t *created) {
   void *data[NUM_INPUTS + 1];
   for (int32_t i = 0; i < NUM_INPUTS; ++i)
     data[i] = inputs[i].data;
   results_t results;
-  status = call_entry(inputs, data, &results);
+  wrapper_status status = call_entry(inputs, data, &results);
   if (status != WRAPPER_OK)
     return status;
   result_view_t views[NUM_OUTPUTS + 1];
   view_results(&results, views);
   void *freed[NUM_OUTPUTS + 1] = {0};
-  int32_t num_freed = 0, created = 0;
+  int32_t num_freed = 0;
   for (int32_t o = 0; o < NUM_OUTPUTS; ++o) {
     const info_t *info = &output_info[o];
     size_t element = wrapper_dtype_size(info->dtype);
     if (status == WRAPPER_OK) {
       status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
                                     &outputs[o]);
-      created += status == WRAPPER_OK;
+      *created += status == WRAPPER_OK;
     }
     if (status == WRAPPER_OK)
       copy_out((char *)outputs[o].data, views[o].data, info->rank,
@@ -61,7 +54,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
       freed[num_freed++] = allocated;
     }
   }
-  return finish_run(model, status, outputs, created);
+  return status;
 }
 
 wrapper_status wrapper_model_run_device(wrapper_model *model,
@@ -108,16 +101,9 @@ static int64_t span_of(int32_t rank, const int64_t *sizes,
 }
 
 /* Host arrays: the inputs are copied to the device, the outputs back. */
-wrapper_status wrapper_model_run(wrapper_model *model,
-                                 const wrapper_array *inputs,
-                                 int32_t num_inputs, wrapper_array *outputs,
-                                 int32_t num_outputs) {
-  wrapper_status status = check_counts(model, inputs, num_inputs, outputs,
-                                       num_outputs, "wrapper_model_run");
-  if (status == WRAPPER_OK)
-    status = check_inputs(inputs);
-  if (status != WRAPPER_OK)
-    return status;
+static wrapper_status run_checked(const wrapper_array *inputs,
+                                  wrapper_array *outputs, int32_t *created) {
+  wrapper_status status = WRAPPER_OK;
   void *data[NUM_INPUTS + 1] = {0};
   for (int32_t i = 0; i < NUM_INPUTS && status == WRAPPER_OK; ++i) {
     status = wrapper_cuda_alloc(bytes_of(&inputs[i]), &data[i]);
@@ -135,7 +121,6 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   if (status == WRAPPER_OK)
     status = wrapper_cuda_synchronize();
   result_view_t views[NUM_OUTPUTS + 1];
-  int32_t created = 0;
   if (called)
     view_results(&results, views);
   for (int32_t o = 0; called && o < NUM_OUTPUTS; ++o) {
@@ -144,7 +129,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
     if (status == WRAPPER_OK) {
       status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
                                     &outputs[o]);
-      created += status == WRAPPER_OK;
+      *created += status == WRAPPER_OK;
     }
     if (status == WRAPPER_OK &&
         is_dense(info->rank, views[o].sizes, views[o].strides)) {
@@ -169,7 +154,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   }
   for (int32_t i = 0; i < NUM_INPUTS; ++i)
     wrapper_cuda_free(data[i]);
-  return finish_run(model, status, outputs, created);
+  return status;
 }
 
 /* Device memory in and out, on the caller's stream, without waiting. */
@@ -527,18 +512,6 @@ static wrapper_status check_inputs(const wrapper_array *inputs) {
   return WRAPPER_OK;
 }
 
-/* The end of wrapper_model_run: a failure after some outputs were created
- * (the allocation or copy of a later one) leaves the caller no outputs to
- * free. */
-static wrapper_status finish_run(wrapper_model *model, wrapper_status status,
-                                 wrapper_array *outputs, int32_t created) {
-  if (status != WRAPPER_OK)
-    for (int32_t i = 0; i < created; ++i)
-      wrapper_array_destroy(&outputs[i]);
-  ++model->runs;
-  return status;
-}
-
 static wrapper_status check_counts(const wrapper_model *model,
                                    const void *inputs, int32_t num_inputs,
                                    const void *outputs, int32_t num_outputs,
@@ -613,10 +586,29 @@ static wrapper_status call_entry(const wrapper_array *inputs,
   }
   os << "}\n";
 
-  if (cuda)
-    os << cudaRunSource;
-  else
-    os << cpuRunSource;
+  os << (cuda ? cudaRunSource : cpuRunSource);
+  os << R"(
+wrapper_status wrapper_model_run(wrapper_model *model,
+                                 const wrapper_array *inputs,
+                                 int32_t num_inputs, wrapper_array *outputs,
+                                 int32_t num_outputs) {
+  wrapper_status status = check_counts(model, inputs, num_inputs, outputs,
+                                       num_outputs, "wrapper_model_run");
+  if (status == WRAPPER_OK)
+    status = check_inputs(inputs);
+  if (status != WRAPPER_OK)
+    return status;
+  int32_t created = 0;
+  status = run_checked(inputs, outputs, &created);
+  /* A failure after some outputs were created (the allocation or copy of a
+   * later one) leaves the caller no outputs to free. */
+  if (status != WRAPPER_OK)
+    for (int32_t i = 0; i < created; ++i)
+      wrapper_array_destroy(&outputs[i]);
+  ++model->runs;
+  return status;
+}
+)";
   return source;
 }
 
