@@ -33,9 +33,8 @@ _DTYPES = {
 }
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
-# The model ABI this package reads (WrapperModel.h); version 1 models (no
-# wrapper_model_run_device) are still run.
-_ABI_VERSION = 2
+# The model ABI versions this package reads (WrapperModel.h); version 1
+# models (no wrapper_model_run_device) still run.
 _ABI_VERSIONS = (1, 2)
 
 
