@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -151,6 +152,85 @@ TEST(Runtime, BlockCacheFromManyThreads) {
     EXPECT_EQ(failures[t], 0) << "thread " << t;
   EXPECT_LE(keptBytes(), uint64_t(64) << 20);
   wrapper_release_cached_memory();
+}
+
+TEST(Runtime, CallScopeFreesWhatAFailedCallHeld) {
+  // Thousands of blocks (the record grows and rehashes), half of them freed
+  // in a shuffled order (deletion by backward shift), then the scope ends
+  // with a failure: exactly the blocks still live are freed.
+  int64_t before = wrapper_live_blocks();
+  std::vector<void *> blocks;
+  std::mt19937 random(3);
+  wrapper_call_scope_begin();
+  for (int i = 0; i < 5000; ++i)
+    blocks.push_back(_mlir_memref_to_llvm_alloc(16 + random() % 4096));
+  std::shuffle(blocks.begin(), blocks.end(), random);
+  for (size_t i = 0; i < blocks.size() / 2; ++i)
+    _mlir_memref_to_llvm_free(blocks[i]);
+  EXPECT_EQ(wrapper_live_blocks(), before + 2500);
+  EXPECT_EQ(wrapper_call_scope_end(WRAPPER_ERROR_OUT_OF_MEMORY),
+            WRAPPER_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(wrapper_live_blocks(), before);
+
+  // A call that returns keeps its results; wrapper_alloc's blocks belong to
+  // the caller and are never freed by a scope.
+  wrapper_call_scope_begin();
+  void *result = _mlir_memref_to_llvm_alloc(100);
+  void *owned = nullptr;
+  ASSERT_EQ(wrapper_alloc(100, 16, &owned), WRAPPER_OK);
+  EXPECT_EQ(wrapper_call_scope_end(WRAPPER_OK), WRAPPER_OK);
+  EXPECT_EQ(wrapper_live_blocks(), before + 2);
+  _mlir_memref_to_llvm_free(result);
+  wrapper_call_scope_begin();
+  void *inner = _mlir_memref_to_llvm_alloc(100);
+  EXPECT_EQ(wrapper_call_scope_end(WRAPPER_ERROR_EXTERNAL),
+            WRAPPER_ERROR_EXTERNAL);
+  (void)inner;
+  EXPECT_EQ(wrapper_live_blocks(), before + 1);
+  wrapper_free(owned);
+
+  // Nested scopes: the inner one's failure frees only its own blocks.
+  wrapper_call_scope_begin();
+  void *outer = _mlir_memref_to_llvm_alloc(64);
+  wrapper_call_scope_begin();
+  _mlir_memref_to_llvm_alloc(64);
+  wrapper_call_scope_end(WRAPPER_ERROR_EXTERNAL);
+  EXPECT_EQ(wrapper_live_blocks(), before + 1);
+  wrapper_call_scope_end(WRAPPER_OK);
+  _mlir_memref_to_llvm_free(outer);
+  EXPECT_EQ(wrapper_live_blocks(), before);
+}
+
+TEST(Runtime, CallScopeOfAnExitingThreadIsFreed) {
+  int64_t before = wrapper_live_blocks();
+  std::thread([] {
+    wrapper_call_scope_begin();
+    for (int i = 0; i < 100; ++i)
+      _mlir_memref_to_llvm_alloc(1000);
+    // The thread ends inside its scope (as one calling pthread_exit from a
+    // callback would).
+  }).join();
+  EXPECT_EQ(wrapper_live_blocks(), before);
+}
+
+TEST(Runtime, InjectedAllocationFailure) {
+  // The countdown lets one allocation through, refuses the next with a
+  // message saying so, then disarms. (Compiled code's sites are injected
+  // through model.so: test/Tools/wrapper-compile/fault-injection.c.)
+  int64_t before = wrapper_live_blocks();
+  wrapper_fail_allocation_after(1);
+  void *first = nullptr;
+  EXPECT_EQ(wrapper_alloc(10, 16, &first), WRAPPER_OK);
+  void *second = nullptr;
+  EXPECT_EQ(wrapper_alloc(10, 16, &second), WRAPPER_ERROR_OUT_OF_MEMORY);
+  EXPECT_NE(std::string(wrapper_last_error())
+                .find("injected by wrapper_fail_allocation_after"),
+            std::string::npos);
+  void *third = nullptr;
+  EXPECT_EQ(wrapper_alloc(10, 16, &third), WRAPPER_OK); // disarmed
+  wrapper_free(first);
+  wrapper_free(third);
+  EXPECT_EQ(wrapper_live_blocks(), before);
 }
 
 TEST(Runtime, HalfConversions) {

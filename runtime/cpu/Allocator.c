@@ -11,6 +11,11 @@
  *  - _mlir_memref_to_llvm_alloc/_free, which compiled code calls for its
  *    buffers when lowered with the pipelines' runtime-allocator option.
  *
+ * Fault injection (wrapper_fail_allocation_after) counts the blocks of
+ * both, and of extern kernels' results. Blocks for compiled code and
+ * extern kernels are recorded in the thread's call scope (CallScope.c), so
+ * that a call that fails can free them.
+ *
  * The cache. A compiled model allocates the same buffers on every call.
  * Through malloc alone, glibc maps blocks above its mmap threshold and
  * unmaps them on free (and trims its heap above the trim threshold), so
@@ -37,6 +42,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,7 +132,44 @@ static uint64_t evictLocked(uint64_t keep) {
   return released;
 }
 
-void *wrapper_block_alloc(size_t bytes, size_t alignment) {
+/* Blocks handed out and not yet taken back (wrapper_live_blocks). */
+static int64_t liveBlocks;
+/* Allocations to let through before one is refused (fault injection); -1:
+ * none is refused. */
+static int64_t failAfter = -1;
+/* Whether the last refused allocation of this thread was injected. */
+static _Thread_local int lastFailureInjected;
+
+void wrapper_fail_allocation_after(int64_t count) {
+  __atomic_store_n(&failAfter, count < 0 ? -1 : count, __ATOMIC_SEQ_CST);
+}
+
+int wrapper_countdown_take(int64_t *counter) {
+  int64_t left = __atomic_load_n(counter, __ATOMIC_SEQ_CST);
+  while (left >= 0) {
+    int64_t next = left == 0 ? -1 : left - 1;
+    if (__atomic_compare_exchange_n(counter, &left, next, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST))
+      return left == 0;
+  }
+  return 0;
+}
+
+const char *wrapper_block_failure_note(void) {
+  return lastFailureInjected
+             ? " (a failure injected by wrapper_fail_allocation_after)"
+             : "";
+}
+
+int64_t wrapper_live_blocks(void) {
+  return __atomic_load_n(&liveBlocks, __ATOMIC_RELAXED);
+}
+
+/* A block from the cache or malloc, not recorded in the call scope. */
+static void *allocateBlock(size_t bytes, size_t alignment) {
+  lastFailureInjected = wrapper_countdown_take(&failAfter);
+  if (lastFailureInjected)
+    return NULL;
   size_t index = classAbove(bytes);
   if (index >= kClassCount)
     return NULL;
@@ -149,24 +192,35 @@ void *wrapper_block_alloc(size_t bytes, size_t alignment) {
       evictLocked(cacheLimit > capacity ? cacheLimit - capacity : 0);
   }
   pthread_mutex_unlock(&cacheLock);
-  if (block)
-    return block;
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  for (int attempt = 0; !block && attempt < 2; ++attempt) {
     if (alignment <= 16)
       block = malloc(capacity);
     else if (posix_memalign(&block, alignment, capacity) != 0)
       block = NULL;
-    if (block)
-      return block;
     /* Kept blocks may be what stands in the way. */
-    wrapper_release_cached_memory();
+    if (!block)
+      wrapper_release_cached_memory();
   }
-  return NULL;
+  if (block)
+    __atomic_add_fetch(&liveBlocks, 1, __ATOMIC_RELAXED);
+  return block;
+}
+
+void *wrapper_block_alloc(size_t bytes, size_t alignment) {
+  void *block = allocateBlock(bytes, alignment);
+  wrapper_scope_record(block);
+  return block;
 }
 
 void wrapper_block_free(void *block) {
+  wrapper_scope_forget(block);
+  wrapper_block_release(block);
+}
+
+void wrapper_block_release(void *block) {
   if (!block)
     return;
+  __atomic_sub_fetch(&liveBlocks, 1, __ATOMIC_RELAXED);
   int index = classBelow(malloc_usable_size(block));
   int kept = 0;
   if (index >= 0) {
@@ -226,26 +280,6 @@ typedef struct {
 static uint64_t allocLimit;
 static uint64_t allocated;
 static uint64_t peakAllocated;
-/* Allocations to let through before one is refused (fault injection); -1:
- * none is refused. */
-static int64_t failAfter = -1;
-
-void wrapper_fail_allocation_after(int64_t count) {
-  __atomic_store_n(&failAfter, count < 0 ? -1 : count, __ATOMIC_SEQ_CST);
-}
-
-/* Whether this allocation is the one to refuse (it then disarms). */
-static int injectedFailure(void) {
-  int64_t left = __atomic_load_n(&failAfter, __ATOMIC_SEQ_CST);
-  while (left >= 0) {
-    int64_t next = left == 0 ? -1 : left - 1;
-    if (__atomic_compare_exchange_n(&failAfter, &left, next, 0,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-      return left == 0;
-  }
-  return 0;
-}
-
 void wrapper_set_alloc_limit(uint64_t bytes) {
   __atomic_store_n(&allocLimit, bytes, __ATOMIC_RELAXED);
 }
@@ -272,11 +306,6 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
                              "wrapper_alloc: %zu bytes overflow the address "
                              "space",
                              bytes);
-  if (injectedFailure())
-    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "out of memory allocating %zu bytes (a failure "
-                             "injected by wrapper_fail_allocation_after)",
-                             bytes);
   uint64_t limit = __atomic_load_n(&allocLimit, __ATOMIC_RELAXED);
   uint64_t now = __atomic_add_fetch(&allocated, bytes, __ATOMIC_RELAXED);
   if (limit && now > limit) {
@@ -287,11 +316,14 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
         "above the limit of %llu bytes",
         bytes, (unsigned long long)now, (unsigned long long)limit);
   }
-  char *raw = (char *)wrapper_block_alloc(bytes + extra, 16);
+  /* The caller owns the block whatever happens to a call it is made in:
+   * it is not recorded in the call scope. */
+  char *raw = (char *)allocateBlock(bytes + extra, 16);
   if (!raw) {
     __atomic_sub_fetch(&allocated, bytes, __ATOMIC_RELAXED);
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "out of memory allocating %zu bytes", bytes);
+                             "out of memory allocating %zu bytes%s", bytes,
+                             wrapper_block_failure_note());
   }
   uintptr_t base = (uintptr_t)(raw + sizeof(AllocHeader));
   uintptr_t aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
@@ -312,30 +344,51 @@ void wrapper_free(void *ptr) {
     return;
   AllocHeader *header = (AllocHeader *)((char *)ptr - sizeof(AllocHeader));
   __atomic_sub_fetch(&allocated, header->bytes, __ATOMIC_RELAXED);
-  wrapper_block_free((char *)ptr - header->offset);
+  wrapper_block_release((char *)ptr - header->offset);
 }
 
 /*===------------------------------------------------------------------===*
  * The allocator of compiled code
  *===------------------------------------------------------------------===*/
 
-/* Outside the live count, the limit and fault injection, which count what
- * the runtime's callers allocate. Compiled code does not check the
- * pointer, so out of memory is reported through wrapper_shim_check (the
- * caller's error jump, or a message and exit). */
+/* Outside the live count and the limit, which count what the runtime's
+ * callers allocate; inside fault injection and the call scope. Compiled
+ * code does not check the pointer, so out of memory is reported through
+ * wrapper_shim_check (the caller's error jump, or a message and exit). */
+/* OpenMP's nesting level, where an OpenMP runtime is in the process. */
+int omp_get_level(void) __attribute__((weak));
+
 static void *allocateForCompiledCode(size_t alignment, size_t bytes) {
   size_t power = 16;
   while (power < alignment && power < ((size_t)1 << 30))
     power <<= 1;
   void *block = wrapper_block_alloc(bytes ? bytes : 1, power);
-  if (!block) {
-    wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                      "out of memory allocating %zu bytes for a buffer of "
-                      "the compiled program",
-                      bytes);
-    wrapper_shim_check(WRAPPER_ERROR_OUT_OF_MEMORY, "buffer allocation");
+  if (block)
+    return block;
+  wrapper_status status = wrapper_set_error(
+      WRAPPER_ERROR_OUT_OF_MEMORY,
+      "out of memory allocating %zu bytes for a buffer of the compiled "
+      "program%s",
+      bytes, wrapper_block_failure_note());
+  if (omp_get_level && omp_get_level() > 0) {
+    /* Inside a parallel region, a jump out would leave the region's team
+     * waiting (and a worker thread has no jump): an injected failure is
+     * deferred to the end of the call, with the block allocated after all;
+     * a real one ends the process. */
+    if (lastFailureInjected) {
+      wrapper_scope_defer_failure(status, wrapper_last_error());
+      block = wrapper_block_alloc(bytes ? bytes : 1, power);
+    }
+    if (block)
+      return block;
+    fprintf(stderr,
+            "error: %s, inside a parallel loop (it cannot be "
+            "unwound)\n",
+            wrapper_last_error());
+    abort();
   }
-  return block;
+  wrapper_shim_check(status, "buffer allocation");
+  return NULL;
 }
 
 void *_mlir_memref_to_llvm_alloc(size_t bytes) {

@@ -185,10 +185,14 @@ static wrapper_status driverError(CUresult result, const char *what) {
     cu.cuGetErrorName(result, &name);
   if (cu.cuGetErrorString)
     cu.cuGetErrorString(result, &text);
-  return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s: %s (%d): %s",
+  return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED, "%s: %s (%d): %s%s",
                               what, name ? name : "?", (int)result,
-                              text ? text : "");
+                              text ? text : "", wrapper_cuda_fault_note());
 }
+
+/* A driver call that does a model call's work, or the error fault
+ * injection puts in its place (CUDA_ERROR_UNKNOWN). */
+#define CU_WORK(call) (wrapper_cuda_fault() ? 999 : (call))
 
 #define CU_CHECK(call, what)                                                   \
   do {                                                                         \
@@ -367,7 +371,7 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
       }
     if (!found) {
       CUdeviceptr ptr = 0;
-      CUresult result = cu.cuMemAlloc(&ptr, size);
+      CUresult result = CU_WORK(cu.cuMemAlloc(&ptr, size));
       if (result != 0) {
         status = driverError(result, "cuMemAlloc");
       } else if (!reserve((void **)&blocks, &blockCapacity, blockCount,
@@ -476,8 +480,8 @@ wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,
   wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK || bytes == 0)
     return status;
-  CU_CHECK(cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)device, host, bytes,
-                                currentStream()),
+  CU_CHECK(CU_WORK(cu.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)device, host,
+                                        bytes, currentStream())),
            "cuMemcpyHtoDAsync");
   countCopy(1, bytes);
   return WRAPPER_OK;
@@ -495,8 +499,8 @@ wrapper_status wrapper_cuda_copy_to_host(void *host, const void *device,
         "(between wrapper_cuda_graph_begin and _end); copies to the host "
         "wait for the GPU");
   if (bytes)
-    CU_CHECK(cu.cuMemcpyDtoHAsync(host, (CUdeviceptr)(uintptr_t)device, bytes,
-                                  currentStream()),
+    CU_CHECK(CU_WORK(cu.cuMemcpyDtoHAsync(host, (CUdeviceptr)(uintptr_t)device,
+                                          bytes, currentStream())),
              "cuMemcpyDtoHAsync");
   countCopy(0, bytes);
   return wrapper_cuda_synchronize();
@@ -507,9 +511,9 @@ wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
   wrapper_status status = readyUnlocked();
   if (status != WRAPPER_OK || bytes == 0)
     return status;
-  CU_CHECK(cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
-                                (CUdeviceptr)(uintptr_t)src, bytes,
-                                currentStream()),
+  CU_CHECK(CU_WORK(cu.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
+                                        (CUdeviceptr)(uintptr_t)src, bytes,
+                                        currentStream())),
            "cuMemcpyDtoDAsync");
   return WRAPPER_OK;
 }
@@ -659,10 +663,11 @@ wrapper_status wrapper_cuda_launch(void *function, const uint32_t grid[3],
       return status;
   }
   __atomic_add_fetch(&stats.launches, 1, __ATOMIC_RELAXED);
-  CU_CHECK(cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1], grid[2],
-                             block[0], block[1], block[2], shared_bytes,
-                             currentStream(), params, NULL),
-           "cuLaunchKernel");
+  CU_CHECK(
+      CU_WORK(cu.cuLaunchKernel((CUfunction)function, grid[0], grid[1], grid[2],
+                                block[0], block[1], block[2], shared_bytes,
+                                currentStream(), params, NULL)),
+      "cuLaunchKernel");
   return WRAPPER_OK;
 }
 
@@ -841,6 +846,8 @@ wrapper_status wrapper_cuda_graph_destroy(wrapper_cuda_graph *graph) {
   return status;
 }
 
+int wrapper_cuda_failed(void) { return stickyStatus != WRAPPER_OK; }
+
 void wrapper_cuda_count_gemm(void) {
   __atomic_add_fetch(&stats.gemms, 1, __ATOMIC_RELAXED);
 }
@@ -888,6 +895,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   (void)streamArg;
   (void)extra;
   (void)paramsCount;
+  if (wrapper_cuda_failed())
+    return;
   uint32_t grid[3] = {(uint32_t)gridX, (uint32_t)gridY, (uint32_t)gridZ};
   uint32_t block[3] = {(uint32_t)blockX, (uint32_t)blockY, (uint32_t)blockZ};
   wrapper_cuda_sticky(
@@ -911,7 +920,8 @@ void *mgpuMemAlloc(uint64_t bytes, void *streamArg, int8_t isHostShared) {
                                 "mgpuMemAlloc: host-shared memory"));
     return NULL;
   }
-  wrapper_cuda_sticky(wrapper_cuda_alloc((size_t)bytes, &ptr));
+  if (!wrapper_cuda_failed())
+    wrapper_cuda_sticky(wrapper_cuda_alloc((size_t)bytes, &ptr));
   return ptr;
 }
 
@@ -924,11 +934,13 @@ void mgpuMemFree(void *ptr, void *streamArg) {
  * addressing), as gpu.memcpy means. */
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
   (void)streamArg;
+  if (wrapper_cuda_failed())
+    return;
   wrapper_status status = readyUnlocked();
   if (status == WRAPPER_OK && bytes) {
-    CUresult result =
-        cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
-                         (CUdeviceptr)(uintptr_t)src, bytes, currentStream());
+    CUresult result = CU_WORK(cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,
+                                               (CUdeviceptr)(uintptr_t)src,
+                                               bytes, currentStream()));
     if (result != 0)
       status = driverError(result, "cuMemcpyAsync");
     else if (onHost(src) != onHost(dst))
@@ -940,10 +952,12 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *streamArg) {
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   void *streamArg) {
   (void)streamArg;
+  if (wrapper_cuda_failed())
+    return;
   wrapper_status status = readyUnlocked();
   if (status == WRAPPER_OK && count) {
-    CUresult result = cu.cuMemsetD32Async((CUdeviceptr)(uintptr_t)dst, value,
-                                          count, currentStream());
+    CUresult result = CU_WORK(cu.cuMemsetD32Async(
+        (CUdeviceptr)(uintptr_t)dst, value, count, currentStream()));
     if (result != 0)
       status = driverError(result, "cuMemsetD32Async");
   }

@@ -267,5 +267,6 @@ void wrapperCudaGemm(int64_t batch, int64_t m, int64_t n, int64_t k,
       .accumulate = (flags & WRAPPER_CUDA_GEMM_ACCUMULATE) != 0,
       .allow_tf32 = (flags & WRAPPER_CUDA_GEMM_ALLOW_TF32) != 0,
   };
-  wrapper_cuda_sticky(wrapper_cuda_gemm(&args));
+  if (!wrapper_cuda_failed())
+    wrapper_cuda_sticky(wrapper_cuda_gemm(&args));
 }

@@ -31,4 +31,16 @@ wrapper_cuda_resolve(void *library, const wrapper_cuda_symbol *symbols,
 /* Counts a product handed to cuBLAS (wrapper_cuda_stats.gemms). */
 __attribute__((visibility("hidden"))) void wrapper_cuda_count_gemm(void);
 
+/* Fault injection (CudaFaults.c): whether the driver call about to be made
+ * is to fail instead, and, for its message, " (a failure injected by ...)"
+ * when the last driver call this thread asked about was refused. */
+__attribute__((visibility("hidden"))) int wrapper_cuda_fault(void);
+__attribute__((visibility("hidden"))) const char *wrapper_cuda_fault_note(void);
+
+/* Whether this thread has an error of an mgpu* call not yet reported: the
+ * rest of a failed call's device work (launches, copies, products) is
+ * skipped, so that a kernel never runs on a buffer whose allocation
+ * failed. */
+__attribute__((visibility("hidden"))) int wrapper_cuda_failed(void);
+
 #endif /* WRAPPER_LIB_RUNTIME_CUDAINTERNAL_H */

@@ -275,8 +275,9 @@ static inline wrapper_status prepareOutput(const char *op, const char *name,
   void *data = wrapper_block_alloc(bytes ? bytes : 64, 64);
   if (!data)
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                             "%s: out of memory allocating %zu bytes for '%s'",
-                             op, bytes, name);
+                             "%s: out of memory allocating %zu bytes for "
+                             "'%s'%s",
+                             op, bytes, name, wrapper_block_failure_note());
   t->data = data;
   int64_t stride = 1;
   for (int32_t d = rank - 1; d >= 0; --d) {

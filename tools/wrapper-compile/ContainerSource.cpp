@@ -194,6 +194,8 @@ wrapper_status wrapper_model_run_device(wrapper_model *model,
   status = wrapper_cuda_set_stream(stream, &previous);
   if (status != WRAPPER_OK)
     return status;
+  int cancel_state;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
   results_t results;
   status = call_entry(views, data, &results);
   /* Errors of the calls made so far; kernels' own show up at the caller's
@@ -222,6 +224,7 @@ wrapper_status wrapper_model_run_device(wrapper_model *model,
     outputs[o].allocated = out[o].allocated;
   }
   ++model->runs;
+  pthread_setcancelstate(cancel_state, NULL);
   return status;
 }
 
@@ -294,6 +297,7 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
   os << R"(
 #include "Wrapper/Runtime/WrapperShim.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -550,11 +554,15 @@ static wrapper_status call_entry(const wrapper_array *inputs,
          << "].shape[d];\n    }\n  }\n";
     }
   }
+  // The call scope records the blocks the entry allocates: a failure jumps
+  // past its frees, and ending the scope with release frees them.
   os << "  jmp_buf failure;\n  void *volatile previous_jump = NULL;\n"
+        "  wrapper_call_scope_begin();\n"
         "  int failed_status = setjmp(failure);\n"
         "  if (failed_status) {\n"
         "    wrapper_set_error_jump(previous_jump);\n"
-        "    return (wrapper_status)failed_status;\n  }\n"
+        "    return wrapper_call_scope_end((wrapper_status)failed_status);\n"
+        "  }\n"
         "  previous_jump = wrapper_set_error_jump(&failure);\n";
   os << "  _mlir_ciface_" << entry << "(";
   SmallVector<std::string> args;
@@ -564,7 +572,8 @@ static wrapper_status call_entry(const wrapper_array *inputs,
     args.push_back("&in" + std::to_string(i));
   llvm::interleaveComma(args, os);
   os << ");\n";
-  os << "  wrapper_set_error_jump(previous_jump);\n  return WRAPPER_OK;\n}\n";
+  os << "  wrapper_set_error_jump(previous_jump);\n"
+        "  return wrapper_call_scope_end(WRAPPER_OK);\n}\n";
 
   // The results as (sizes, strides, first element, allocation) rows.
   os << "\ntypedef struct { const int64_t *sizes, *strides; char *data; void "
@@ -599,6 +608,9 @@ wrapper_status wrapper_model_run(wrapper_model *model,
   if (status != WRAPPER_OK)
     return status;
   int32_t created = 0;
+  /* A thread cancelled during the call stops after it, with nothing held. */
+  int cancel_state;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
   status = run_checked(inputs, outputs, &created);
   /* A failure after some outputs were created (the allocation or copy of a
    * later one) leaves the caller no outputs to free. */
@@ -606,6 +618,7 @@ wrapper_status wrapper_model_run(wrapper_model *model,
     for (int32_t i = 0; i < created; ++i)
       wrapper_array_destroy(&outputs[i]);
   ++model->runs;
+  pthread_setcancelstate(cancel_state, NULL);
   return status;
 }
 )";

@@ -118,6 +118,16 @@ wrapper_status wrapper_cuda_synchronize(void);
  * waiting for the GPU: errors of kernels still running show up later, at
  * the caller's next synchronization. */
 wrapper_status wrapper_cuda_take_error(void);
+/* Fault injection for tests: lets `count` more of the driver calls that do
+ * a call's work (cuMemAlloc, cuLaunchKernel, the cuMemcpy* and cuMemset
+ * calls, in any thread) through, then fails the next one with
+ * CUDA_ERROR_UNKNOWN without making it, with a message saying it was
+ * injected, then disarms; a negative count disarms it. After an error of
+ * an mgpu* call, the rest of that thread's device work (launches, copies,
+ * memsets, products, allocations) is skipped until the error is reported,
+ * so no kernel runs on a buffer whose allocation failed; frees still
+ * happen, so a failed call gives its blocks back. */
+void wrapper_cuda_fail_call_after(int64_t count);
 
 /* The module of a PTX (NUL-terminated) or cubin/fatbin image, loaded once
  * per image address. */

@@ -83,13 +83,43 @@ void wrapper_alloc_cache_stats(uint64_t *kept_bytes, uint64_t *hits,
 void *_mlir_memref_to_llvm_alloc(size_t bytes);
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes);
 void _mlir_memref_to_llvm_free(void *ptr);
-/* Fault injection for tests: lets `count` more wrapper_alloc calls (in any
- * thread) succeed, then refuses the next one with
- * WRAPPER_ERROR_OUT_OF_MEMORY as if malloc had failed, then disarms. A
- * negative count disarms it. Every caller of wrapper_alloc must return the
- * error and free what it held (python/tests/test_reliability.py injects a
- * failure at each allocation of a call in turn). */
+/* Fault injection for tests: lets `count` more block allocations (in any
+ * thread) succeed, then refuses the next one as if malloc had failed, then
+ * disarms. Every allocation of the runtime counts: wrapper_alloc, compiled
+ * code's buffers (_mlir_memref_to_llvm_alloc) and extern kernels'
+ * results. The refusal is reported as WRAPPER_ERROR_OUT_OF_MEMORY with a
+ * message saying it was injected. A negative count disarms it. Every
+ * caller must return the error and free what it held
+ * (test/Tools/wrapper-compile/fault-injection.c and
+ * python/tests/test_reliability.py inject a failure at each allocation of
+ * a call in turn). */
 void wrapper_fail_allocation_after(int64_t count);
+/* Blocks the allocator has handed out and not taken back (wrapper_alloc's,
+ * compiled code's, extern kernels'), for tests that a failed call left
+ * nothing behind. Exact when compiled code is built with the
+ * runtime-allocator option (wrapper-compile always builds it so). */
+int64_t wrapper_live_blocks(void);
+
+/* Call scopes. Between wrapper_call_scope_begin and wrapper_call_scope_end
+ * on one thread, the runtime records every block it hands out on that
+ * thread to compiled code or extern kernels (not wrapper_alloc's, which
+ * belong to the caller) until the block is freed. A model's container runs
+ * its compiled entry inside a scope: a failure jumps out of the compiled
+ * code past the frees of the buffers it held.
+ *
+ * wrapper_call_scope_end(status) ends the innermost scope of the thread.
+ * With a failure status (the call failed), it frees the blocks the scope
+ * still records and returns the status. With WRAPPER_OK (the call
+ * returned), it returns WRAPPER_OK and forgets them (they are the call's
+ * results), unless a failure was deferred meanwhile: an injected
+ * allocation failure inside an OpenMP parallel region, where no jump is
+ * possible, is reported here (the allocation itself was served), and the
+ * blocks are freed as for a failure. Scopes nest (8 levels record; deeper
+ * ones record nothing). A thread that exits inside a scope frees what the
+ * scope holds. Blocks of OpenMP worker threads are not recorded: each
+ * worker frees its own before its parallel region ends. */
+void wrapper_call_scope_begin(void);
+wrapper_status wrapper_call_scope_end(wrapper_status status);
 
 /*===------------------------------------------------------------------===*
  * Kernel profiling

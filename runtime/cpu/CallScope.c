@@ -1,0 +1,211 @@
+/*===- CallScope.c - blocks a failed or abandoned call still holds --------===*
+ *
+ * Part of the Wrapper project.
+ *
+ * A model's container calls compiled code under an error jump: a failing
+ * extern kernel, proxy call or allocation longjmps out of the compiled
+ * code, past the frees of the buffers it held. A call scope records, per
+ * thread, every block the runtime hands out between its begin and its end
+ * and has not taken back, so that the container can free what the failed
+ * call held (wrapper_call_scope_end with the failure).
+ *
+ * The record is an open-addressing hash set of block addresses (linear
+ * probing, deletion by backward shift), one per nesting level of a thread,
+ * kept between calls: recording a block costs a hash insert, freeing one a
+ * lookup. A thread that exits inside a scope (pthread_exit from a proxy
+ * callback) frees the blocks of its open scopes from a thread-exit
+ * destructor.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "RuntimeInternal.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxDepth = 8, kMinSlots = 64 };
+
+typedef struct {
+  void **slots; /* NULL or a block address; capacity mask + 1 */
+  size_t mask;
+  size_t count;
+} BlockSet;
+
+typedef struct {
+  BlockSet sets[kMaxDepth];
+  int depth; /* open scopes, including those deeper than kMaxDepth */
+  int registered;
+} ThreadScopes;
+
+static _Thread_local ThreadScopes scopes;
+
+static size_t home(const BlockSet *set, const void *block) {
+  uint64_t h = (uint64_t)(uintptr_t)block >> 4;
+  h *= 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 32) & set->mask;
+}
+
+/* Frees every block `set` records and empties it. */
+static void releaseAll(BlockSet *set) {
+  if (!set->slots || set->count == 0)
+    return;
+  for (size_t i = 0; i <= set->mask; ++i) {
+    if (set->slots[i]) {
+      wrapper_block_release(set->slots[i]);
+      set->slots[i] = NULL;
+    }
+  }
+  set->count = 0;
+}
+
+static void forgetAll(BlockSet *set) {
+  if (set->slots && set->count != 0)
+    memset(set->slots, 0, (set->mask + 1) * sizeof(void *));
+  set->count = 0;
+}
+
+/* The thread-exit destructor: frees what open scopes still hold. */
+static void threadExit(void *value) {
+  ThreadScopes *state = (ThreadScopes *)value;
+  int open = state->depth < kMaxDepth ? state->depth : kMaxDepth;
+  for (int d = 0; d < kMaxDepth; ++d) {
+    if (d < open)
+      releaseAll(&state->sets[d]);
+    free(state->sets[d].slots);
+    state->sets[d].slots = NULL;
+    state->sets[d].mask = state->sets[d].count = 0;
+  }
+  state->depth = 0;
+}
+
+static pthread_key_t exitKey;
+static pthread_once_t exitKeyOnce = PTHREAD_ONCE_INIT;
+static int exitKeyMade;
+static void makeExitKey(void) {
+  exitKeyMade = pthread_key_create(&exitKey, threadExit) == 0;
+}
+
+void wrapper_call_scope_begin(void) {
+  if (!scopes.registered) {
+    pthread_once(&exitKeyOnce, makeExitKey);
+    if (exitKeyMade)
+      pthread_setspecific(exitKey, &scopes);
+    scopes.registered = 1;
+  }
+  if (scopes.depth < kMaxDepth)
+    forgetAll(&scopes.sets[scopes.depth]);
+  ++scopes.depth;
+}
+
+/* The failure deferred by wrapper_scope_defer_failure, under its lock. */
+static pthread_mutex_t deferredLock = PTHREAD_MUTEX_INITIALIZER;
+static wrapper_status deferredStatus = WRAPPER_OK;
+static char deferredMessage[512];
+
+void wrapper_scope_defer_failure(wrapper_status status, const char *message) {
+  pthread_mutex_lock(&deferredLock);
+  if (deferredStatus == WRAPPER_OK) {
+    deferredStatus = status;
+    snprintf(deferredMessage, sizeof deferredMessage, "%s",
+             message ? message : "");
+  }
+  pthread_mutex_unlock(&deferredLock);
+}
+
+/* The deferred failure, cleared, with its message set on this thread. */
+static wrapper_status takeDeferred(void) {
+  if (__atomic_load_n(&deferredStatus, __ATOMIC_RELAXED) == WRAPPER_OK)
+    return WRAPPER_OK;
+  pthread_mutex_lock(&deferredLock);
+  wrapper_status status = deferredStatus;
+  if (status != WRAPPER_OK)
+    wrapper_set_error(status, "%s", deferredMessage);
+  deferredStatus = WRAPPER_OK;
+  pthread_mutex_unlock(&deferredLock);
+  return status;
+}
+
+wrapper_status wrapper_call_scope_end(wrapper_status status) {
+  if (status == WRAPPER_OK)
+    status = takeDeferred();
+  if (scopes.depth <= 0)
+    return status;
+  --scopes.depth;
+  if (scopes.depth >= kMaxDepth)
+    return status;
+  BlockSet *set = &scopes.sets[scopes.depth];
+  if (status != WRAPPER_OK)
+    releaseAll(set);
+  else
+    forgetAll(set);
+  return status;
+}
+
+static int grow(BlockSet *set) {
+  size_t capacity = set->slots ? (set->mask + 1) * 2 : kMinSlots;
+  void **slots = (void **)calloc(capacity, sizeof(void *));
+  if (!slots)
+    return 0;
+  BlockSet bigger = {slots, capacity - 1, 0};
+  for (size_t i = 0; set->slots && i <= set->mask; ++i) {
+    void *block = set->slots[i];
+    if (!block)
+      continue;
+    size_t j = home(&bigger, block);
+    while (slots[j])
+      j = (j + 1) & bigger.mask;
+    slots[j] = block;
+    ++bigger.count;
+  }
+  free(set->slots);
+  *set = bigger;
+  return 1;
+}
+
+void wrapper_scope_record(void *block) {
+  if (!block || scopes.depth <= 0 || scopes.depth > kMaxDepth)
+    return;
+  BlockSet *set = &scopes.sets[scopes.depth - 1];
+  /* Without room the block goes unrecorded: a failure of this call may
+   * then leave it allocated, nothing worse. */
+  if ((set->count + 1) * 2 > (set->slots ? set->mask + 1 : 0) && !grow(set))
+    return;
+  size_t i = home(set, block);
+  while (set->slots[i]) {
+    if (set->slots[i] == block)
+      return;
+    i = (i + 1) & set->mask;
+  }
+  set->slots[i] = block;
+  ++set->count;
+}
+
+void wrapper_scope_forget(void *block) {
+  if (!block || scopes.depth <= 0 || scopes.depth > kMaxDepth)
+    return;
+  BlockSet *set = &scopes.sets[scopes.depth - 1];
+  if (set->count == 0)
+    return;
+  size_t i = home(set, block);
+  while (set->slots[i] != block) {
+    if (!set->slots[i])
+      return;
+    i = (i + 1) & set->mask;
+  }
+  /* Backward shift: move later members of the probe run into the hole
+   * unless their home lies cyclically in (hole, member]. */
+  set->slots[i] = NULL;
+  --set->count;
+  for (size_t j = (i + 1) & set->mask; set->slots[j]; j = (j + 1) & set->mask) {
+    size_t k = home(set, set->slots[j]);
+    int stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (stays)
+      continue;
+    set->slots[i] = set->slots[j];
+    set->slots[j] = NULL;
+    i = j;
+  }
+}
