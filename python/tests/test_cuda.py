@@ -2,6 +2,7 @@
 model.so. Without a GPU (CI), compiling works and creating the model says
 why it cannot run; on a GPU, the outputs match NumPy and eager PyTorch."""
 
+import ctypes
 import os
 
 import numpy as np
@@ -227,14 +228,14 @@ def test_runs_on_the_current_torch_stream():
 
 
 def test_threads_with_their_own_streams_agree():
-    """Several threads, each on its own stream, call one model at once: the
+    """Eight threads, each on its own stream, call one model at once: the
     outputs equal one thread's, bit for bit."""
     torch = _torch_on_gpu_or_skip()
     import threading
 
     model = _compile_or_skip(MLP)
     weights = _mlp_weights(torch)
-    inputs = [torch.randn(33 + i, 64, device="cuda") for i in range(4)]
+    inputs = [torch.randn(33 + i, 64, device="cuda") for i in range(8)]
     expected = [model(x, *weights)[0].clone() for x in inputs]
     torch.cuda.synchronize()
     got = {}
@@ -251,13 +252,13 @@ def test_threads_with_their_own_streams_agree():
         except Exception as error:  # reported below
             errors.append(error)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert not errors, errors
-    for i in range(4):
+    for i in range(8):
         assert torch.equal(got[i], expected[i]), i
 
 
@@ -377,3 +378,78 @@ def test_torch_compile_with_cuda_graphs():
         for batch in (3, 3, 6, 3):
             x = torch.randn(batch, 64, device="cuda")
             torch.testing.assert_close(compiled(x), module(x), rtol=2e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("inputs_on", ["device", "host"])
+def test_injected_cuda_errors_free_everything(inputs_on):
+    """CUDA driver errors injected (wrapper_cuda_fail_call_after): the k-th
+    allocation, launch or copy of a call fails, for k = 0, 1, ... until a
+    call makes fewer. Each failure is a WrapperError saying so; the call's
+    remaining device work is skipped (no kernel writes through a buffer whose
+    allocation failed, which would end the context); its blocks go back to
+    the allocator; the next call gives the first call's outputs bit for bit.
+    On CUDA tensors (no copies) and on NumPy arrays (copies in and out)."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    lib = wrapper_mlir._compile._cuda_runtime()
+    lib.wrapper_cuda_fail_call_after.argtypes = [ctypes.c_int64]
+    args = [torch.randn(37, 64, device="cuda"), *_mlp_weights(torch)]
+    if inputs_on == "host":
+        args = [a.cpu().numpy() for a in args]
+
+    def same(outputs, expected):
+        if inputs_on == "host":
+            return all(np.array_equal(a, b) for a, b in zip(outputs, expected))
+        return all(torch.equal(a, b) for a, b in zip(outputs, expected))
+
+    expected = [o.clone() if inputs_on == "device" else o.copy() for o in model(*args)]
+    torch.cuda.synchronize()
+    in_use = wrapper_mlir.cuda_stats()["bytes_in_use"]
+    injected = 0
+    try:
+        for k in range(500):
+            lib.wrapper_cuda_fail_call_after(k)
+            try:
+                outputs = model(*args)
+            except wrapper_mlir.WrapperError as error:
+                lib.wrapper_cuda_fail_call_after(-1)
+                assert "injected by wrapper_cuda_fail_call_after" in str(error), str(error)
+                injected += 1
+                torch.cuda.synchronize()
+                assert wrapper_mlir.cuda_stats()["bytes_in_use"] == in_use, f"call {k}: a leak"
+                assert same(model(*args), expected), f"the call after failure {k}"
+                continue
+            lib.wrapper_cuda_fail_call_after(-1)
+            assert same(outputs, expected)
+            del outputs
+            break
+    finally:
+        lib.wrapper_cuda_fail_call_after(-1)
+    torch.cuda.synchronize()
+    assert wrapper_mlir.cuda_stats()["bytes_in_use"] == in_use
+    # Products, launches and allocations at least; copies on the host path.
+    assert injected >= (8 if inputs_on == "host" else 5), injected
+
+
+def test_device_memory_stays_flat_over_many_calls():
+    """5000 calls on CUDA tensors of one shape after a warm-up: the runtime's
+    bytes in use and reserved, and PyTorch's, do not move (outputs are
+    released as the tensors die). scripts/memory-growth.py --device cuda is
+    the long form on zoo models."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    x = torch.randn(256, 64, device="cuda")
+    for _ in range(50):
+        model(x, *weights)
+    torch.cuda.synchronize()
+    before = wrapper_mlir.cuda_stats()
+    torch_before = torch.cuda.memory_allocated()
+    for _ in range(5000):
+        out, top = model(x, *weights)
+        del out, top
+    torch.cuda.synchronize()
+    after = wrapper_mlir.cuda_stats()
+    assert after["bytes_in_use"] == before["bytes_in_use"]
+    assert after["bytes_reserved"] == before["bytes_reserved"]
+    assert torch.cuda.memory_allocated() == torch_before

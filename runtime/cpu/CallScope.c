@@ -16,6 +16,13 @@
  * callback) frees the blocks of its open scopes from a thread-exit
  * destructor.
  *
+ * A scope is also a call's share of the cores: each calling thread runs its
+ * parallel loops on its own OpenMP team, so 8 calls at once on 2 cores ran
+ * 16 threads. While several scopes are open in the process, the outermost
+ * scope of a thread sets that thread's OpenMP thread count (a per-thread
+ * setting) to the cores divided by the calls in flight, at least 1 and at
+ * most what it was, and puts it back at the end.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "RuntimeInternal.h"
@@ -38,9 +45,12 @@ typedef struct {
   BlockSet sets[kMaxDepth];
   int depth; /* open scopes, including those deeper than kMaxDepth */
   int registered;
+  int savedThreads; /* the OpenMP thread count to restore; 0: unchanged */
 } ThreadScopes;
 
 static _Thread_local ThreadScopes scopes;
+/* Outermost scopes open in the process: the calls in flight. */
+static int callsInFlight;
 
 static size_t home(const BlockSet *set, const void *block) {
   uint64_t h = (uint64_t)(uintptr_t)block >> 4;
@@ -71,6 +81,8 @@ static void forgetAll(BlockSet *set) {
 static void threadExit(void *value) {
   ThreadScopes *state = (ThreadScopes *)value;
   int open = state->depth < kMaxDepth ? state->depth : kMaxDepth;
+  if (state->depth > 0)
+    __atomic_sub_fetch(&callsInFlight, 1, __ATOMIC_RELAXED);
   for (int d = 0; d < kMaxDepth; ++d) {
     if (d < open)
       releaseAll(&state->sets[d]);
@@ -88,6 +100,57 @@ static void makeExitKey(void) {
   exitKeyMade = pthread_key_create(&exitKey, threadExit) == 0;
 }
 
+/* OpenMP, where a runtime is in the process (libomp, or PyTorch's libgomp
+ * under KmpcOverGomp): resolved weakly, so the runtime links none. */
+int omp_get_max_threads(void) __attribute__((weak));
+int omp_get_num_procs(void) __attribute__((weak));
+void omp_set_num_threads(int) __attribute__((weak));
+
+static int sharingConfigured, sharingOn = 1;
+
+void wrapper_set_thread_sharing(int on) {
+  __atomic_store_n(&sharingOn, on != 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&sharingConfigured, 1, __ATOMIC_RELEASE);
+}
+
+static int sharing(void) {
+  if (!__atomic_load_n(&sharingConfigured, __ATOMIC_ACQUIRE)) {
+    const char *text = getenv("WRAPPER_SHARE_THREADS");
+    __atomic_store_n(&sharingOn, !(text && strcmp(text, "0") == 0),
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&sharingConfigured, 1, __ATOMIC_RELEASE);
+  }
+  return __atomic_load_n(&sharingOn, __ATOMIC_RELAXED);
+}
+
+/* The outermost scope of a thread takes its share of the cores. */
+static void takeShare(void) {
+  int inFlight = __atomic_add_fetch(&callsInFlight, 1, __ATOMIC_RELAXED);
+  scopes.savedThreads = 0;
+  if (inFlight < 2 || !sharing() || !omp_get_max_threads ||
+      !omp_get_num_procs || !omp_set_num_threads)
+    return;
+  int current = omp_get_max_threads();
+  int share = omp_get_num_procs() / inFlight;
+  if (share < 1)
+    share = 1;
+  if (share < current) {
+    omp_set_num_threads(share);
+    scopes.savedThreads = current;
+  }
+}
+
+static void giveShareBack(void) {
+  __atomic_sub_fetch(&callsInFlight, 1, __ATOMIC_RELAXED);
+  if (scopes.savedThreads && omp_set_num_threads)
+    omp_set_num_threads(scopes.savedThreads);
+  scopes.savedThreads = 0;
+}
+
+int wrapper_call_threads(void) {
+  return omp_get_max_threads ? omp_get_max_threads() : 1;
+}
+
 void wrapper_call_scope_begin(void) {
   if (!scopes.registered) {
     pthread_once(&exitKeyOnce, makeExitKey);
@@ -95,6 +158,8 @@ void wrapper_call_scope_begin(void) {
       pthread_setspecific(exitKey, &scopes);
     scopes.registered = 1;
   }
+  if (scopes.depth == 0)
+    takeShare();
   if (scopes.depth < kMaxDepth)
     forgetAll(&scopes.sets[scopes.depth]);
   ++scopes.depth;
@@ -134,6 +199,8 @@ wrapper_status wrapper_call_scope_end(wrapper_status status) {
   if (scopes.depth <= 0)
     return status;
   --scopes.depth;
+  if (scopes.depth == 0)
+    giveShareBack();
   if (scopes.depth >= kMaxDepth)
     return status;
   BlockSet *set = &scopes.sets[scopes.depth];

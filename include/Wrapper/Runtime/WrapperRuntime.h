@@ -120,6 +120,17 @@ int64_t wrapper_live_blocks(void);
  * worker frees its own before its parallel region ends. */
 void wrapper_call_scope_begin(void);
 wrapper_status wrapper_call_scope_end(wrapper_status status);
+/* Calls at once share the cores. Each calling thread runs its parallel
+ * loops on an OpenMP team of its own, so 8 calls at once on 2 cores ran 16
+ * threads. While N calls are in flight in the process (open outermost
+ * scopes), a call that starts sets its thread's OpenMP thread count to the
+ * cores divided by N (at least 1, at most what it was: OMP_NUM_THREADS
+ * stays a bound) and restores it when it ends. WRAPPER_SHARE_THREADS=0 in
+ * the environment, or wrapper_set_thread_sharing(0), turns this off.
+ * wrapper_call_threads() is the thread count the calling thread's
+ * parallel loops get now (1 without OpenMP in the process). */
+void wrapper_set_thread_sharing(int on);
+int wrapper_call_threads(void);
 
 /*===------------------------------------------------------------------===*
  * Kernel profiling

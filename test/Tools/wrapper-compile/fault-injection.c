@@ -1,3 +1,4 @@
+/* clang-format off */
 /* Faults at a model.so's boundary, from C: every allocation of a call
  * refused in turn (compiled code's buffers, the extern kernel's result, the
  * outputs), then threads cancelled (pthread_cancel) while they call the
@@ -13,16 +14,15 @@
  * UNSUPPORTED: asan
  * RUN: rm -rf %t && mkdir -p %t
  * RUN: wrapper-compile %S/Inputs/faults.mlir --entry=main -o %t/model.so
- * RUN: clang -std=c11 -Wall -Wextra -Werror -I%wrapper_src_root/include %s
- * %t/model.so -o %t/faults -L%wrapper_lib_dir -lwrapper_runtime -lpthread
- * -Wl,-rpath,%wrapper_lib_dir -Wl,-rpath,%t RUN: env KMP_BLOCKTIME=0 %t/faults
- * | FileCheck %s
+ * RUN: clang -std=c11 -Wall -Wextra -Werror -I%wrapper_src_root/include %s %t/model.so -o %t/faults -L%wrapper_lib_dir -lwrapper_runtime -lpthread -Wl,-rpath,%wrapper_lib_dir -Wl,-rpath,%t
+ * RUN: env KMP_BLOCKTIME=0 %t/faults | FileCheck %s
  *
  * CHECK: baseline: 2 outputs
- * CHECK: allocation failures: [[N:[1-9][0-9]*]] injected, [[N]] reported, 0
- * leaked, 0 wrong CHECK: cancelled threads: 200, 0 leaked, 0 wrong CHECK-NOT:
- * FAILED
+ * CHECK: allocation failures: [[N:[1-9][0-9]*]] injected, [[N]] reported, 0 leaked, 0 wrong
+ * CHECK: cancelled threads: 200, 0 leaked, 0 wrong
+ * CHECK-NOT: FAILED
  */
+/* clang-format on */
 #define _GNU_SOURCE
 #include "Wrapper/Runtime/WrapperModel.h"
 #include "Wrapper/Runtime/WrapperRuntime.h"
