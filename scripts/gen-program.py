@@ -5,7 +5,12 @@ axes, views (reshape, permute, slice, broadcast), matmuls, composites
 (softmax, layer_norm, rms_norm, gelu), selects, and a dynamic leading
 dimension; in a third of the programs also convolutions (strided,
 dilated, grouped, with bias), max and average pooling with padding, and
-take/gather with constant indices. Deterministic for a seed.
+take/gather with constant indices; in a fifth, instead, a training step
+(the forward and backward graphs of a one- or two-layer MLP as AOTAutograd
+and the decompositions leave them: products with transposed operands,
+column sums over the batch, activation derivatives as selects and
+products, a mean-squared or softmax cross-entropy loss, and an SGD update
+of the weights). Deterministic for a seed.
 
     gen-program.py SEED            prints the program
     gen-program.py SEED --dynamic  with a dynamic leading dimension
@@ -308,8 +313,119 @@ class Gen:
                           % (name, nest(values, shape), index_type))
         return name
 
+    # -- training steps ------------------------------------------------------
+
+    def linear(self, x, w, b):
+        sx, sw = self.values[x], self.values[w]
+        out = [sx[0], sw[0]]
+        return self.emit("tensor_program.linear %s, %s bias %s : (%s, %s, %s) -> %s"
+                         % (x, w, b, self.ty(sx), self.ty(sw), self.ty([sw[0]]),
+                            self.ty(out)), out)
+
+    def bin(self, op, x, y):
+        sx, sy = self.values[x], self.values[y]
+        out = self.broadcastable(sx, sy)
+        return self.emit("tensor_program.%s %s, %s : (%s, %s) -> %s"
+                         % (op, x, y, self.ty(sx), self.ty(sy), self.ty(out)), out)
+
+    def scalar(self, value):
+        return self.emit("tensor_program.full %s : tensor<f32>" % value, [])
+
+    def transpose(self, x):
+        s = self.values[x]
+        return self.emit("tensor_program.permute %s [1, 0] : %s -> %s"
+                         % (x, self.ty(s), self.ty([s[1], s[0]])), [s[1], s[0]])
+
+    def product(self, x, y):
+        sx, sy = self.values[x], self.values[y]
+        out = [sx[0], sy[1]]
+        return self.emit("tensor_program.matmul %s, %s : (%s, %s) -> %s"
+                         % (x, y, self.ty(sx), self.ty(sy), self.ty(out)), out)
+
+    def column_sum(self, x):
+        s = self.values[x]
+        return self.emit("tensor_program.reduce_sum %s dims [0] : %s -> %s"
+                         % (x, self.ty(s), self.ty(s[1:])), s[1:])
+
+    def activation_backward(self, kind, pre, post, grad):
+        """The gradient through `post` = kind(`pre`) as the decompositions
+        write it."""
+        s = self.values[pre]
+        if kind == "relu":  # threshold_backward: where(pre > 0, grad, 0)
+            zeros = self.bin("mul", pre, self.scalar("0.0"))  # (pre is finite)
+            mask = self.emit("tensor_program.compare gt, %s, %s : (%s, %s) -> %s"
+                             % (pre, zeros, self.ty(s), self.ty(s),
+                                self.ty(s).replace("f32", "i1")), s)
+            del self.values[mask]
+            return self.emit("tensor_program.where %s, %s, %s : (%s, %s, %s) -> %s"
+                             % (mask, grad, zeros, self.ty(s).replace("f32", "i1"),
+                                self.ty(s), self.ty(s), self.ty(s)), s)
+        one = self.scalar("1.0")
+        if kind == "tanh":  # tanh_backward: grad * (1 - post^2)
+            square = self.bin("mul", post, post)
+            return self.bin("mul", grad, self.bin("sub", one, square))
+        # sigmoid_backward: grad * post * (1 - post)
+        return self.bin("mul", self.bin("mul", grad, post), self.bin("sub", one, post))
+
+    def training_step(self, rows):
+        """Forward, loss, backward and an SGD update of a one- or two-layer
+        MLP; returns the results (loss, updated weights, input gradient)."""
+        inputs = self.rng.choice([3, 4, 8, 16])
+        classes = self.rng.choice([2, 3, 5, 8])
+        widths = [inputs] + [self.rng.choice([4, 8, 16])
+                             for _ in range(self.rng.choice([0, 1]))] + [classes]
+        x = self.add_arg([rows, inputs])
+        target = self.add_arg([rows, classes])
+        layers = []  # (weight, bias, input, pre-activation, activation kind)
+        h = x
+        for i in range(len(widths) - 1):
+            w = self.add_arg([widths[i + 1], widths[i]])
+            b = self.add_arg([widths[i + 1]])
+            pre = self.linear(h, w, b)
+            last = i == len(widths) - 2
+            kind = None if last else self.rng.choice(["relu", "tanh", "sigmoid"])
+            post = pre if last else self.emit("tensor_program.%s %s : %s" % (
+                kind, pre, self.ty(self.values[pre])), self.values[pre])
+            layers.append((w, b, h, pre, post, kind))
+            h = post
+        logits = h
+        s = self.values[logits]
+        if self.rng.random() < 0.5:
+            # Mean-squared error (summed): loss = sum((y - t)^2), dy = 2 (y - t).
+            diff = self.bin("sub", logits, target)
+            loss = self.emit("tensor_program.reduce_sum %s dims [0, 1] : %s -> tensor<f32>"
+                             % (self.bin("mul", diff, diff), self.ty(s)), [])
+            grad = self.bin("mul", diff, self.scalar("2.0"))
+        else:
+            # Cross-entropy with soft targets: loss = -sum(t * log_softmax(y)),
+            # dy = softmax(y) * sum_j(t_j) - t (positive targets: |t|).
+            positive = self.emit("tensor_program.abs %s : %s" % (target, self.ty(s)), s)
+            logp = self.emit("tensor_program.log_softmax %s dim 1 : %s" % (logits, self.ty(s)), s)
+            total = self.emit("tensor_program.reduce_sum %s dims [0, 1] : %s -> tensor<f32>"
+                              % (self.bin("mul", positive, logp), self.ty(s)), [])
+            loss = self.emit("tensor_program.neg %s : tensor<f32>" % total, [])
+            probs = self.emit("tensor_program.softmax %s dim 1 : %s" % (logits, self.ty(s)), s)
+            mass = self.emit("tensor_program.reduce_sum %s dims [1] keepdim : %s -> %s"
+                             % (positive, self.ty(s), self.ty([rows, 1])), [rows, 1])
+            grad = self.bin("sub", self.bin("mul", probs, mass), positive)
+        lr = self.scalar("0.05")
+        updated = []
+        for w, b, h, pre, post, kind in reversed(layers):
+            if kind is not None:
+                grad = self.activation_backward(kind, pre, post, grad)
+            grad_w = self.product(self.transpose(grad), h)
+            grad_b = self.column_sum(grad)
+            updated.append(self.bin("sub", w, self.bin("mul", grad_w, lr)))
+            updated.append(self.bin("sub", b, self.bin("mul", grad_b, lr)))
+            grad = self.product(grad, w)  # the gradient of this layer's input
+        return [loss] + list(reversed(updated)) + [grad]
+
     def generate(self):
         rows = -1 if self.dynamic else self.rng.choice([1, 3, 4, 7])
+        # A training step in a fifth of the programs (drawn from a
+        # generator of its own).
+        if random.Random(self.seed * 7919 + 1).random() < 1 / 5:
+            return self.text(self.training_step(rows))
         cols = self.rng.choice([1, 5, 8, 16])
         self.add_arg([rows, cols])
         if self.rng.random() < 0.5:

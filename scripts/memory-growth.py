@@ -76,9 +76,16 @@ def main():
             compiled(*inputs[i % len(inputs)])
         before, device_before = resident_mib(), device_mib()
         start = time.time()
+        # The memory at each quarter: a leak grows steadily, a one-off
+        # allocation shows as a step.
+        quarters = {args.calls * q // 4 for q in (1, 2, 3)}
         for i in range(args.calls):
             outputs = compiled(*inputs[i % len(inputs)])
             del outputs
+            if i + 1 in quarters:
+                device = ", ".join(f"{name} {value:.2f}" for name, value in device_mib().items())
+                print(f"  after {i + 1} calls: resident {resident_mib():.1f} MiB"
+                      + (f"; device MiB: {device}" if device else ""), flush=True)
         seconds = time.time() - start
     after, device_after = resident_mib(), device_mib()
     growth = after - before

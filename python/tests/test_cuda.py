@@ -286,6 +286,46 @@ def test_torch_compile_on_cuda_makes_no_host_copies():
     torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-4)
 
 
+def test_torch_compile_on_cuda_from_eight_threads():
+    """A torch.compile-d module on CUDA, warmed up, called from 8 threads,
+    each on a stream of its own: every result equals one thread's, bit for
+    bit."""
+    torch = _torch_on_gpu_or_skip()
+    import threading
+
+    from modules import build
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    module = build("mlp").cuda().eval()
+    compiled = torch.compile(module, backend="wrapper")
+    inputs = [torch.randn(5, 64, device="cuda") for _ in range(8)]
+    with torch.no_grad():
+        expected = [compiled(x).clone() for x in inputs]
+    torch.cuda.synchronize()
+    got, errors = {}, []
+
+    def work(i):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.no_grad(), torch.cuda.stream(stream):
+                for _ in range(20):
+                    out = compiled(inputs[i])
+                got[i] = out.clone()
+            stream.synchronize()
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for i in range(8):
+        assert torch.equal(got[i], expected[i]), i
+
+
 def test_device_inputs_are_checked():
     """Refusals on the device path: a CPU tensor among CUDA ones is taken
     to the device, a wrong shape is refused by the model's checks, a CPU
