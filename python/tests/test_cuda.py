@@ -406,6 +406,37 @@ def test_cuda_graphs_one_per_signature():
             torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
 
 
+def test_cuda_graphs_share_one_pool():
+    """The graphs of one model share a memory pool: captured from the
+    largest batch down, later graphs fit in the first one's blocks and the
+    pool does not grow; replays of different sizes, interleaved and
+    alternating between two streams, give the outputs of the model without
+    graphs (a replay waits for the last one when the stream changes)."""
+    torch = _torch_on_gpu_or_skip()
+    plain = _compile_or_skip(MLP)
+    model = _compile_or_skip(MLP, cuda_graphs=True)
+    weights = _mlp_weights(torch)
+    sizes = [512, 256, 64, 8]
+    inputs = {n: torch.randn(n, 64, device="cuda") for n in sizes}
+    model(inputs[512], *weights)
+    largest = model._graphs.pool_bytes()
+    assert largest >= 512 * 32 * 4
+    for n in sizes[1:]:
+        model(inputs[n], *weights)
+    assert model._graphs.captures == 4
+    assert model._graphs.pool_bytes() == largest
+    side = torch.cuda.Stream()
+    results = []
+    for i in range(16):
+        n = sizes[(i * 3) % 4]
+        with torch.cuda.stream(side if i % 2 else torch.cuda.current_stream()):
+            results.append((n, model(inputs[n], *weights)))
+    torch.cuda.synchronize()
+    for n, got in results:
+        for g, e in zip(got, plain(inputs[n], *weights)):
+            torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+
+
 def test_torch_compile_with_cuda_graphs():
     torch = _torch_on_gpu_or_skip()
     from modules import build

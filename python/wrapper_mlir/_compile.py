@@ -93,6 +93,12 @@ def _cuda_runtime():
         lib.wrapper_cuda_graph_end.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_graph_launch.argtypes = [ctypes.c_void_p]
         lib.wrapper_cuda_graph_destroy.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_graph_begin_in.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_graph_pool_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_cuda_graph_pool_destroy.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_graph_pool_stats.argtypes = [
+            ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
+        lib.wrapper_cuda_graph_pool_stats.restype = None
         lib.wrapper_last_error.restype = ctypes.c_char_p
         _cuda_runtime_library = lib
     return _cuda_runtime_library

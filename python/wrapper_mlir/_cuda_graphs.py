@@ -15,14 +15,20 @@ What a call does, on PyTorch's current stream:
   copy; skipped for an input that is that buffer), replays the graph, and
   returns copies of the graph's outputs (a later replay rewrites them).
 
+The graphs of one model share one memory pool (seed 004): a capture takes
+its blocks from the pool's free ones (wrapper_cuda_graph_begin_in), so the
+model's graphs hold the memory of its largest run when the larger
+signatures come first, and at most the sum otherwise. Sharing is safe
+because replays never overlap: calls are serialized by a lock, each
+replay's outputs are copied before the next replay, and a replay on
+another stream than the last one waits for the last one's event.
+
 A model whose code waits for the GPU in the middle of a call (host code
 that reads a value the GPU computed) cannot be captured: the failed capture
 is reported once as a warning naming the reason, and calls of that
 signature run without a graph.
 
-Limits: each graph holds its own memory (graphs of different signatures
-do not share a pool); the model must not be called from several threads at
-once while graphs are on (replays of one graph share its buffers); a
+Limits: calls from several threads at once take turns (one lock); a
 capture stops other threads' frees from reaching the runtime's cache while
 it lasts (they are held until the graph goes).
 """
@@ -36,17 +42,17 @@ from ._compile import WrapperError, _cuda_runtime
 
 
 class _Graph:
-    """One captured graph: its static inputs, its outputs (views of blocks
-    the graph owns) and what frees them."""
+    """One captured graph: its static inputs and its outputs (views of
+    blocks of the model's pool)."""
 
-    def __init__(self, graph, inputs, outputs, blocks):
+    def __init__(self, graph, inputs, outputs):
         self.inputs = inputs
         self.outputs = outputs
         self.handle = graph
-        self._finalizer = weakref.finalize(self, _destroy, graph, blocks)
 
 
-def _destroy(graph, blocks):
+def _destroy(graphs, pool):
+    """Frees the graphs, then the pool that holds their blocks."""
     try:  # replays queued on PyTorch's streams
         import torch
 
@@ -54,9 +60,9 @@ def _destroy(graph, blocks):
     except Exception:  # at interpreter exit
         pass
     runtime = _cuda_runtime()
-    runtime.wrapper_cuda_graph_destroy(graph)
-    for block in blocks:
-        runtime.wrapper_cuda_free(block)
+    for graph in graphs:
+        runtime.wrapper_cuda_graph_destroy(graph)
+    runtime.wrapper_cuda_graph_pool_destroy(pool)
 
 
 def enable(model, enabled=True):
@@ -80,6 +86,23 @@ class CudaGraphs:
         self.captures = 0
         self.replays = 0
         self.uncapturable = 0  # signatures that run without a graph
+        runtime = _cuda_runtime()
+        pool = ctypes.c_void_p()
+        self._check(runtime.wrapper_cuda_graph_pool_create(ctypes.byref(pool)))
+        self._pool = pool.value
+        self._handles = []  # of the graphs, for the finalizer
+        self._finalizer = weakref.finalize(self, _destroy, self._handles, self._pool)
+        # The last replay's stream and an event recorded after it, so that a
+        # replay on another stream waits for it (the pool is shared).
+        self._last_stream = None
+        self._done = None
+
+    def pool_bytes(self):
+        """The device memory the graphs' shared pool holds, in bytes."""
+        size = ctypes.c_uint64()
+        _cuda_runtime().wrapper_cuda_graph_pool_stats(ctypes.c_void_p(self._pool),
+                                                      ctypes.byref(size), None)
+        return size.value
 
     def __call__(self, tensors, device):
         import torch
@@ -100,10 +123,13 @@ class CudaGraphs:
                 model = self._model
                 stream = torch.cuda.current_stream(device).cuda_stream
                 return model._adopt_device_outputs(model._run_device_arrays(tensors, stream))
+            current = torch.cuda.current_stream(device)
+            stream = current.cuda_stream
+            if self._done is not None and stream != self._last_stream:
+                current.wait_event(self._done)
             for static, tensor in zip(graph.inputs, tensors):
                 if static.data_ptr() != tensor.data_ptr():
                     static.copy_(tensor)
-            stream = torch.cuda.current_stream(device).cuda_stream
             runtime = _cuda_runtime()
             previous = ctypes.c_void_p()
             self._check(runtime.wrapper_cuda_set_stream(stream, ctypes.byref(previous)))
@@ -112,7 +138,12 @@ class CudaGraphs:
             finally:
                 runtime.wrapper_cuda_set_stream(previous, None)
             self.replays += 1
-            return [output.clone() for output in graph.outputs]
+            outputs = [output.clone() for output in graph.outputs]
+            if self._done is None:
+                self._done = torch.cuda.Event()
+            self._done.record(current)
+            self._last_stream = stream
+            return outputs
 
     @staticmethod
     def _check(status):
@@ -128,6 +159,8 @@ class CudaGraphs:
         inputs = [t.clone() for t in tensors]  # on the stream that replays
         side = torch.cuda.Stream(device)
         side.wait_stream(current)
+        if self._done is not None:  # the last replay reads the pool
+            side.wait_event(self._done)
         with torch.cuda.stream(side):
             # A run outside the capture: modules, constants, the cuBLAS
             # handle of `side`, and blocks in `side`'s pool for the capture.
@@ -138,7 +171,7 @@ class CudaGraphs:
                                                         ctypes.byref(previous)))
             graph = ctypes.c_void_p()
             try:
-                self._check(runtime.wrapper_cuda_graph_begin())
+                self._check(runtime.wrapper_cuda_graph_begin_in(ctypes.c_void_p(self._pool)))
                 try:
                     outputs = model._run_device_arrays(inputs, side.cuda_stream)
                 finally:
@@ -149,4 +182,5 @@ class CudaGraphs:
         current.wait_stream(side)
         views = model._adopt_device_outputs(outputs, owned=False)
         self.captures += 1
-        return _Graph(graph.value, inputs, views, [o.allocated for o in outputs])
+        self._handles.append(graph.value)
+        return _Graph(graph.value, inputs, views)

@@ -161,6 +161,7 @@ static __thread char stickyMessage[512];
 /* Stream capture (wrapper_cuda_graph_begin/end): blocks freed meanwhile are
  * kept for the graph instead of going back to the cache. */
 static int capturing;
+static wrapper_cuda_graph_pool *capturePool; /* of the capture, or NULL */
 static CUdeviceptr *held;
 static size_t heldCount, heldCapacity;
 
@@ -358,6 +359,12 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
   size_t size = roundSize(bytes);
   pthread_mutex_lock(&lock);
   wrapper_status status = ready();
+  if (status == WRAPPER_OK && capturePool &&
+      (*out = wrapper_cuda_pool_take(capturePool, size))) {
+    ++stats.allocations;
+    pthread_mutex_unlock(&lock);
+    return WRAPPER_OK;
+  }
   if (status == WRAPPER_OK) {
     ++stats.allocations;
     CUstream pool = currentStream();
@@ -391,6 +398,13 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
       found->inUse = 1;
       stats.bytes_in_use += size;
       *out = (void *)(uintptr_t)found->ptr;
+      if (capturePool && !wrapper_cuda_pool_add(capturePool, *out, size)) {
+        found->inUse = 0;
+        stats.bytes_in_use -= size;
+        *out = NULL;
+        status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                      "wrapper_cuda_alloc: no host memory");
+      }
     }
   }
   pthread_mutex_unlock(&lock);
@@ -402,6 +416,11 @@ wrapper_status wrapper_cuda_free(void *ptr) {
     return WRAPPER_OK;
   wrapper_status status = WRAPPER_OK;
   pthread_mutex_lock(&lock);
+  /* A block of the capture's pool goes back to the pool. */
+  if (capturePool && wrapper_cuda_pool_give(capturePool, ptr)) {
+    pthread_mutex_unlock(&lock);
+    return WRAPPER_OK;
+  }
   size_t i = 0;
   while (i < blockCount && (blocks[i].ptr != (CUdeviceptr)(uintptr_t)ptr ||
                             !blocks[i].inUse))
@@ -725,6 +744,10 @@ struct wrapper_cuda_graph {
 };
 
 wrapper_status wrapper_cuda_graph_begin(void) {
+  return wrapper_cuda_graph_begin_in(NULL);
+}
+
+wrapper_status wrapper_cuda_graph_begin_in(wrapper_cuda_graph_pool *pool) {
   pthread_mutex_lock(&lock);
   wrapper_status status = ready();
   if (status == WRAPPER_OK && capturing)
@@ -744,6 +767,7 @@ wrapper_status wrapper_cuda_graph_begin(void) {
     else
       capturing = 1;
     heldCount = 0;
+    capturePool = capturing ? pool : NULL;
   }
   pthread_mutex_unlock(&lock);
   return status;
@@ -775,6 +799,9 @@ wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **out) {
         "(wrapper_cuda_graph_begin first)");
   }
   capturing = 0;
+  if (capturePool)
+    wrapper_cuda_pool_release_all(capturePool);
+  capturePool = NULL;
   CUgraph graph = NULL;
   CUgraphExec exec = NULL;
   wrapper_status status = WRAPPER_OK;

@@ -43,4 +43,17 @@ __attribute__((visibility("hidden"))) const char *wrapper_cuda_fault_note(void);
  * failed. */
 __attribute__((visibility("hidden"))) int wrapper_cuda_failed(void);
 
+/* The pool of the capture under way (CudaGraphPool.c), called with the
+ * allocator's lock held: the smallest free block of at least `size` bytes,
+ * taken (NULL: none); a new block added, taken (0: no host memory); a
+ * block given back (0: not the pool's); every block free again. */
+__attribute__((visibility("hidden"))) void *
+wrapper_cuda_pool_take(wrapper_cuda_graph_pool *pool, size_t size);
+__attribute__((visibility("hidden"))) int
+wrapper_cuda_pool_add(wrapper_cuda_graph_pool *pool, void *block, size_t size);
+__attribute__((visibility("hidden"))) int
+wrapper_cuda_pool_give(wrapper_cuda_graph_pool *pool, void *block);
+__attribute__((visibility("hidden"))) void
+wrapper_cuda_pool_release_all(wrapper_cuda_graph_pool *pool);
+
 #endif /* WRAPPER_LIB_RUNTIME_CUDAINTERNAL_H */

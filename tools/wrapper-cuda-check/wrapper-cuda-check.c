@@ -489,6 +489,48 @@ int main(int argc, char **argv) {
          wrapper_last_error());
   free(zeros);
 
+  /* A pool shared by two graphs: the second capture takes the first's
+   * block (the smallest that fits), a capture reuses what it freed, and
+   * the pool owns its blocks until destroyed. */
+  wrapper_cuda_graph_pool *pool = NULL;
+  CHECK(wrapper_cuda_graph_pool_create(&pool));
+  wrapper_cuda_graph *big = NULL, *small = NULL;
+  void *taken[3];
+  CHECK(wrapper_cuda_graph_begin_in(pool));
+  CHECK(wrapper_cuda_alloc(2 * N * sizeof(float), &taken[0]));
+  CHECK(wrapper_cuda_launch(function, grid, block, 0,
+                            (void *[]){&da, &db, &taken[0], &n}));
+  CHECK(wrapper_cuda_free(taken[0]));
+  CHECK(wrapper_cuda_alloc(2 * N * sizeof(float), &taken[1]));
+  CHECK(wrapper_cuda_graph_end(&big));
+  uint64_t poolBytes = 0, poolBlocks = 0;
+  wrapper_cuda_graph_pool_stats(pool, &poolBytes, &poolBlocks);
+  printf("pool: a capture reuses its freed block: %d, %llu block\n",
+         taken[1] == taken[0], (unsigned long long)poolBlocks);
+  CHECK(wrapper_cuda_graph_begin_in(pool));
+  CHECK(wrapper_cuda_alloc(N * sizeof(float), &taken[2]));
+  CHECK(wrapper_cuda_launch(function, grid, block, 0,
+                            (void *[]){&da, &db, &taken[2], &n}));
+  CHECK(wrapper_cuda_copy_device(again, taken[2], N * sizeof(float)));
+  CHECK(wrapper_cuda_graph_end(&small));
+  uint64_t grown = 0;
+  wrapper_cuda_graph_pool_stats(pool, &grown, &poolBlocks);
+  printf("pool: the next capture takes the same block: %d, bytes unchanged: "
+         "%d\n",
+         taken[2] == taken[0], grown == poolBytes);
+  CHECK(wrapper_cuda_copy_to_device(again, zeros, N * sizeof(float)));
+  CHECK(wrapper_cuda_graph_launch(small));
+  CHECK(wrapper_cuda_copy_to_host(c, again, N * sizeof(float)));
+  if (compare(a, b, c, N, "pooled graph replay"))
+    return 1;
+  CHECK(wrapper_cuda_graph_destroy(big));
+  CHECK(wrapper_cuda_graph_destroy(small));
+  wrapper_cuda_get_stats(&before);
+  CHECK(wrapper_cuda_graph_pool_destroy(pool));
+  wrapper_cuda_get_stats(&after);
+  printf("pool destroyed: %llu bytes back to the cache\n",
+         (unsigned long long)(before.bytes_in_use - after.bytes_in_use));
+
   if (checkStreams(function, da, db, N))
     return 1;
 

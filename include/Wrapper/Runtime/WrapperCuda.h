@@ -178,6 +178,25 @@ wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **graph);
 wrapper_status wrapper_cuda_graph_launch(wrapper_cuda_graph *graph);
 /* Waits for the stream, then frees the graph (NULL allowed). */
 wrapper_status wrapper_cuda_graph_destroy(wrapper_cuda_graph *graph);
+/* A memory pool shared by graphs whose replays never overlap (ordered on
+ * the GPU, each graph's outputs copied out before another graph of the pool
+ * replays): a capture begun with wrapper_cuda_graph_begin_in(pool) takes
+ * its allocations from the pool's free blocks (the smallest that fits),
+ * frees back into it, and adds a block only when none fits; after the
+ * capture all of them are free for the next. The pool owns its blocks (its
+ * graphs' results included: do not free those) until
+ * wrapper_cuda_graph_pool_destroy, which waits for the stream first; its
+ * graphs must not be launched after that. Memory is that of the largest
+ * captured run when larger runs are captured first, at most the sum
+ * otherwise. wrapper_cuda_graph_begin_in(NULL) is wrapper_cuda_graph_begin.
+ */
+typedef struct wrapper_cuda_graph_pool wrapper_cuda_graph_pool;
+wrapper_status wrapper_cuda_graph_pool_create(wrapper_cuda_graph_pool **out);
+wrapper_status wrapper_cuda_graph_pool_destroy(wrapper_cuda_graph_pool *pool);
+wrapper_status wrapper_cuda_graph_begin_in(wrapper_cuda_graph_pool *pool);
+/* The bytes and blocks the pool holds. */
+void wrapper_cuda_graph_pool_stats(const wrapper_cuda_graph_pool *pool,
+                                   uint64_t *bytes, uint64_t *blocks);
 
 /* The device copy of the host constant at `host` (`bytes` long), for
  * compiled code (--wrapper-cuda-place-buffers): `slot` is the constant's
