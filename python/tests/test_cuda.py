@@ -227,26 +227,21 @@ def test_runs_on_the_current_torch_stream():
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
 
 
-def test_threads_with_their_own_streams_agree():
-    """Eight threads, each on its own stream, call one model at once: the
-    outputs equal one thread's, bit for bit."""
-    torch = _torch_on_gpu_or_skip()
+def _agree_on_eight_streams(torch, call, inputs, expected):
+    """Eight threads, thread i on a stream of its own, call `call(inputs[i])`
+    20 times at once; the last result of each must equal expected[i] bit for
+    bit."""
     import threading
 
-    model = _compile_or_skip(MLP)
-    weights = _mlp_weights(torch)
-    inputs = [torch.randn(33 + i, 64, device="cuda") for i in range(8)]
-    expected = [model(x, *weights)[0].clone() for x in inputs]
     torch.cuda.synchronize()
-    got = {}
-    errors = []
+    got, errors = {}, []
 
     def work(i):
         try:
             stream = torch.cuda.Stream()
             with torch.cuda.stream(stream):
-                for _ in range(25):
-                    out, _ = model(inputs[i], *weights)
+                for _ in range(20):
+                    out = call(inputs[i])
                 got[i] = out.clone()
             stream.synchronize()
         except Exception as error:  # reported below
@@ -260,6 +255,17 @@ def test_threads_with_their_own_streams_agree():
     assert not errors, errors
     for i in range(8):
         assert torch.equal(got[i], expected[i]), i
+
+
+def test_threads_with_their_own_streams_agree():
+    """Eight threads, each on its own stream, call one model at once: the
+    outputs equal one thread's, bit for bit."""
+    torch = _torch_on_gpu_or_skip()
+    model = _compile_or_skip(MLP)
+    weights = _mlp_weights(torch)
+    inputs = [torch.randn(33 + i, 64, device="cuda") for i in range(8)]
+    expected = [model(x, *weights)[0].clone() for x in inputs]
+    _agree_on_eight_streams(torch, lambda x: model(x, *weights)[0], inputs, expected)
 
 
 def test_torch_compile_on_cuda_makes_no_host_copies():
@@ -291,8 +297,6 @@ def test_torch_compile_on_cuda_from_eight_threads():
     each on a stream of its own: every result equals one thread's, bit for
     bit."""
     torch = _torch_on_gpu_or_skip()
-    import threading
-
     from modules import build
 
     wrapper_mlir.register_backend()
@@ -302,28 +306,12 @@ def test_torch_compile_on_cuda_from_eight_threads():
     inputs = [torch.randn(5, 64, device="cuda") for _ in range(8)]
     with torch.no_grad():
         expected = [compiled(x).clone() for x in inputs]
-    torch.cuda.synchronize()
-    got, errors = {}, []
 
-    def work(i):
-        try:
-            stream = torch.cuda.Stream()
-            with torch.no_grad(), torch.cuda.stream(stream):
-                for _ in range(20):
-                    out = compiled(inputs[i])
-                got[i] = out.clone()
-            stream.synchronize()
-        except Exception as error:  # reported below
-            errors.append(error)
+    def call(x):
+        with torch.no_grad():  # grad mode is per thread
+            return compiled(x)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    for i in range(8):
-        assert torch.equal(got[i], expected[i]), i
+    _agree_on_eight_streams(torch, call, inputs, expected)
 
 
 def test_device_inputs_are_checked():
