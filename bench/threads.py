@@ -7,7 +7,7 @@ same calls made one after another on one thread, all in one process and
 interleaved round by round. Prints calls per second (median of the rounds,
 with the spread) and the ratios.
 
-    bench/concurrent.py [--threads 8] [--calls 50] [--rounds 7] [--batch 256]
+    bench/threads.py [--threads 8] [--calls 50] [--rounds 7] [--batch 256]
 
 Run it with the project's Python (.venv; WRAPPER_BUILD_DIR and
 PYTHONPATH=python as for the tests). docs/Runtime.md says why.
