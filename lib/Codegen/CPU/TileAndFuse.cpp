@@ -144,14 +144,31 @@ struct WrapperTileAndFusePass
     {
       RewritePatternSet patterns(&getContext());
       linalg::ControlDropUnitDims dropUnitDims;
-      // The GEMM template reads epilogues in their 2-d form.
-      if (skipGemm)
-        dropUnitDims.controlFn = [defaultFn = dropUnitDims.controlFn](
-                                     Operation *op) -> SmallVector<unsigned> {
-          if (isGemmOrEpilogue(op))
-            return {};
-          return defaultFn(op);
-        };
+      dropUnitDims.controlFn = [defaultFn = dropUnitDims.controlFn,
+                                skipGemm = skipGemm.getValue()](
+                                   Operation *op) -> SmallVector<unsigned> {
+        // The GEMM template reads epilogues in their 2-d form.
+        if (skipGemm && isGemmOrEpilogue(op))
+          return {};
+        SmallVector<unsigned> dims = defaultFn(op);
+        // A unit loop inside a compound index (a window's single output
+        // row in oh * stride + kh) stays: dropping it reads the input
+        // through a plain dimension whose size is not the loop's (a 3-row
+        // window over 4 input rows gave an invalid linalg.generic).
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        if (!linalgOp)
+          return dims;
+        llvm::SmallDenseSet<unsigned> compound;
+        for (AffineMap map : linalgOp.getIndexingMapsArray())
+          for (AffineExpr result : map.getResults())
+            if (!isa<AffineDimExpr, AffineConstantExpr>(result))
+              result.walk([&](AffineExpr sub) {
+                if (auto dim = dyn_cast<AffineDimExpr>(sub))
+                  compound.insert(dim.getPosition());
+              });
+        llvm::erase_if(dims, [&](unsigned d) { return compound.contains(d); });
+        return dims;
+      };
       linalg::populateFoldUnitExtentDimsPatterns(patterns, dropUnitDims);
       linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
                                                                  dropUnitDims);
