@@ -2,7 +2,8 @@
 # Builds the project and runs every test: the lit suite (round-trip, invalid,
 # pass and conversion tests, and the C++ unit tests), then installs the
 # package and builds the downstream example against it; the Python
-# package's tests (pytest, with torch from PyPI in .venv); the shell and
+# package's tests (pytest, with torch from PyPI in .venv); the wheel in a
+# fresh virtual environment (scripts/test-package.sh); the shell and
 # Python blocks of README.md and docs/ (scripts/doctest.py); then the
 # reliability stages: the differential test (500 random programs x 6
 # configurations), the sanitizer build with the whole suite under
@@ -38,6 +39,20 @@ passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-0}))
 if ((lit_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
 rm -f "$log"
+
+# A stage: one pass or one failure.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@"; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+  fi
+}
 
 # The installed package, consumed by a downstream project.
 echo "== downstream example against the installed package"
@@ -96,19 +111,12 @@ failed=$((failed + ${f:-0}))
 if ((doctest_status != 0 && ${f:-0} == 0)); then failed=$((failed + 1)); fi
 rm -f "$log"
 
-# Reliability stages, each one pass or one failure.
-stage() {
-  local name=$1
-  shift
-  echo "== $name"
-  if "$@"; then
-    echo "PASS: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name"
-    failed=$((failed + 1))
-  fi
-}
+# The Python package as a new user installs it: the wheel (the compiler
+# bundled) in a fresh virtual environment, used with an empty environment.
+stage "Python wheel in a fresh virtual environment (scripts/test-package.sh)" \
+  "$root/scripts/test-package.sh" "$python"
+
+# The reliability stages, each one pass or one failure.
 if [[ ${WRAPPER_QUICK:-0} != 1 ]]; then
   stage "differential test (500 programs)" "$root/scripts/differential.sh" 500
   stage "sanitizer build and test suite" "$root/scripts/sanitize.sh"

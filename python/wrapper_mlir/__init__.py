@@ -33,6 +33,7 @@ import sys
 
 from ._api import compile
 from ._compile import CompiledModel, WrapperError, cuda_stats, find_tool
+from ._install import __version__
 from ._stats import reset_stats, stats
 
 __all__ = ["compile", "compile_training", "CompiledModel", "TrainingStep", "WrapperError",

@@ -14,9 +14,8 @@ from pathlib import Path
 import numpy as np
 
 
-class WrapperError(RuntimeError):
-    """A compilation or run failure, with the tool's or runtime's message."""
-
+from ._install import ABI_VERSIONS as _ABI_VERSIONS
+from ._install import WrapperError, find_tool
 
 # include/Wrapper/Runtime/WrapperRuntime.h
 _MAX_RANK = 16
@@ -33,9 +32,6 @@ _DTYPES = {
 }
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
-# The model ABI versions this package reads (WrapperModel.h); version 1
-# models (no wrapper_model_run_device) still run.
-_ABI_VERSIONS = (1, 2)
 
 
 class _Array(ctypes.Structure):
@@ -138,31 +134,6 @@ _DLTENSOR = ctypes.create_string_buffer(b"dltensor")
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
-
-def find_tool(name):
-    """The path of a Wrapper tool: $WRAPPER_BUILD_DIR/bin, then the build
-    tree next to this package's source checkout, then PATH."""
-    candidates = []
-    if os.environ.get("WRAPPER_BUILD_DIR"):
-        candidates.append(Path(os.environ["WRAPPER_BUILD_DIR"]) / "bin" / name)
-    candidates.append(Path(__file__).resolve().parents[2] / "build" / "bin" / name)
-    for candidate in candidates:
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    found = shutil.which(name)
-    if found:
-        return found
-    build_dir = os.environ.get("WRAPPER_BUILD_DIR")
-    if build_dir:
-        raise WrapperError(
-            f"cannot find the '{name}' tool: WRAPPER_BUILD_DIR is '{build_dir}', which "
-            f"has no bin/{name} (point it at the directory scripts/build.sh built, "
-            "such as <checkout>/build), and it is not on PATH")
-    raise WrapperError(
-        f"cannot find the '{name}' tool: build the project (scripts/build.sh) "
-        "or set WRAPPER_BUILD_DIR to its build directory"
-    )
 
 
 # The adapter library once loaded, and whether it is in use (None: not

@@ -12,6 +12,7 @@
 #include "CompilerOptions.h"
 #include "ContainerSource.h"
 #include "ToolSupport.h"
+#include "ToolVersion.h"
 #include "TrainingSource.h"
 
 #include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
@@ -329,6 +330,8 @@ int main(int argc, char **argv) {
   registerCompilerCLOptions(category);
   cl::HideUnrelatedOptions(category);
   showDefaults(weightsMode, cc, target, optLevel);
+  InstallLayout layout = findInstallLayout(argv[0]);
+  addVersionPrinter(&layout);
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-compile: compile a model into an AOT "
                               "shared library\n");
@@ -519,8 +522,8 @@ int main(int argc, char **argv) {
     compiler = llvm::sys::findProgramByName("cc");
   if (!compiler || !llvm::sys::fs::can_execute(*compiler))
     return fail("cannot find the C compiler '" + cc + "' (nor cc)");
-  std::string runtimeDir = WRAPPER_RUNTIME_LIBRARY_DIR;
-  std::string llvmLibDir = WRAPPER_LLVM_LIBRARY_DIR;
+  const std::string &runtimeDir = layout.runtimeLibraryDir;
+  const std::string &llvmLibDir = layout.openmpLibraryDir;
   SmallVector<std::string> args = {*compiler,
                                    "-shared",
                                    "-fPIC",
@@ -529,7 +532,7 @@ int main(int argc, char **argv) {
                                    outputFile,
                                    sourcePath,
                                    loaderPath,
-                                   "-I" WRAPPER_INCLUDE_DIR,
+                                   "-I" + layout.includeDir,
                                    "-L" + runtimeDir,
                                    cuda ? "-lwrapper_cuda_runtime"
                                         : "-lwrapper_runtime",

@@ -11,7 +11,9 @@
 
 #include "Wrapper/InitAll.h"
 
+#include "ToolVersion.h"
 #include "mlir/IR/DialectRegistry.h"
+
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::wrapper::registerAllDialects(registry);
   mlir::wrapper::registerAllPasses();
+  mlir::wrapper::addVersionPrinter();
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "Wrapper optimizer driver\n", registry);
   // Input nested deeper than the parser's stack allows is refused up front

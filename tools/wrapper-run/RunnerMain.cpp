@@ -14,6 +14,7 @@
 #include "HostArrays.h"
 #include "Runner.h"
 #include "ToolSupport.h"
+#include "ToolVersion.h"
 
 #include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
@@ -633,6 +634,7 @@ int mlir::wrapper::wrapperRunMain(int argc, char **argv) {
   showDefaults(seed, dynamicSize, print, target, wrapperHost, debugDir,
                maxAllocBytes);
   appendDefaultToHelp(debugPrinter, "off");
+  addVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv,
                               "wrapper-run: compile and run a module on the "
                               "CPU, or on an NVIDIA GPU with --target=cuda\n");

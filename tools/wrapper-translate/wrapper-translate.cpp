@@ -7,12 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ToolVersion.h"
+
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Target/Cpp/WrapperToCpp.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  mlir::wrapper::addVersionPrinter();
   mlir::wrapper::registerWrapperToCppTranslation(
       [](mlir::DialectRegistry &registry) {
         mlir::wrapper::registerAllDialects(registry);
