@@ -4,6 +4,13 @@
  *
  *   run_model model.so in0.npy [in1.npy ...] [--ref out0.npy ...]
  *             [--save prefix] [--rtol R] [--atol A] [--device]
+ *   run_model model.wpkg ... [--target cpu|cuda] [--memory]
+ *
+ * A package (a file ending in .wpkg, wrapper_mlir.package) is opened with
+ * wrapper_package_open (with --memory: read into memory first and opened
+ * with wrapper_package_open_memory) and its model for --target (default:
+ * the first this host runs) loaded with wrapper_package_load; the rest is
+ * the same.
  *
  * With --device (a CUDA model), the program puts the inputs into device
  * memory itself and runs the model on it with wrapper_model_run_device on
@@ -14,6 +21,7 @@
  * usage or loading errors. */
 #include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperModel.h"
+#include "Wrapper/Runtime/WrapperPackage.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -169,6 +177,30 @@ static void print_info(const char *what, const char *name, wrapper_dtype dtype,
   printf("]\n");
 }
 
+/* The bytes of a file in page-aligned memory (the package's weights are
+ * used where they lie), or NULL with a message. */
+static void *read_file(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    fprintf(stderr, "run_model: cannot open %s\n", path);
+    return NULL;
+  }
+  fseek(file, 0, SEEK_END);
+  long length = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  void *bytes = NULL;
+  if (length <= 0 || posix_memalign(&bytes, 4096, (size_t)length) != 0 ||
+      fread(bytes, 1, (size_t)length, file) != (size_t)length) {
+    fprintf(stderr, "run_model: cannot read %s\n", path);
+    free(bytes);
+    fclose(file);
+    return NULL;
+  }
+  fclose(file);
+  *size = (size_t)length;
+  return bytes;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: run_model model.so inputs.npy... [--ref "
@@ -176,14 +208,48 @@ int main(int argc, char **argv) {
                     "[--device]\n");
     return 2;
   }
-  /* dlopen searches the library path for a name without a slash. */
-  char path[4096];
-  snprintf(path, sizeof path, "%s%s", strchr(argv[1], '/') ? "" : "./",
-           argv[1]);
-  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    fprintf(stderr, "run_model: cannot load %s: %s\n", path, dlerror());
-    return 2;
+  const char *package_target = NULL;
+  int from_memory = 0;
+  for (int i = 2; i < argc; ++i) {
+    if (!strcmp(argv[i], "--target") && i + 1 < argc)
+      package_target = argv[++i];
+    else if (!strcmp(argv[i], "--memory"))
+      from_memory = 1;
+  }
+  void *library = NULL;
+  wrapper_package *package = NULL;
+  void *package_bytes = NULL;
+  size_t length = strlen(argv[1]);
+  if (length > 5 && !strcmp(argv[1] + length - 5, ".wpkg")) {
+    wrapper_status status;
+    if (from_memory) {
+      package_bytes = read_file(argv[1], &length);
+      if (!package_bytes)
+        return 2;
+      status = wrapper_package_open_memory(package_bytes, length, &package);
+    } else {
+      status = wrapper_package_open(argv[1], &package);
+    }
+    const wrapper_model_api *api = NULL;
+    if (status == WRAPPER_OK)
+      status = wrapper_package_load(package, package_target, &api);
+    if (status != WRAPPER_OK) {
+      fprintf(stderr, "run_model: %s\n", wrapper_last_error());
+      return 2;
+    }
+    printf("package: %s model%s\n", api->target,
+           from_memory ? " (opened from memory)" : "");
+    library = api->library;
+  } else {
+    /* dlopen searches the library path for a name without a slash. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s", strchr(argv[1], '/') ? "" : "./",
+             argv[1]);
+    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      fprintf(stderr, "run_model: cannot load %s: %s\n", path, dlerror());
+      return 2;
+    }
   }
   abi_version_fn version = (abi_version_fn)symbol(library, "wrapper_model_abi_version");
   if (version() != WRAPPER_MODEL_ABI_VERSION) {
@@ -225,7 +291,11 @@ int main(int argc, char **argv) {
   double rtol = 1e-4, atol = 1e-5;
   int refs_mode = 0, device = 0;
   for (int i = 2; i < argc; ++i) {
-    if (!strcmp(argv[i], "--ref")) {
+    if (!strcmp(argv[i], "--target")) {
+      ++i; /* read above */
+    } else if (!strcmp(argv[i], "--memory")) {
+      /* read above */
+    } else if (!strcmp(argv[i], "--ref")) {
       refs_mode = 1;
     } else if (!strcmp(argv[i], "--device")) {
       device = 1;
@@ -291,6 +361,11 @@ int main(int argc, char **argv) {
   for (int32_t i = 0; i < got_ref; ++i)
     wrapper_array_destroy(&refs[i]);
   destroy(model);
-  dlclose(library);
+  if (package) {
+    wrapper_package_close(package);
+    free(package_bytes);
+  } else {
+    dlclose(library);
+  }
   return ok ? 0 : 1;
 }

@@ -37,7 +37,24 @@ from ._install import __version__
 from ._stats import reset_stats, stats
 
 __all__ = ["compile", "compile_training", "CompiledModel", "TrainingStep", "WrapperError",
-           "cuda_stats", "explain", "find_tool", "register_backend", "reset_stats", "stats"]
+           "cuda_stats", "explain", "find_tool", "load", "package", "register_backend",
+           "reset_stats", "stats"]
+
+
+def package(model, example_inputs=None, path=None, **options):
+    """Compiles a model for one or more targets into one package file (see
+    wrapper_mlir._package and docs/Packages.md); returns its path."""
+    from ._package import package as run
+
+    return run(model, example_inputs, path, **options)
+
+
+def load(source, target=None):
+    """Loads a package (a path or its bytes) made by package(); returns a
+    callable PackagedModel."""
+    from ._package import load as run
+
+    return run(source, target)
 
 
 def compile_training(model, loss_fn, optimizer, example_inputs, **options):

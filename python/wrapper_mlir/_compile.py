@@ -230,7 +230,8 @@ class CompiledModel:
         # model, removed explicitly: a TemporaryDirectory left to the
         # garbage collector warns (ResourceWarning).
         self._workdir = workdir
-        weakref.finalize(self, shutil.rmtree, workdir, ignore_errors=True)
+        if workdir is not None:
+            weakref.finalize(self, shutil.rmtree, workdir, ignore_errors=True)
         self.target = target
         if target == "cpu":
             _share_torch_openmp()
@@ -287,7 +288,9 @@ class CompiledModel:
         handle = ctypes.c_void_p()
         self._check(lib.wrapper_model_create(ctypes.byref(handle)))
         self._handle = handle
-        weakref.finalize(self, lib.wrapper_model_destroy, handle)
+        # Called at most once: by the garbage collector, or by the owner of
+        # the library before it unloads it (a package).
+        self._destroy_model = weakref.finalize(self, lib.wrapper_model_destroy, handle)
         self.inputs = [self._info("input", i) for i in range(lib.wrapper_model_num_inputs(handle))]
         self.outputs = [self._info("output", i) for i in range(lib.wrapper_model_num_outputs(handle))]
 
@@ -539,9 +542,11 @@ def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weig
 
 
 def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,
-                   flags=()):
+                   flags=(), weights_mode="appended"):
     """Compiles tensor_program text into <workdir>/model.so; returns its path
-    and the wrapper-compile command (less -o)."""
+    and the wrapper-compile command (less -o). A CPU model's weights are
+    appended to the library (`weights_mode` "appended") or written next to
+    it as model.safetensors ("external")."""
     source = Path(workdir) / "model.mlir"
     text = graph
     if weights:
@@ -567,9 +572,10 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
         command.append(f"--entry={entry}")
     if target != "cpu":
         command.append(f"--target={target}")
-    elif weights:
-        # Weights appended to model.so and mapped at load: LLVM never sees
-        # them (embedding them costs seconds per 10 MB of weights).
-        command.append("--weights=appended")
+    elif weights or weights_mode == "external":
+        # Weights appended to model.so (or in a file next to it) and mapped
+        # at load: LLVM never sees them (embedding them costs seconds per
+        # 10 MB of weights).
+        command.append(f"--weights={weights_mode}")
     _run(command + ["-o", str(library)], "wrapper-compile")
     return library, command

@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 # The model ABI versions this package reads (WrapperModel.h); version 1
 # lacks the device-resident entry points.
-ABI_VERSIONS = (1, 2)
+ABI_VERSIONS = (1, 2, 3)
 
 # The tools whose --version names their Wrapper version and ABIs (others,
 # such as the examples' train_model, are found but not checked).
@@ -96,6 +96,20 @@ def locate_tool(name):
         f"({NATIVE_DIR} is missing; install it with 'pip install ./python' from a "
         "checkout, not in editable mode), no checkout build next to it, and none on "
         "PATH; or set WRAPPER_BUILD_DIR to a build directory")
+
+
+def runtime_library(name="libwrapper_runtime.so"):
+    """The path of a runtime library (libwrapper_runtime.so, ...):
+    $WRAPPER_BUILD_DIR/lib when set, else the bundle's lib/, else the
+    checkout build's; loading packages needs no compiler."""
+    build_dir = os.environ.get("WRAPPER_BUILD_DIR")
+    directories = ([Path(build_dir) / "lib"] if build_dir else
+                   [NATIVE_DIR / "lib", _CHECKOUT_BUILD / "lib"])
+    for directory in directories:
+        if (directory / name).is_file():
+            return str(directory / name)
+    raise WrapperError(f"cannot find the runtime library {name} (looked in "
+                       f"{', '.join(map(str, directories))})")
 
 
 def find_tool(name):

@@ -191,6 +191,22 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
         options["target"] = default_target(list(example_inputs or ()))
     options = check_options(options, "wrapper_mlir.compile")
     start = time.perf_counter()
+    imported, program = import_torch(graph, example_inputs, example_kwargs, dynamic_batch,
+                                     options["fallback"], "wrapper_mlir.compile")
+    compiled = _compile_imported(imported, options)
+    in_spec = program.call_spec.in_spec if program.call_spec else None
+    out_spec = program.call_spec.out_spec if program.call_spec else None
+    model = TorchModel(imported, compiled, time.perf_counter() - start, in_spec, out_spec,
+                       program)
+    model.options = options
+    return model
+
+
+def import_torch(graph, example_inputs, example_kwargs, dynamic_batch, fallback, where):
+    """An nn.Module (exported with the example inputs, in eval mode) or an
+    ExportedProgram, decomposed and imported: (ImportedProgram,
+    ExportedProgram). `fallback`: ops outside the table become proxy calls
+    (with a warning) instead of errors."""
     if isinstance(graph, torch.export.ExportedProgram):
         program = graph.run_decompositions(decomposition_table(copy_views=True))
     else:
@@ -199,8 +215,8 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
                                "arguments of one call)")
         training = isinstance(graph, torch.nn.Module) and graph.training
         if training:
-            warnings.warn("wrapper_mlir.compile: the module is in training mode; it is "
-                          "compiled for inference (eval mode)", stacklevel=3)
+            warnings.warn(f"{where}: the module is in training mode; it is "
+                          "compiled for inference (eval mode)", stacklevel=4)
             graph.eval()
         try:
             program = export_module(graph, tuple(example_inputs), example_kwargs,
@@ -210,20 +226,14 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
         finally:
             if training:
                 graph.train()
-    fallback = _fallback_handler() if options["fallback"] else None
+    handler = _fallback_handler() if fallback else None
     try:
-        imported = import_exported(program, fallback=fallback,
+        imported = import_exported(program, fallback=handler,
                                    size_one=not isinstance(graph, torch.export.ExportedProgram))
     except UnsupportedError as error:
         raise WrapperError(f"cannot import the graph: {error}") from None
-    _warn_fallbacks(imported, "wrapper_mlir.compile")
-    compiled = _compile_imported(imported, options)
-    in_spec = program.call_spec.in_spec if program.call_spec else None
-    out_spec = program.call_spec.out_spec if program.call_spec else None
-    model = TorchModel(imported, compiled, time.perf_counter() - start, in_spec, out_spec,
-                       program)
-    model.options = options
-    return model
+    _warn_fallbacks(imported, where)
+    return imported, program
 
 
 def _fallback_handler():

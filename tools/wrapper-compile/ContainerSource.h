@@ -33,11 +33,14 @@ std::string generateContainerSource(StringRef entry, TypeRange inputs,
                                     TypeRange outputs, bool cuda,
                                     StringRef shapeChecks, std::string &error);
 
-/// A weight appended to model.so: the pointer slot the compiled code reads
-/// it through, and where it lies in the appended blob.
+/// A weight taken out of model.so: the pointer slot the compiled code reads
+/// it through, where it lies in the blob, and what it was (the constant's
+/// symbol name, its safetensors dtype and its shape).
 struct AppendedWeight {
   std::string slot;
   uint64_t offset, bytes;
+  std::string name, dtype;
+  std::vector<int64_t> shape;
 };
 
 /// The weights appended to model.so and the number that identifies them.
@@ -47,11 +50,15 @@ struct AppendedWeights {
   uint64_t magic = 0;
 };
 
-/// The C source that maps the appended weights at wrapper_model_create: it
-/// finds its own file (dladdr), checks the trailer [blob offset, blob
-/// bytes, magic] at the end of the file against the values compiled in,
-/// maps the file read-only once, and fills each slot.
-std::string generateWeightLoaderSource(const AppendedWeights &weights);
+/// The C source that finds the weights at wrapper_model_create. Appended
+/// (`externalFile` empty): it finds its own file (dladdr), checks the
+/// trailer [blob offset, blob bytes, magic] at the end of the file against
+/// the values compiled in, maps the file read-only once, and fills each
+/// slot. External: it exports wrapper_model_bind_weights (a safetensors
+/// file's bytes, checked for the magic and size) and, when nothing was
+/// bound, maps `externalFile` (a name) from the library's directory.
+std::string generateWeightLoaderSource(const AppendedWeights &weights,
+                                       StringRef externalFile = "");
 
 } // namespace wrapper
 } // namespace mlir

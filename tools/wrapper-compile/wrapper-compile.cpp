@@ -14,6 +14,7 @@
 #include "ToolSupport.h"
 #include "ToolVersion.h"
 #include "TrainingSource.h"
+#include "WeightsFile.h"
 
 #include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
@@ -73,8 +74,16 @@ static cl::opt<std::string> entry("entry",
 static cl::opt<std::string> weightsMode(
     "weights",
     cl::desc("Where constants live: embedded (in the library's read-only "
-             "data) or appended (after the library, mapped at load)"),
+             "data), appended (after the library, mapped at load) or "
+             "external (a safetensors file, --weights-file)"),
     cl::init("embedded"), cl::cat(category));
+static cl::opt<std::string> weightsFile(
+    "weights-file",
+    cl::desc("With --weights=external: the safetensors file to write, found "
+             "next to the library by its name at load unless "
+             "wrapper_model_bind_weights binds one (default: the output's "
+             "name with .safetensors)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> cc("cc",
                                cl::desc("C compiler that links the library"),
                                cl::init(WRAPPER_C_COMPILER), cl::cat(category));
@@ -226,102 +235,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Page alignment of the appended weights in the file (mmap maps from a
-/// page boundary), and alignment of each weight within them.
-static constexpr uint64_t kFileAlignment = 4096, kWeightAlignment = 64;
-
-/// The bytes of a constant's value in memory order, or nullopt for values
-/// that stay embedded (bit-packed i1, unknown attribute kinds).
-static std::optional<ArrayRef<char>>
-constantBytes(ConstantOp constant, std::vector<char> &splatStorage) {
-  MemRefType type = constant.getMemRefType();
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.isInteger(1) ||
-      element.getIntOrFloatBitWidth() % 8 != 0)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseElementsAttr>(*constant.getValue());
-  if (!dense)
-    return std::nullopt;
-  ArrayRef<char> raw = dense.getRawData();
-  if (!dense.isSplat())
-    return raw;
-  size_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-  splatStorage.clear();
-  for (int64_t i = 0; i < type.getNumElements(); ++i)
-    splatStorage.insert(splatStorage.end(), raw.begin(),
-                        raw.begin() + elementBytes);
-  return ArrayRef<char>(splatStorage);
-}
-
-/// Moves the values of the module's constants into `blob`: each constant
-/// is renamed w<N> (its slot is then __wrapper_slot_w<N>, a C identifier)
-/// and left without a value.
-static LogicalResult takeOutConstants(ModuleOp module, AppendedWeights &weights,
-                                      std::vector<char> &blob,
-                                      std::string &error) {
-  std::random_device random;
-  weights.magic = (uint64_t(random()) << 32) ^ random() ^ 0x57524150ULL;
-  std::vector<char> splat;
-  unsigned index = 0;
-  for (auto constant :
-       llvm::make_early_inc_range(module.getOps<ConstantOp>())) {
-    if (constant.isExternal())
-      continue;
-    std::optional<ArrayRef<char>> bytes = constantBytes(constant, splat);
-    if (!bytes)
-      continue;
-    std::string name = "w" + std::to_string(index++);
-    if (failed(SymbolTable::replaceAllSymbolUses(
-            constant, StringAttr::get(module.getContext(), name), module))) {
-      error = "cannot rename constant @" + constant.getSymName().str();
-      return failure();
-    }
-    constant.setSymName(name);
-    uint64_t offset = llvm::alignTo(blob.size(), kWeightAlignment);
-    blob.resize(offset);
-    blob.insert(blob.end(), bytes->begin(), bytes->end());
-    weights.weights.push_back({"__wrapper_slot_" + name, offset,
-                               static_cast<uint64_t>(bytes->size())});
-    constant.removeValueAttr();
-  }
-  weights.totalBytes = blob.size();
-  return success();
-}
-
-/// Appends padding, the weights and the trailer to the library `path`.
-static LogicalResult appendWeights(StringRef path,
-                                   const AppendedWeights &weights,
-                                   const std::vector<char> &blob,
-                                   std::string &error) {
-  if (weights.weights.empty())
-    return success();
-  uint64_t size = 0;
-  if (llvm::sys::fs::file_size(path, size)) {
-    error = "cannot read the size of '" + path.str() + "'";
-    return failure();
-  }
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Append);
-  if (ec) {
-    error =
-        "cannot append the weights to '" + path.str() + "': " + ec.message();
-    return failure();
-  }
-  uint64_t start = llvm::alignTo(size, kFileAlignment);
-  out.write_zeros(start - size);
-  out.write(blob.data(), blob.size());
-  uint64_t trailer[3] = {start, static_cast<uint64_t>(blob.size()),
-                         weights.magic};
-  out.write(reinterpret_cast<const char *>(trailer), sizeof(trailer));
-  out.close();
-  if (out.has_error()) {
-    error = "cannot append the weights to '" + path.str() + "'";
-    out.clear_error();
-    return failure();
-  }
-  return success();
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // MLIR's printing flags for --emit-mlir (--mlir-elide-elementsattrs-if-
@@ -337,10 +250,21 @@ int main(int argc, char **argv) {
                               "shared library\n");
   std::string error;
   PhaseTimer timer;
-  if (weightsMode != "embedded" && weightsMode != "appended")
+  if (weightsMode != "embedded" && weightsMode != "appended" &&
+      weightsMode != "external")
     return fail("unknown --weights '" + weightsMode +
-                "'; expected embedded or appended");
-  bool appended = weightsMode == "appended";
+                "'; expected embedded, appended or external");
+  bool external = weightsMode == "external";
+  // Appended or external: the constants leave the code.
+  bool appended = weightsMode == "appended" || external;
+  if (!weightsFile.empty() && !external)
+    return fail("--weights-file is for --weights=external");
+  std::string externalPath = weightsFile;
+  if (external && externalPath.empty()) {
+    SmallString<256> path(outputFile);
+    llvm::sys::path::replace_extension(path, ".safetensors");
+    externalPath = path.str().str();
+  }
   if (target != "cpu" && target != "cuda")
     return fail("--target must be cpu or cuda, got '" + target + "'");
   bool cuda = target == "cuda";
@@ -351,7 +275,8 @@ int main(int argc, char **argv) {
     return fail("--emit-mlir=frontend is a CPU stage; the CUDA pipeline "
                 "has one stage (--emit-mlir=llvm)");
   if (cuda && appended)
-    return fail("--weights=appended is not supported with --target=cuda "
+    return fail("--weights=" + weightsMode +
+                " is not supported with --target=cuda "
                 "(the constants are embedded and copied to the device)");
 
   // The machine code is for the host CPU or --mcpu/--mattr; so is the GEMM
@@ -453,6 +378,10 @@ int main(int argc, char **argv) {
     options.targetFeatures = cpuTarget.features;
     options.vectorWidth = cpuTarget.vectorWidth;
     options.externalConstants = appended;
+    // What the code needs of the CPU, for loaders that check the host
+    // (wrapper_package_load).
+    container += "const char *wrapper_model_cpu_features(void) {\n  return \"" +
+                 cpuTarget.features + "\";\n}\n";
     {
       PassManager pm(&context);
       buildCPUCodegenPipeline(pm, options, CodegenPart::Kernels);
@@ -509,7 +438,8 @@ int main(int argc, char **argv) {
     llvm::raw_fd_ostream loader(loaderPath, ec, llvm::sys::fs::OF_Text);
     if (ec)
       return fail("cannot write '" + loaderPath + "': " + ec.message());
-    loader << generateWeightLoaderSource(weights);
+    loader << generateWeightLoaderSource(
+        weights, external ? llvm::sys::path::filename(externalPath) : "");
   }
 
   // Link: object + container + runtime, with rpaths so the library loads
@@ -564,7 +494,10 @@ int main(int argc, char **argv) {
   if (status != 0)
     return fail("linking '" + outputFile + "' failed" +
                 (linkError.empty() ? "" : ": " + linkError));
-  if (appended && failed(appendWeights(outputFile, weights, blob, error)))
+  if (external && failed(writeSafetensors(externalPath, weights, blob, error)))
+    return fail(error);
+  if (!external && appended &&
+      failed(appendWeights(outputFile, weights, blob, error)))
     return fail(error);
   return 0;
 }

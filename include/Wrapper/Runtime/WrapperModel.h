@@ -20,7 +20,9 @@
  * Versioning: WRAPPER_MODEL_ABI_VERSION grows when a function is added;
  * existing functions keep their signatures and meaning. Version 2 added
  * wrapper_strided_array, wrapper_model_run_device and
- * wrapper_model_target.
+ * wrapper_model_target; version 3 wrapper_model_cpu_features (CPU
+ * models) and wrapper_model_bind_weights (models compiled with
+ * --weights=external).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -33,7 +35,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_MODEL_ABI_VERSION 2
+#define WRAPPER_MODEL_ABI_VERSION 3
 
 typedef struct wrapper_model wrapper_model;
 
@@ -99,6 +101,21 @@ wrapper_status wrapper_model_run_device(wrapper_model *model,
                                         int32_t num_inputs,
                                         wrapper_strided_array *outputs,
                                         int32_t num_outputs, void *stream);
+
+/* A CPU model: the LLVM target features its code was compiled for
+ * ("+avx2,+avx512f,...,-amx-tile"), which the host must have. (Version 3;
+ * CUDA models lack it.) */
+const char *wrapper_model_cpu_features(void);
+
+/* A model compiled with --weights=external: points its weights into `file`,
+ * the `bytes` bytes of the safetensors file wrapper-compile wrote
+ * (--weights-file), checked to be this model's (the magic number in its
+ * header, the size of its data); the bytes must stay valid and unchanged
+ * while the library is loaded. Bind before the first wrapper_model_create;
+ * without a binding, wrapper_model_create maps the file of that name from
+ * the library's directory. Shared by every model of the library. (Version
+ * 3; other libraries lack it.) */
+wrapper_status wrapper_model_bind_weights(const void *file, uint64_t bytes);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 // Tests weights appended to model.so and mapped at load: the same outputs
 // as with embedded weights, a loader that finds and checks them, and a
 // clear refusal when the trailer does not match (a stripped or altered
-// library).
+// library). External weights (a safetensors file): test external-weights.mlir.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: wrapper-run %s --interpret --print=false --dynamic-size=3 --seed=8 --save-inputs=%t/in_ --save=%t/ref_
@@ -21,7 +21,7 @@
 // RUN: FileCheck %s --input-file=%t/appended.so.weights.c --check-prefix=APPENDED
 // APPENDED: extern void *__wrapper_slot_w0;
 // APPENDED-NEXT: extern void *__wrapper_slot_w1;
-// APPENDED: static const uint64_t weight_offsets[] = {0ULL, 64ULL, };
+// APPENDED: static const uint64_t weight_offsets[] = {0ULL, 64ULL, 0};
 // APPENDED: #define NUM_WEIGHTS 2
 // APPENDED-NEXT: #define WEIGHTS_BYTES {{(576|320|1088)}}ULL
 //
@@ -32,7 +32,7 @@
 // ALTERED: does not end in the weights this model was compiled with (magic number or size mismatch; was the library stripped or its weights replaced?)
 //
 // RUN: not wrapper-compile %s -o %t/x.so --weights=somewhere 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: wrapper-compile: error: unknown --weights 'somewhere'; expected embedded or appended
+// MODE: wrapper-compile: error: unknown --weights 'somewhere'; expected embedded, appended or external
 
 func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %w = tensor_program.constant dense<[[1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 1.0, 2.0], [0.5, 1.0, -0.5, 0.25], [2.0, 2.0, 2.0, 2.0]]> : tensor<4x4xf32>

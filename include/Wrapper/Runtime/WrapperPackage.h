@@ -1,0 +1,121 @@
+/*===- WrapperPackage.h - AOT model packages, loaded from C --------*- C -*-===*
+ *
+ * Part of the Wrapper project.
+ *
+ * A package (wrapper_mlir.package, docs/Packages.md) is one file holding a
+ * compiled model for one or more targets, its weights and its metadata: a
+ * zip archive whose entries are stored uncompressed, each weights file
+ * page-aligned, so that the weights are used where they lie in the file
+ * (mapped, or in the caller's memory) without a copy:
+ *
+ *   wrapper-package.index      "wrapper-package 1" then one line per model:
+ *                              "model <target> <library entry> <weights
+ *entry|->" wrapper-package.json       the metadata (signature, versions,
+ *targets) <target>/model.so          the model library (WrapperModel.h's ABI)
+ *   <target>/weights.safetensors  its weights (--weights=external)
+ *
+ * Open a package from a file or from memory, load the model of a target (its
+ * library is loaded from an anonymous in-memory file, its weights bound in
+ * place), then call the model ABI through the returned table. The host
+ * program provides libwrapper_runtime (it links it to call these functions);
+ * the library of a CPU model also needs the libomp it was linked with, a
+ * CUDA model libwrapper_cuda_runtime, both found by the library's RUNPATH
+ * or the loader's search path.
+ *
+ * Every function that can fail returns a wrapper_status and leaves a message
+ * in wrapper_last_error(): not a package (no zip end record, no index),
+ * truncated or damaged (entries beyond the end, checksum mismatch), an
+ * unknown format version, a library of a model ABI this runtime cannot
+ * call, weights that are not the model's, a CPU model for features the host
+ * lacks.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef WRAPPER_RUNTIME_WRAPPERPACKAGE_H
+#define WRAPPER_RUNTIME_WRAPPERPACKAGE_H
+
+#include "Wrapper/Runtime/WrapperModel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The package format this runtime reads (the index's first line). */
+#define WRAPPER_PACKAGE_FORMAT_VERSION 1
+
+typedef struct wrapper_package wrapper_package;
+
+/* The model ABI of a loaded library, resolved with dlsym. `run_device` is
+ * NULL for CPU models and libraries of ABI 1. */
+typedef struct wrapper_model_api {
+  const char *target; /* "cpu" or "cuda" */
+  void *library;      /* the dlopen handle */
+  const char *path;   /* the name it was loaded under (/proc/self/fd/N) */
+  int32_t (*abi_version)(void);
+  wrapper_status (*create)(wrapper_model **out);
+  void (*destroy)(wrapper_model *model);
+  int32_t (*num_inputs)(const wrapper_model *model);
+  int32_t (*num_outputs)(const wrapper_model *model);
+  const char *(*input_name)(const wrapper_model *model, int32_t i);
+  const char *(*output_name)(const wrapper_model *model, int32_t i);
+  wrapper_status (*input_info)(const wrapper_model *model, int32_t i,
+                               wrapper_dtype *dtype, int32_t *rank,
+                               int64_t *shape);
+  wrapper_status (*output_info)(const wrapper_model *model, int32_t i,
+                                wrapper_dtype *dtype, int32_t *rank,
+                                int64_t *shape);
+  wrapper_status (*run)(wrapper_model *model, const wrapper_array *inputs,
+                        int32_t num_inputs, wrapper_array *outputs,
+                        int32_t num_outputs);
+  wrapper_status (*run_device)(wrapper_model *model,
+                               const wrapper_strided_array *inputs,
+                               int32_t num_inputs,
+                               wrapper_strided_array *outputs,
+                               int32_t num_outputs, void *stream);
+} wrapper_model_api;
+
+/* Opens the package file `path`, mapped read-only (weights are used from the
+ * mapping). */
+wrapper_status wrapper_package_open(const char *path, wrapper_package **out);
+
+/* Opens a package that is already in memory: the `size` bytes at `data`,
+ * which must stay valid and unchanged until wrapper_package_close (the
+ * weights are used where they are: keep them 64-byte aligned, as a page
+ * aligned buffer is). */
+wrapper_status wrapper_package_open_memory(const void *data, uint64_t size,
+                                           wrapper_package **out);
+
+/* Unloads the package's libraries and unmaps it. Destroy its models first. */
+void wrapper_package_close(wrapper_package *package);
+
+/* The package's metadata (wrapper-package.json), NUL-terminated; "" when it
+ * has none. */
+const char *wrapper_package_metadata(const wrapper_package *package);
+
+/* The models it holds and their targets ("cpu", "cuda"); NULL when `i` is
+ * out of range. */
+int32_t wrapper_package_num_models(const wrapper_package *package);
+const char *wrapper_package_model_target(const wrapper_package *package,
+                                         int32_t i);
+
+/* Loads the model of `target` (NULL: the first one this host can run: a
+ * CPU model whose features it has) once, binds its weights, and returns its
+ * ABI (valid until wrapper_package_close). A CPU model compiled for
+ * features the host lacks is refused, naming them. */
+wrapper_status wrapper_package_load(wrapper_package *package,
+                                    const char *target,
+                                    const wrapper_model_api **out);
+
+/* The features of an LLVM feature list ("+avx2,+avx512f,-sse4a") that this
+ * host lacks, as "avx512f, amx-tile" in `missing` (empty when it has them
+ * all; only vector and matrix extensions are checked). Returns the number
+ * missing. WRAPPER_HOST_CPU_FLAGS, when set, replaces the host's
+ * /proc/cpuinfo flags (tests). */
+int32_t wrapper_cpu_missing_features(const char *features, char *missing,
+                                     size_t missing_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WRAPPER_RUNTIME_WRAPPERPACKAGE_H */

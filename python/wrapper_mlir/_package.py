@@ -1,0 +1,474 @@
+"""AOT model packages: package() writes one file with a model compiled for
+one or more targets, its weights and its metadata; load() runs it (from a
+file or from bytes) through the runtime's C loader (WrapperPackage.h), the
+same one C programs use. The format: docs/Packages.md."""
+
+import ctypes
+import json
+import mmap
+import os
+import re
+import shutil
+import struct
+import tempfile
+import time
+import weakref
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from . import _install
+from ._compile import CompiledModel, WrapperError, _build_library, _torch_device
+from ._install import find_tool, runtime_library, tool_version
+
+FORMAT_VERSION = 1
+INDEX, METADATA = "wrapper-package.index", "wrapper-package.json"
+TARGETS = ("cpu", "cuda")
+# Options of package() passed to the compiler, with their defaults.
+OPTIONS = {"parallel": True, "gemm": True, "plan_memory": "reuse", "fuse": True,
+           "tile_elements": None, "mcpu": None, "mattr": None}
+# Alignment of entries in the file: weights on pages (used in place, mapped),
+# the rest on cache lines.
+_WEIGHTS_ALIGN, _ALIGN = 4096, 64
+# The extra field that pads a local header (the id zipalign uses).
+_PADDING_ID = 0xD935
+
+
+# -- the function signature, from tensor_program text -----------------------
+
+_DTYPE_NAMES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
+                "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+                "ui8": "uint8", "f8E4M3FN": "float8_e4m3fn"}
+
+
+def _split_top(text, separator=","):
+    """`text` split at `separator` outside brackets and strings."""
+    parts, depth, start, quoted = [], 0, 0, False
+    for i, c in enumerate(text):
+        if c == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and c in "([{<":
+            depth += 1
+        elif not quoted and c in ")]}>":
+            depth -= 1
+        elif not quoted and depth == 0 and c == separator:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _closing(text, start):
+    """The index of the bracket closing the one at `start`."""
+    depth, quoted = 0, False
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == '"' and text[i - 1] != "\\":
+            quoted = not quoted
+        elif not quoted and c in "([{<":
+            depth += 1
+        elif not quoted and c in ")]}>":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise WrapperError("the program's function signature is not closed")
+
+
+def _tensor(text):
+    match = re.search(r"tensor<([^>]*)>", text)
+    if not match:
+        return None
+    *dims, element = match.group(1).split("x")
+    return {"dtype": _DTYPE_NAMES.get(element, element),
+            "shape": [None if d == "?" else int(d) for d in dims]}
+
+
+def signature(text, entry=None):
+    """The inputs, outputs and symbolic dimension ranges of the public
+    function `entry` (default: the only public one, else main) of
+    tensor_program text."""
+    functions = list(re.finditer(r"func\.func\s+(private\s+)?@([\w.$-]+)\s*\(", text))
+    public = [f for f in functions if not f.group(1)]
+    chosen = ([f for f in public if f.group(2) == entry] if entry else
+              public if len(public) == 1 else [f for f in public if f.group(2) == "main"])
+    if not chosen:
+        raise WrapperError(f"the program has no public function {entry or 'to package'}")
+    match = chosen[0]
+    open_paren = match.end() - 1
+    close_paren = _closing(text, open_paren)
+    inputs = []
+    for index, argument in enumerate(_split_top(text[open_paren + 1:close_paren])):
+        value = _tensor(argument) or {"dtype": "unknown", "shape": []}
+        name = re.search(r'tensor_program\.name\s*=\s*"([^"]*)"', argument)
+        value["name"] = name.group(1) if name else f"arg{index}"
+        symbols = re.search(r"tensor_program\.symbols\s*=\s*\[([^\]]*)\]", argument)
+        if symbols:
+            value["symbols"] = [s.strip().strip('"') or None for s in symbols.group(1).split(",")]
+        inputs.append(value)
+    rest = text[close_paren + 1:]
+    body = rest.index("{") if "{" in rest else len(rest)
+    arrow = rest[:body]
+    outputs = []
+    if "->" in arrow:
+        results = arrow.split("->", 1)[1].strip()
+        if results.startswith("("):
+            results = results[1:_closing(results, 0)]
+        for index, result in enumerate(_split_top(results)):
+            value = _tensor(result) or {"dtype": "unknown", "shape": []}
+            value["name"] = f"output{index}"
+            outputs.append(value)
+    ranges = {}
+    attributes = re.search(r"tensor_program\.symbol_ranges\s*=\s*\{([^}]*)\}", rest[:body + 400])
+    if attributes:
+        for symbol, low, high in re.findall(r"(\w+)\s*=\s*array<i64:\s*(-?\d+),\s*(-?\d+)>",
+                                            attributes.group(1)):
+            ranges[symbol] = [int(low), None if int(high) < 0 else int(high)]
+    return {"entry": match.group(2), "inputs": inputs, "outputs": outputs,
+            "symbol_ranges": ranges}
+
+
+# -- writing ----------------------------------------------------------------
+
+
+def _padding(offset, name, align):
+    """The extra field that puts an entry's data, whose local header starts
+    at `offset`, on an `align` boundary (zipfile writes a 20-byte zip64
+    field after it: every entry is written with force_zip64)."""
+    header = 30 + len(name.encode()) + 20 + 4
+    pad = -(offset + header) % align
+    return struct.pack("<HH", _PADDING_ID, pad) + b"\0" * pad
+
+
+def write_archive(path, entries):
+    """Writes the zip `path` from [(name, bytes or Path, align)], stored,
+    each entry's data on its alignment; checks the alignment afterwards."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for name, content, align in entries:
+            info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
+            info.compress_type = zipfile.ZIP_STORED
+            info.external_attr = 0o644 << 16
+            info.extra = _padding(archive.fp.tell(), name, align)
+            with archive.open(info, "w", force_zip64=True) as out:
+                if isinstance(content, (bytes, bytearray)):
+                    out.write(content)
+                else:
+                    with open(content, "rb") as source:
+                        shutil.copyfileobj(source, out, 16 << 20)
+    with open(path, "rb") as stream, zipfile.ZipFile(path) as archive:
+        for info, (_, _, align) in zip(archive.infolist(), entries):
+            stream.seek(info.header_offset + 26)
+            name_length, extra_length = struct.unpack("<HH", stream.read(4))
+            data = info.header_offset + 30 + name_length + extra_length
+            if data % align:
+                raise WrapperError(f"internal error: package entry {info.filename} is not "
+                                   f"aligned to {align} bytes")
+
+
+def _check_options(options):
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise WrapperError("wrapper_mlir.package: unknown option"
+                           f"{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                           "known: " + ", ".join(f"{k} (default {v!r})" for k, v in OPTIONS.items()))
+    merged = dict(OPTIONS, **options)
+    if merged["plan_memory"] not in ("none", "reuse", "pool"):
+        raise WrapperError("wrapper_mlir.package: plan_memory must be 'none', 'reuse' or "
+                           f"'pool', got {merged['plan_memory']!r}")
+    return merged
+
+
+def _targets(target):
+    targets = [target] if isinstance(target, str) else list(target)
+    if not targets:
+        raise WrapperError("wrapper_mlir.package: no target given")
+    for t in targets:
+        if t not in TARGETS:
+            raise WrapperError(f"wrapper_mlir.package: target must be 'cpu' or 'cuda', got {t!r}")
+    if len(set(targets)) != len(targets):
+        raise WrapperError(f"wrapper_mlir.package: a target is given twice: {targets}")
+    return targets
+
+
+def _python_metadata(imported, program):
+    """How Python callers map a module's arguments to the model's inputs
+    and its outputs back (torch models only)."""
+    from torch.utils import _pytree as pytree
+
+    from .importer.core import SEED
+
+    def structure(node):
+        kind = node[0]
+        if kind == "result":
+            return {"result": node[1]}
+        if kind == "const":
+            value = node[1]
+            if value is not None and not isinstance(value, (bool, int, float, str)):
+                raise WrapperError(f"the model returns a constant of type "
+                                   f"{type(value).__name__}, which a package cannot hold")
+            return {"const": value}
+        kind_name = {tuple: "tuple", list: "list"}.get(node[1])
+        if kind_name is None:
+            raise WrapperError(f"the model's outputs are a {node[1]}, which a package "
+                               "cannot rebuild")
+        return {"seq": kind_name, "items": [structure(part) for part in node[2]]}
+
+    spec = program.call_spec
+    return {
+        "arguments": ["seed" if p == SEED else p for p in imported.arguments],
+        "mutations": [list(m) for m in imported.mutations],
+        "structure": structure(imported.structure),
+        "in_spec": pytree.treespec_dumps(spec.in_spec) if spec and spec.in_spec else None,
+        "out_spec": pytree.treespec_dumps(spec.out_spec) if spec and spec.out_spec else None,
+    }
+
+
+def package(model, example_inputs=None, path=None, *, target="cpu", example_kwargs=None,
+            dynamic_batch=False, entry=None, **options):
+    """Compiles `model` (an nn.Module with example inputs, an
+    ExportedProgram, or tensor_program text) for each target ("cpu",
+    "cuda", or a list of them) and writes one package file at `path`;
+    returns `path`. Ops outside the importer's table are refused (a package
+    runs without Python). Options: parallel, gemm, plan_memory, fuse,
+    tile_elements, mcpu and mattr (the CPU code's target, as wrapper-compile's
+    --mcpu/--mattr; the package refuses to load on a host without those
+    features)."""
+    if path is None:
+        raise WrapperError("wrapper_mlir.package: no path to write the package to")
+    options = _check_options(options)
+    targets = _targets(target)
+    start = time.perf_counter()
+    python = None
+    if isinstance(model, str):
+        if example_inputs is not None or dynamic_batch:
+            raise WrapperError("wrapper_mlir.package: tensor_program text carries its own "
+                               "types; example_inputs and dynamic_batch are for torch models")
+        text, weights = model, None
+    else:
+        from ._torch import import_torch
+
+        imported, program = import_torch(model, example_inputs, example_kwargs, dynamic_batch,
+                                         False, "wrapper_mlir.package")
+        text, weights = imported.text, imported.weights
+        python = _python_metadata(imported, program)
+        if entry is not None:
+            raise WrapperError("wrapper_mlir.package: entry names a function of "
+                               "tensor_program text, not of a torch model")
+    info = signature(text, entry)
+    compiler = tool_version(find_tool("wrapper-compile"))
+    flags = [] if options["fuse"] else ["--fuse=false"]
+    if options["tile_elements"] is not None:
+        flags.append(f"--tile-elements={int(options['tile_elements'])}")
+    cpu_flags = [f"--{name}={options[name]}" for name in ("mcpu", "mattr") if options[name]]
+    workdir = Path(tempfile.mkdtemp(prefix="wrapper_package_"))
+    try:
+        entries, index, models = [], [f"wrapper-package {FORMAT_VERSION}"], []
+        for t in targets:
+            directory = workdir / t
+            directory.mkdir()
+            library, _ = _build_library(
+                directory, text, entry, options["parallel"], options["gemm"],
+                options["plan_memory"], t, weights, flags + (cpu_flags if t == "cpu" else []),
+                weights_mode="external")
+            record = {"target": t, "library": f"{t}/model.so"}
+            entries.append((record["library"], library, _ALIGN))
+            weights_file = directory / "model.safetensors"
+            if t == "cpu" and weights_file.is_file():
+                record["weights"] = f"{t}/weights.safetensors"
+                record["weights_bytes"] = weights_file.stat().st_size
+                entries.append((record["weights"], weights_file, _WEIGHTS_ALIGN))
+            if t == "cpu":
+                features = ctypes.CDLL(str(library)).wrapper_model_cpu_features
+                features.restype = ctypes.c_char_p
+                record["cpu_features"] = [f[1:] for f in features().decode().split(",")
+                                          if f.startswith("+")]
+            index.append(f"model {t} {record['library']} {record.get('weights', '-')}")
+            models.append(record)
+        metadata = {
+            "format": "wrapper-package", "format_version": FORMAT_VERSION,
+            "created_by": {"wrapper_mlir": _install.__version__,
+                           "compiler": {k: compiler.get(k) for k in
+                                        ("version", "commit", "llvm_version")}},
+            "model_abi": compiler["model_abi"],
+            "options": {k: v for k, v in options.items()},
+            **info,
+            "targets": models,
+        }
+        if python is not None:
+            metadata["python"] = python
+        head = [(INDEX, ("\n".join(index) + "\n").encode(), _ALIGN),
+                (METADATA, (json.dumps(metadata, indent=1) + "\n").encode(), _ALIGN)]
+        path = Path(path)
+        partial = path.with_name(path.name + ".partial")
+        write_archive(partial, head + entries)
+        os.replace(partial, path)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return path
+
+
+# -- loading ----------------------------------------------------------------
+
+
+class _ModelApi(ctypes.Structure):
+    _fields_ = [("target", ctypes.c_char_p), ("library", ctypes.c_void_p),
+                ("path", ctypes.c_char_p)] + [(name, ctypes.c_void_p) for name in (
+                    "abi_version", "create", "destroy", "num_inputs", "num_outputs",
+                    "input_name", "output_name", "input_info", "output_info", "run",
+                    "run_device")]
+
+
+_runtime = None
+
+
+def _package_runtime():
+    global _runtime
+    if _runtime is None:
+        lib = ctypes.CDLL(runtime_library(), mode=ctypes.RTLD_GLOBAL)
+        lib.wrapper_package_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_package_open_memory.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
+                                                    ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_package_close.argtypes = [ctypes.c_void_p]
+        lib.wrapper_package_close.restype = None
+        lib.wrapper_package_metadata.argtypes = [ctypes.c_void_p]
+        lib.wrapper_package_metadata.restype = ctypes.c_char_p
+        lib.wrapper_package_load.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                             ctypes.POINTER(ctypes.POINTER(_ModelApi))]
+        lib.wrapper_last_error.restype = ctypes.c_char_p
+        _runtime = lib
+    return _runtime
+
+
+def _close(runtime, handle, model, memory):
+    if model is not None:
+        model._destroy_model()
+    runtime.wrapper_package_close(handle)
+    if memory is not None:
+        try:
+            memory.close()
+        except BufferError:  # a view is still exported: the mapping lives on
+            pass
+
+
+class PackagedModel:
+    """A model loaded from a package: call it as the module was called
+    (torch models: args and kwargs, the module's output structure) or with
+    one array per input (text); `.metadata` is the package's metadata."""
+
+    def __init__(self, source, target=None):
+        runtime = _package_runtime()
+        handle = ctypes.c_void_p()
+        self._memory = None
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            # A page-aligned copy: the weights are used where they lie.
+            size = len(source)
+            self._memory = mmap.mmap(-1, max(size, 1))
+            self._memory[:size] = source
+            address = ctypes.addressof(ctypes.c_char.from_buffer(self._memory))
+            status = runtime.wrapper_package_open_memory(address, size, ctypes.byref(handle))
+            where = "the package bytes"
+        else:
+            status = runtime.wrapper_package_open(str(source).encode(), ctypes.byref(handle))
+            where = str(source)
+        if status != 0:
+            self._memory = None
+            raise WrapperError(runtime.wrapper_last_error().decode())
+        self._closer = weakref.finalize(self, _close, runtime, handle, None, self._memory)
+        self.metadata = json.loads(runtime.wrapper_package_metadata(handle).decode() or "{}")
+        if self.metadata.get("format") != "wrapper-package":
+            raise WrapperError(f"{where}: the package's metadata is missing or not a "
+                               "Wrapper package's")
+        api = ctypes.POINTER(_ModelApi)()
+        if runtime.wrapper_package_load(handle, target.encode() if target else None,
+                                        ctypes.byref(api)) != 0:
+            raise WrapperError(runtime.wrapper_last_error().decode())
+        self.target = api.contents.target.decode()
+        self._compiled = CompiledModel(api.contents.path.decode(), None, None, None,
+                                       self.target)
+        self._closer.detach()
+        self._closer = weakref.finalize(self, _close, runtime, handle, self._compiled,
+                                        self._memory)
+        self._python = self.metadata.get("python")
+        self._in_spec = self._out_spec = None
+        if self._python and (self._python.get("in_spec") or self._python.get("out_spec")):
+            from torch.utils import _pytree as pytree
+
+            if self._python.get("in_spec"):
+                self._in_spec = pytree.treespec_loads(self._python["in_spec"])
+            if self._python.get("out_spec"):
+                self._out_spec = pytree.treespec_loads(self._python["out_spec"])
+
+    @property
+    def inputs(self):
+        return self._compiled.inputs
+
+    @property
+    def outputs(self):
+        return self._compiled.outputs
+
+    def close(self):
+        """Destroys the model and closes the package (also done when the
+        object is collected)."""
+        self._closer()
+
+    def __call__(self, *args, **kwargs):
+        if not self._closer.alive:
+            raise WrapperError("the package was closed")
+        if self._python is None:
+            if kwargs:
+                raise WrapperError("a model packaged from tensor_program text takes one "
+                                   "array per input, no keyword arguments")
+            return self._compiled(*args)
+        if self._in_spec is not None:
+            from torch.utils import _pytree as pytree
+
+            flat, spec = pytree.tree_flatten((args, kwargs))
+            if spec != self._in_spec:
+                raise WrapperError("the arguments do not have the structure the model was "
+                                   f"exported with ({len(flat)} values given)")
+        else:
+            flat = list(args)
+        passed = [self._seed(flat) if p == "seed" else flat[p]
+                  for p in self._python["arguments"]]
+        results = self._compiled._call_values(passed)
+        for position, index in self._python["mutations"]:
+            target = flat[position]
+            if hasattr(target, "copy_"):
+                import torch
+
+                with torch.no_grad():
+                    target.copy_(torch.as_tensor(results[index]))
+            else:
+                target[...] = results[index]
+        outputs = _rebuild(self._python["structure"], list(results))
+        if self._out_spec is not None:
+            from torch.utils import _pytree as pytree
+
+            return pytree.tree_unflatten(list(outputs), self._out_spec)
+        return outputs
+
+    def _seed(self, flat):
+        try:
+            import torch
+        except ImportError:
+            return np.array(np.random.randint(0, 2**53, dtype=np.int64), dtype=np.int64)
+        device = _torch_device(flat) if self.target == "cuda" else None
+        if device is not None:
+            return torch.randint(0, 2**53, (), dtype=torch.int64, device=device)
+        return np.array(torch.randint(0, 2**53, (), dtype=torch.int64).item(), dtype=np.int64)
+
+
+def _rebuild(structure, results):
+    if "result" in structure:
+        return results[structure["result"]]
+    if "const" in structure:
+        return structure["const"]
+    items = [_rebuild(item, results) for item in structure["items"]]
+    return tuple(items) if structure["seq"] == "tuple" else items
+
+
+def load(source, target=None):
+    """Loads a package (a path, or its bytes) for `target` ("cpu", "cuda";
+    None: the first one this host can run); returns a PackagedModel."""
+    return PackagedModel(source, target)
+
