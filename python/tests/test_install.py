@@ -47,7 +47,7 @@ def test_other_model_abi_is_refused(tmp_path, monkeypatch, fresh_checks):
     _fake_tool(tmp_path, abi=99)
     monkeypatch.setenv("WRAPPER_BUILD_DIR", str(tmp_path))
     with pytest.raises(wrapper_mlir.WrapperError,
-                       match=r"builds model ABI 99; this wrapper_mlir 0\.1\.0 reads ABI 1, 2"):
+                       match=r"builds model ABI 99; this wrapper_mlir 0\.1\.0 reads ABI 1, 2, 3"):
         wrapper_mlir.find_tool("wrapper-compile")
 
 
@@ -121,7 +121,7 @@ def test_version_command():
     assert result.stdout.startswith(f"wrapper_mlir {wrapper_mlir.__version__}")
     tool = wrapper_mlir.find_tool("wrapper-compile")
     assert f"compiler: {tool}" in result.stdout
-    assert "model ABI 2, training ABI" in result.stdout
+    assert "model ABI 3, training ABI" in result.stdout
 
 
 def test_doctor_reports_and_exits_zero_here():

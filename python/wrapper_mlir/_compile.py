@@ -220,7 +220,7 @@ class CompiledModel:
     """A compiled tensor_program function. Call it with one array per
     argument; it returns a tuple of arrays, one per result."""
 
-    def __init__(self, library, source, command, workdir, target="cpu"):
+    def __init__(self, library, source, command, workdir, target="cpu", handle=None):
         self._source = source
         # The wrapper-compile command that built the library, less -o: ir()
         # reruns it up to a stage (--emit-mlir), so the IR shown is what
@@ -236,7 +236,9 @@ class CompiledModel:
         if target == "cpu":
             _share_torch_openmp()
         try:
-            self._lib = ctypes.CDLL(library)
+            # `handle`: a library loaded already (a package's), whose owner
+            # unloads it: no reference of ours.
+            self._lib = ctypes.CDLL(library, handle=handle)
         except OSError as error:  # a library the model needs is missing
             raise WrapperError(f"cannot load the compiled model: {error}") from None
         lib = self._lib

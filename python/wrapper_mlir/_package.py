@@ -101,7 +101,8 @@ def signature(text, entry=None):
     for index, argument in enumerate(_split_top(text[open_paren + 1:close_paren])):
         value = _tensor(argument) or {"dtype": "unknown", "shape": []}
         name = re.search(r'tensor_program\.name\s*=\s*"([^"]*)"', argument)
-        value["name"] = name.group(1) if name else f"arg{index}"
+        ssa = re.match(r"%([\w$.-]+)", argument)
+        value["name"] = (name.group(1) if name else ssa.group(1) if ssa else f"arg{index}")
         symbols = re.search(r"tensor_program\.symbols\s*=\s*\[([^\]]*)\]", argument)
         if symbols:
             value["symbols"] = [s.strip().strip('"') or None for s in symbols.group(1).split(",")]
@@ -384,7 +385,7 @@ class PackagedModel:
             raise WrapperError(runtime.wrapper_last_error().decode())
         self.target = api.contents.target.decode()
         self._compiled = CompiledModel(api.contents.path.decode(), None, None, None,
-                                       self.target)
+                                       self.target, handle=api.contents.library)
         self._closer.detach()
         self._closer = weakref.finalize(self, _close, runtime, handle, self._compiled,
                                         self._memory)

@@ -214,6 +214,27 @@ static int find_entry(const wrapper_package *package, const char *name) {
   return -1;
 }
 
+/* Unloads a model's library. dlopen finds a loaded library by its name
+ * before opening anything, so the name /proc/self/fd/N must not come back
+ * while a library of that name is still loaded (another dlopen of it, such
+ * as Python's ctypes, keeps it): its memfd stays open then, and with it the
+ * number. */
+static void unload(package_model *model) {
+  if (model->api.library) {
+    dlclose(model->api.library);
+    model->api.library = NULL;
+    void *still = dlopen(model->path, RTLD_NOW | RTLD_NOLOAD);
+    if (still) {
+      dlclose(still);
+      model->fd = -1; /* kept open on purpose */
+    }
+  }
+  if (model->fd >= 0)
+    close(model->fd);
+  model->fd = -1;
+  model->loaded = 0;
+}
+
 static wrapper_status check_crc(const package_entry *entry) {
   if (crc32_of(entry->data, entry->size) != entry->crc)
     return wrapper_report_error(WRAPPER_ERROR_FORMAT,
@@ -393,13 +414,8 @@ wrapper_status wrapper_package_open(const char *path, wrapper_package **out) {
 void wrapper_package_close(wrapper_package *package) {
   if (!package)
     return;
-  for (int i = 0; i < package->num_models; ++i) {
-    package_model *model = &package->models[i];
-    if (model->loaded)
-      dlclose(model->api.library);
-    if (model->fd >= 0)
-      close(model->fd);
-  }
+  for (int i = 0; i < package->num_models; ++i)
+    unload(&package->models[i]);
   for (int i = 0; i < package->num_entries; ++i)
     free(package->entries[i].name);
   free(package->entries);
@@ -644,12 +660,7 @@ static wrapper_status load_model(wrapper_package *package,
     }
   }
   if (status != WRAPPER_OK) {
-    if (model->api.library)
-      dlclose(model->api.library);
-    model->api.library = NULL;
-    if (model->fd >= 0)
-      close(model->fd);
-    model->fd = -1;
+    unload(model);
     return status;
   }
   model->loaded = 1;

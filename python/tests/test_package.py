@@ -1,0 +1,272 @@
+"""AOT packages (wrapper_mlir.package / load, WrapperPackage.h): round trips
+from a file and from memory, through Python and through the C example
+(run_model), against eager PyTorch and NumPy; the metadata; and the
+refusals (truncated, not a zip, not a package, damaged, missing weights,
+another model's weights, another format or model ABI, CPU features the host
+lacks, ops that need Python)."""
+
+import json
+import os
+import shutil
+import subprocess
+import zipfile
+
+import numpy as np
+import pytest
+
+import wrapper_mlir
+from wrapper_mlir import _package
+
+torch = pytest.importorskip("torch")
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = torch.nn.Linear(16, 32)
+        self.down = torch.nn.Linear(32, 8)
+        self.norm = torch.nn.LayerNorm(8)
+
+    def forward(self, x, scale=None):
+        h = self.down(torch.nn.functional.gelu(self.up(x)))
+        if scale is not None:
+            h = h * scale
+        return {"y": self.norm(h), "pair": (h.sum(-1), h.amax(-1))}
+
+
+@pytest.fixture(scope="module")
+def block():
+    torch.manual_seed(0)
+    return Block().eval()
+
+
+@pytest.fixture(scope="module")
+def packaged(block, tmp_path_factory):
+    path = tmp_path_factory.mktemp("package") / "block.wpkg"
+    x = torch.randn(4, 16)
+    assert wrapper_mlir.package(block, [x], path, dynamic_batch=True) == path
+    return path
+
+
+def _entries(path):
+    with zipfile.ZipFile(path) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()}
+
+
+def _rewrite(path, entries):
+    """A package with these entries, written as package() writes them."""
+    _package.write_archive(path, [(name, data, 4096 if name.endswith(".safetensors") else 64)
+                                  for name, data in entries.items()])
+    return path
+
+
+def _close(a, b):
+    return torch.allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_round_trip_from_file_and_memory(block, packaged):
+    for source in (packaged, packaged.read_bytes()):
+        model = wrapper_mlir.load(source)
+        assert model.target == "cpu"
+        for batch in (1, 7):
+            x = torch.randn(batch, 16)
+            with torch.no_grad():
+                expected = block(x)
+            got = model(x)
+            assert set(got) == {"y", "pair"} and isinstance(got["pair"], tuple)
+            assert _close(got["y"], expected["y"])
+            assert _close(got["pair"][0], expected["pair"][0])
+            assert _close(got["pair"][1], expected["pair"][1])
+        model.close()
+        with pytest.raises(wrapper_mlir.WrapperError, match="the package was closed"):
+            model(torch.randn(2, 16))
+
+
+def test_metadata(packaged):
+    model = wrapper_mlir.load(packaged)
+    metadata = model.metadata
+    assert metadata["format"] == "wrapper-package" and metadata["format_version"] == 1
+    assert metadata["model_abi"] == 3
+    assert metadata["created_by"]["wrapper_mlir"] == wrapper_mlir.__version__
+    (x,) = metadata["inputs"]
+    assert x["dtype"] == "float32" and x["shape"] == [None, 16] and x["name"] == "x"
+    symbol = x["symbols"][0]
+    assert metadata["symbol_ranges"][symbol][1] is None
+    assert [o["shape"] for o in metadata["outputs"]] == [[None, 8], [None], [None]]
+    (cpu,) = metadata["targets"]
+    assert cpu["library"] == "cpu/model.so" and cpu["weights"] == "cpu/weights.safetensors"
+    assert "sse2" in cpu["cpu_features"] or "avx2" in cpu["cpu_features"]
+    assert model.inputs == [("float32", (None, 16))]
+
+
+def test_weights_are_safetensors_aligned_in_place(packaged):
+    safetensors = pytest.importorskip("safetensors.numpy")
+    entries = _entries(packaged)
+    tensors = safetensors.load(entries["cpu/weights.safetensors"])
+    assert any(name.endswith("packed64") or "packed" in name for name in tensors)
+    with zipfile.ZipFile(packaged) as archive, open(packaged, "rb") as stream:
+        for info in archive.infolist():
+            stream.seek(info.header_offset + 26)
+            name_length, extra_length = np.frombuffer(stream.read(4), np.uint16)
+            data = info.header_offset + 30 + int(name_length) + int(extra_length)
+            assert info.compress_type == zipfile.ZIP_STORED
+            assert data % (4096 if info.filename.endswith(".safetensors") else 64) == 0
+
+
+def test_kwargs_and_text_programs(block, tmp_path):
+    x, scale = torch.randn(3, 16), torch.tensor(0.5)
+    path = wrapper_mlir.package(block, [x], tmp_path / "kw.wpkg", example_kwargs={"scale": scale})
+    model = wrapper_mlir.load(path)
+    with torch.no_grad():
+        assert _close(model(x, scale=scale)["y"], block(x, scale=scale)["y"])
+    text = """
+func.func @main(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %s = tensor_program.add %a, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  %r = tensor_program.tanh %s : tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+"""
+    path = wrapper_mlir.package(text, path=tmp_path / "text.wpkg")
+    model = wrapper_mlir.load(path)
+    a, b = np.random.rand(5, 8).astype(np.float32), np.random.rand(8).astype(np.float32)
+    (y,) = model(a, b)
+    np.testing.assert_allclose(y, np.tanh(a + b), rtol=1e-5, atol=1e-6)
+    assert model.metadata["inputs"][0] == {"dtype": "float32", "shape": [None, 8], "name": "a"}
+    # No constants: a weights file with a header (one page) and no data.
+    assert model.metadata["targets"][0]["weights_bytes"] == 4096
+
+
+def test_c_example_runs_the_package(block, packaged, tmp_path):
+    run_model = wrapper_mlir.find_tool("run_model")
+    x = torch.randn(6, 16)
+    with torch.no_grad():
+        expected = block(x)
+    np.save(tmp_path / "x.npy", x.numpy())
+    for i, value in enumerate([expected["y"], *expected["pair"]]):
+        np.save(tmp_path / f"ref{i}.npy", value.numpy())
+    refs = [str(tmp_path / f"ref{i}.npy") for i in range(3)]
+    for extra in ([], ["--memory"], ["--target", "cpu"]):
+        result = subprocess.run([run_model, str(packaged), str(tmp_path / "x.npy"), "--ref",
+                                 *refs, *extra], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.count(": ok") == 3
+        assert ("opened from memory" in result.stdout) == ("--memory" in extra)
+
+
+def _load_error(source, **env):
+    """The message of loading `source` in a fresh process (C getenv reads the
+    environment as the process started)."""
+    probe = ("import sys, wrapper_mlir\n"
+             "try:\n    wrapper_mlir.load(sys.argv[1], sys.argv[2] or None)\n"
+             "except wrapper_mlir.WrapperError as e:\n    print(e)\nelse:\n    print('loaded')\n")
+    target = env.pop("target", "")
+    result = subprocess.run([os.sys.executable, "-c", probe, str(source), target],
+                            capture_output=True, text=True, env=dict(os.environ, **env))
+    return result.stdout.strip() + result.stderr.strip()
+
+
+def test_refusals(packaged, tmp_path):
+    data = packaged.read_bytes()
+    truncated = tmp_path / "truncated.wpkg"
+    truncated.write_bytes(data[: len(data) // 2])
+    assert "not a Wrapper package: no zip end record" in _load_error(truncated)
+    cut = tmp_path / "cut.wpkg"
+    cut.write_bytes(data[:-10])
+    assert "not a Wrapper package" in _load_error(cut)
+    garbage = tmp_path / "garbage.wpkg"
+    garbage.write_bytes(b"\x7fELF" + bytes(5000))
+    assert "wrong magic number: not a zip archive" in _load_error(garbage)
+    empty = tmp_path / "empty.wpkg"
+    empty.write_bytes(b"")
+    assert "is empty" in _load_error(empty)
+    assert "cannot open" in _load_error(tmp_path / "absent.wpkg")
+
+    entries = _entries(packaged)
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w") as archive:
+        archive.writestr("readme.txt", "hello")
+    assert "a zip archive but not a Wrapper package" in _load_error(plain)
+
+    compressed = tmp_path / "compressed.wpkg"
+    with zipfile.ZipFile(compressed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, value in entries.items():
+            archive.writestr(name, value)
+    assert "is compressed (method 8)" in _load_error(compressed)
+
+    damaged = dict(entries)
+    library = bytearray(damaged["cpu/model.so"])
+    library[len(library) // 2] ^= 0xFF
+    damaged["cpu/model.so"] = bytes(library)
+    # The directory keeps the original checksum: rewrite it, then put the
+    # damage back in place.
+    good = _rewrite(tmp_path / "good.wpkg", entries)
+    raw = bytearray(good.read_bytes())
+    offset = raw.find(entries["cpu/model.so"])
+    raw[offset + len(library) // 2] ^= 0xFF
+    (tmp_path / "damaged.wpkg").write_bytes(raw)
+    assert "'cpu/model.so' does not match its checksum" in _load_error(tmp_path / "damaged.wpkg")
+
+    missing = {k: v for k, v in entries.items() if k != "cpu/weights.safetensors"}
+    assert ("lacks 'cpu/weights.safetensors', the cpu model's weights"
+            in _load_error(_rewrite(tmp_path / "missing.wpkg", missing)))
+
+    newer = dict(entries, **{"wrapper-package.index":
+                             entries["wrapper-package.index"].replace(b"wrapper-package 1",
+                                                                      b"wrapper-package 2")})
+    assert ("package format version 2; this runtime reads version 1"
+            in _load_error(_rewrite(tmp_path / "newer.wpkg", newer)))
+
+    assert "the package has no cuda model (it has: cpu)" in _load_error(packaged, target="cuda")
+
+
+def test_other_models_weights_are_refused(block, packaged, tmp_path):
+    # The same architecture compiled again: another magic number.
+    other = wrapper_mlir.package(block, [torch.randn(4, 16)], tmp_path / "other.wpkg",
+                                 dynamic_batch=True)
+    swapped = dict(_entries(packaged))
+    swapped["cpu/weights.safetensors"] = _entries(other)["cpu/weights.safetensors"]
+    message = _load_error(_rewrite(tmp_path / "swapped.wpkg", swapped))
+    assert ("package entry 'cpu/weights.safetensors': the weights given: not the weights this "
+            "model was compiled with") in message
+
+
+def test_model_abi_and_cpu_features_are_checked(packaged, tmp_path):
+    # A library that says it implements model ABI 99.
+    source = tmp_path / "fake.c"
+    names = ["create", "destroy", "num_inputs", "num_outputs", "input_name", "output_name",
+             "input_info", "output_info", "run"]
+    source.write_text("int wrapper_model_abi_version(void) { return 99; }\n" +
+                      "".join(f"int wrapper_model_{n}(void) {{ return 0; }}\n" for n in names))
+    library = tmp_path / "fake.so"
+    subprocess.run([shutil.which("cc"), "-shared", "-fPIC", "-o", str(library), str(source)],
+                   check=True)
+    entries = dict(_entries(packaged), **{"cpu/model.so": library.read_bytes()})
+    message = _load_error(_rewrite(tmp_path / "abi.wpkg", entries))
+    assert "implements model ABI 99; this runtime calls ABI 1 to 3" in message
+
+    # A host without AVX2 (flags replaced): the model compiled here is refused.
+    message = _load_error(packaged, WRAPPER_HOST_CPU_FLAGS="fpu sse sse2")
+    assert "compiled for CPU features this host lacks (" in message
+    assert "make the package on a host like this one" in message
+
+
+def test_package_refuses_what_cannot_be_packaged(tmp_path):
+    class Cumulative(torch.nn.Module):
+        def forward(self, x):
+            return torch.cumprod(x, 0)
+
+    with pytest.raises(wrapper_mlir.WrapperError, match="cumprod"):
+        wrapper_mlir.package(Cumulative().eval(), [torch.rand(4)], tmp_path / "c.wpkg")
+    with pytest.raises(wrapper_mlir.WrapperError, match="target must be 'cpu' or 'cuda'"):
+        wrapper_mlir.package("func.func @f() { return }", path=tmp_path / "t.wpkg", target="tpu")
+    with pytest.raises(wrapper_mlir.WrapperError, match="unknown option 'speed'"):
+        wrapper_mlir.package("func.func @f() { return }", path=tmp_path / "t.wpkg", speed=1)
+    with pytest.raises(wrapper_mlir.WrapperError, match="no path"):
+        wrapper_mlir.package("func.func @f() { return }")
+    assert not list(tmp_path.iterdir())
+
+
+def test_metadata_of_c_api(packaged):
+    # The same metadata through the C API as zipfile reads it.
+    model = wrapper_mlir.load(packaged)
+    assert model.metadata == json.loads(_entries(packaged)["wrapper-package.json"])
