@@ -101,6 +101,18 @@ try:
 except wrapper_mlir.WrapperError as error:
     check("compile(tensor_program text) runs and matches NumPy", False, str(error)[:300])
 
+# An AOT package of the program, written and loaded with the bundled
+# compiler and runtime, from a file and from memory.
+try:
+    with tempfile.TemporaryDirectory() as work:
+        path = wrapper_mlir.package(PROGRAM, path=Path(work) / "block.wpkg")
+        for source in (path, path.read_bytes()):
+            (y,) = wrapper_mlir.load(source)(x, w, b)
+            check(f"a package loaded from {'memory' if isinstance(source, bytes) else 'a file'}"
+                  " matches NumPy", np.allclose(y, expected, rtol=1e-4, atol=1e-6))
+except wrapper_mlir.WrapperError as error:
+    check("a package round-trips", False, str(error)[:300])
+
 # The console scripts, and the library they link: its RUNPATH names the
 # bundle, not the build machine.
 with tempfile.TemporaryDirectory() as work:
