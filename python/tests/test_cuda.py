@@ -512,3 +512,40 @@ def test_device_memory_stays_flat_over_many_calls():
     assert after["bytes_in_use"] == before["bytes_in_use"]
     assert after["bytes_reserved"] == before["bytes_reserved"]
     assert torch.cuda.memory_allocated() == torch_before
+
+
+def test_package_for_cpu_and_cuda(tmp_path):
+    """One package with a CPU and a CUDA model of a torch module: each loads
+    by its target (the CUDA one runs on CUDA tensors without host copies)
+    and matches eager; without a GPU the CUDA model refuses to run and the
+    CPU model still loads first."""
+    import torch
+
+    torch.manual_seed(0)
+    block = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.GELU(),
+                                torch.nn.Linear(96, 32)).eval()
+    x = torch.randn(5, 64)
+    path = wrapper_mlir.package(block, [x], tmp_path / "both.wpkg", target=["cpu", "cuda"],
+                                dynamic_batch=True)
+    model = wrapper_mlir.load(path)
+    assert model.target == "cpu"
+    assert [t["target"] for t in model.metadata["targets"]] == ["cpu", "cuda"]
+    with torch.no_grad():
+        torch.testing.assert_close(model(x), block(x), rtol=1e-4, atol=1e-5)
+    try:
+        gpu = wrapper_mlir.load(path, "cuda")
+    except wrapper_mlir.WrapperError as error:
+        if NO_GPU in str(error) and not os.environ.get("WRAPPER_REQUIRE_CUDA"):
+            pytest.skip(f"no GPU: {error}")
+        raise
+    assert gpu.target == "cuda"
+    xc = torch.randn(9, 64, device="cuda")
+    with torch.no_grad():
+        gpu(xc)
+        torch.cuda.synchronize()
+        before = wrapper_mlir.cuda_stats()
+        out = gpu(xc)
+        after = wrapper_mlir.cuda_stats()
+        assert out.device == xc.device
+        assert _copies(after) == _copies(before)
+        torch.testing.assert_close(out, block.cuda()(xc), rtol=1e-4, atol=1e-4)

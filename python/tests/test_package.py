@@ -270,3 +270,25 @@ def test_metadata_of_c_api(packaged):
     # The same metadata through the C API as zipfile reads it.
     model = wrapper_mlir.load(packaged)
     assert model.metadata == json.loads(_entries(packaged)["wrapper-package.json"])
+
+
+def test_entries_beyond_4_gib(block, packaged, tmp_path):
+    # A 4.5 GiB entry (a hole in a sparse file) before the model: the
+    # library and the weights lie beyond 4 GiB, reached through zip64
+    # offsets, and the weights are used in place there.
+    entries = _entries(packaged)
+    path = tmp_path / "large.wpkg"
+    _package.write_archive(path, [
+        ("wrapper-package.index", entries["wrapper-package.index"], 64),
+        ("wrapper-package.json", entries["wrapper-package.json"], 64),
+        ("filler.bin", _package.Zeros(9 << 29), 4096),
+        ("cpu/model.so", entries["cpu/model.so"], 64),
+        ("cpu/weights.safetensors", entries["cpu/weights.safetensors"], 4096)])
+    assert path.stat().st_size > 9 << 29
+    assert os.stat(path).st_blocks * 512 < 64 << 20  # sparse: nothing written for the hole
+    with zipfile.ZipFile(path) as archive:
+        assert archive.getinfo("cpu/model.so").header_offset > 1 << 32
+    model = wrapper_mlir.load(path)
+    x = torch.randn(3, 16)
+    with torch.no_grad():
+        assert _close(model(x)["y"], block(x)["y"])

@@ -13,7 +13,7 @@ import struct
 import tempfile
 import time
 import weakref
-import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +31,7 @@ OPTIONS = {"parallel": True, "gemm": True, "plan_memory": "reuse", "fuse": True,
 # Alignment of entries in the file: weights on pages (used in place, mapped),
 # the rest on cache lines.
 _WEIGHTS_ALIGN, _ALIGN = 4096, 64
-# The extra field that pads a local header (the id zipalign uses).
+# The extra field that pads a local header (the id Android's zipalign uses).
 _PADDING_ID = 0xD935
 
 
@@ -132,38 +132,83 @@ def signature(text, entry=None):
 # -- writing ----------------------------------------------------------------
 
 
-def _padding(offset, name, align):
-    """The extra field that puts an entry's data, whose local header starts
-    at `offset`, on an `align` boundary (zipfile writes a 20-byte zip64
-    field after it: every entry is written with force_zip64)."""
-    header = 30 + len(name.encode()) + 20 + 4
-    pad = -(offset + header) % align
-    return struct.pack("<HH", _PADDING_ID, pad) + b"\0" * pad
+class Zeros:
+    """An entry of `size` zero bytes, written as a hole (a sparse file)."""
+
+    def __init__(self, size):
+        self.size = size
+
+
+def _dos_time(moment):
+    year, month, day, hour, minute, second = moment[:6]
+    return ((hour << 11) | (minute << 5) | (second // 2),
+            ((max(year, 1980) - 1980) << 9) | (month << 5) | day)
+
+
+def _crc_of(content, out):
+    """Writes `content` (bytes, a Path, or Zeros) to `out`; returns (CRC-32,
+    size)."""
+    if isinstance(content, Zeros):
+        crc, left, block = 0, content.size, bytes(16 << 20)
+        while left:
+            step = min(left, len(block))
+            crc = zlib.crc32(block[:step] if step < len(block) else block, crc)
+            left -= step
+        out.seek(content.size, os.SEEK_CUR)
+        return crc, content.size
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        out.write(content)
+        return zlib.crc32(content), len(content)
+    crc = size = 0
+    with open(content, "rb") as source:
+        for block in iter(lambda: source.read(16 << 20), b""):
+            out.write(block)
+            crc = zlib.crc32(block, crc)
+            size += len(block)
+    return crc, size
 
 
 def write_archive(path, entries):
-    """Writes the zip `path` from [(name, bytes or Path, align)], stored,
-    each entry's data on its alignment; checks the alignment afterwards."""
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+    """Writes the zip `path` from [(name, bytes | Path | Zeros, align)]:
+    entries stored, each entry's data on its alignment (a padding extra
+    field, id 0xD935, in its local header), zip64 sizes and offsets
+    throughout (so that entries and offsets over 4 GB need nothing else),
+    Zeros as holes. Readable by zipfile and unzip."""
+    clock, day = _dos_time(time.localtime())
+    records = []
+    with open(path, "wb") as out:
         for name, content, align in entries:
-            info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
-            info.compress_type = zipfile.ZIP_STORED
-            info.external_attr = 0o644 << 16
-            info.extra = _padding(archive.fp.tell(), name, align)
-            with archive.open(info, "w", force_zip64=True) as out:
-                if isinstance(content, (bytes, bytearray)):
-                    out.write(content)
-                else:
-                    with open(content, "rb") as source:
-                        shutil.copyfileobj(source, out, 16 << 20)
-    with open(path, "rb") as stream, zipfile.ZipFile(path) as archive:
-        for info, (_, _, align) in zip(archive.infolist(), entries):
-            stream.seek(info.header_offset + 26)
-            name_length, extra_length = struct.unpack("<HH", stream.read(4))
-            data = info.header_offset + 30 + name_length + extra_length
-            if data % align:
-                raise WrapperError(f"internal error: package entry {info.filename} is not "
-                                   f"aligned to {align} bytes")
+            encoded = name.encode()
+            offset = out.tell()
+            pad = -(offset + 30 + len(encoded) + 20 + 4) % align
+            extra = (struct.pack("<HHQQ", 1, 16, 0, 0) +
+                     struct.pack("<HH", _PADDING_ID, pad) + bytes(pad))
+            header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 0, clock, day, 0,
+                                 0xFFFFFFFF, 0xFFFFFFFF, len(encoded), len(extra))
+            out.write(header + encoded + extra)
+            crc, size = _crc_of(content, out)
+            end = out.tell()
+            out.seek(offset + 14)
+            out.write(struct.pack("<I", crc))
+            out.seek(offset + 30 + len(encoded) + 4)
+            out.write(struct.pack("<QQ", size, size))
+            out.seek(end)
+            records.append((encoded, crc, size, offset))
+        directory = out.tell()
+        for encoded, crc, size, offset in records:
+            extra = struct.pack("<HHQQQ", 1, 24, size, size, offset)
+            out.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, (3 << 8) | 45, 45, 0, 0,
+                                  clock, day, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(encoded),
+                                  len(extra), 0, 0, 0, 0o644 << 16, 0xFFFFFFFF)
+                      + encoded + extra)
+        record = out.tell()
+        count, directory_size = len(records), record - directory
+        out.write(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, count, count,
+                              directory_size, directory))
+        out.write(struct.pack("<IIQI", 0x07064B50, 0, record, 1))
+        out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, min(count, 0xFFFF),
+                              min(count, 0xFFFF), 0xFFFFFFFF, 0xFFFFFFFF, 0))
+        out.truncate()
 
 
 def _check_options(options):
