@@ -292,3 +292,106 @@ def test_entries_beyond_4_gib(block, packaged, tmp_path):
     x = torch.randn(3, 16)
     with torch.no_grad():
         assert _close(model(x)["y"], block(x)["y"])
+
+
+def _modified(block, scale):
+    changed = Block().eval()
+    changed.load_state_dict(block.state_dict())
+    with torch.no_grad():
+        changed.down.weight.mul_(scale)
+        changed.norm.weight.add_(scale)
+    return changed
+
+
+def test_swappable_weights(block, tmp_path):
+    path = wrapper_mlir.package(block, [torch.randn(4, 16)], tmp_path / "swap.wpkg",
+                                swappable=True, dynamic_batch=True)
+    model = wrapper_mlir.load(path)
+    assert sorted(model.weights) == sorted(name for name, _ in block.state_dict().items())
+    assert model.metadata["params"]["entry"] == "params.safetensors"
+    x = torch.randn(5, 16)
+    with torch.no_grad():
+        assert _close(model(x)["y"], block(x)["y"])
+        # A subset, by name, from tensors: outputs as eager with the new weights.
+        changed = _modified(block, -1.5)
+        assert model.swap_weights({"down.weight": changed.down.weight,
+                                   "norm.weight": changed.norm.weight.numpy()}) == [
+                                       "down.weight", "norm.weight"]
+        assert _close(model(x)["y"], changed(x)["y"])
+        assert _close(model(x)["pair"][1], changed(x)["pair"][1])
+        # All of them, from a safetensors file (the original weights back).
+        original = tmp_path / "original.safetensors"
+        _package.write_params(original, list(block.state_dict().items()))
+        assert len(model.swap_weights(original)) == len(block.state_dict())
+        assert _close(model(x)["y"], block(x)["y"])
+        assert len(model.swap_weights(original.read_bytes())) == len(block.state_dict())
+    with pytest.raises(wrapper_mlir.WrapperError, match="has no parameter 'down.wieght'"):
+        model.swap_weights({"down.wieght": changed.down.weight})
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match=r"'down.weight' is torch.float32 \(8, 16\); the model's is "
+                             r"torch.float32 \(8, 32\)"):
+        model.swap_weights({"down.weight": torch.zeros(8, 16)})
+    with pytest.raises(wrapper_mlir.WrapperError, match="'up.bias' is torch.float64"):
+        model.swap_weights({"up.bias": torch.zeros(32, dtype=torch.float64)})
+    with pytest.raises(wrapper_mlir.WrapperError, match="non-empty"):
+        model.swap_weights({})
+    with pytest.raises(wrapper_mlir.WrapperError, match="not a safetensors file"):
+        model.swap_weights(b"\x01\x02")
+    # A refused swap changes nothing.
+    with torch.no_grad():
+        assert _close(model(x)["y"], block(x)["y"])
+    # Another load of the package starts from the packaged weights.
+    with torch.no_grad():
+        assert _close(wrapper_mlir.load(path)(x)["y"], block(x)["y"])
+
+
+def test_packages_without_swap_refuse_it(packaged):
+    with pytest.raises(wrapper_mlir.WrapperError, match="not swappable"):
+        wrapper_mlir.load(packaged).swap_weights({"down.weight": torch.zeros(8, 32)})
+
+
+def test_swaps_during_calls_never_mix(block, tmp_path):
+    import threading
+
+    path = wrapper_mlir.package(block, [torch.randn(4, 16)], tmp_path / "threads.wpkg",
+                                swappable=True)
+    model = wrapper_mlir.load(path)
+    changed = _modified(block, 3.0)
+    a = {k: v.clone() for k, v in block.state_dict().items()}
+    b = {k: v.clone() for k, v in changed.state_dict().items()}
+    x = torch.randn(4, 16)
+    with torch.no_grad():
+        ref_a = model(x)["y"].clone()
+        model.swap_weights(b)
+        ref_b = model(x)["y"].clone()
+        assert _close(ref_a, block(x)["y"]) and _close(ref_b, changed(x)["y"])
+    assert not torch.equal(ref_a, ref_b)
+    seen, errors, stop = {"a": 0, "b": 0}, [], threading.Event()
+
+    def call():
+        with torch.no_grad():
+            for _ in range(60):
+                y = model(x)["y"]
+                if torch.equal(y, ref_a):
+                    seen["a"] += 1
+                elif torch.equal(y, ref_b):
+                    seen["b"] += 1
+                else:
+                    errors.append((y - ref_a).abs().max().item())
+
+    def swap():
+        while not stop.is_set():
+            model.swap_weights(a)
+            model.swap_weights(b)
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    callers = [threading.Thread(target=call) for _ in range(4)]
+    for thread in callers:
+        thread.start()
+    for thread in callers:
+        thread.join()
+    stop.set()
+    swapper.join()
+    assert not errors, f"{len(errors)} outputs mixed the two weight sets"
+    assert seen["a"] + seen["b"] == 240 and seen["a"] and seen["b"]

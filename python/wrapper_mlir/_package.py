@@ -24,6 +24,8 @@ from ._install import find_tool, runtime_library, tool_version
 
 FORMAT_VERSION = 1
 INDEX, METADATA = "wrapper-package.index", "wrapper-package.json"
+# A swappable package's parameters, by qualified name (shared by its targets).
+PARAMS = "params.safetensors"
 TARGETS = ("cpu", "cuda")
 # Options of package() passed to the compiler, with their defaults.
 OPTIONS = {"parallel": True, "gemm": True, "plan_memory": "reuse", "fuse": True,
@@ -211,6 +213,79 @@ def write_archive(path, entries):
         out.truncate()
 
 
+_SAFETENSORS_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
+                      "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32",
+                      "I64": "int64", "U8": "uint8", "BOOL": "bool"}
+
+
+def write_params(path, tensors):
+    """Writes [(name, torch tensor)] as a safetensors file whose data starts
+    on a page and each tensor on 64 bytes (the gaps as U8 tensors
+    wrapper.pad.<N>: safetensors allows no holes)."""
+    import torch
+
+    codes = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
+             torch.float64: "F64", torch.int8: "I8", torch.int16: "I16", torch.int32: "I32",
+             torch.int64: "I64", torch.uint8: "U8", torch.bool: "BOOL"}
+    header, layout, end = {}, [], 0
+    for name, tensor in tensors:
+        if tensor.dtype not in codes:
+            raise WrapperError(f"weight '{name}': dtype {tensor.dtype} cannot be packaged")
+        start = -(-end // 64) * 64
+        if start > end:
+            header[f"wrapper.pad.{len(layout)}"] = {"dtype": "U8", "shape": [start - end],
+                                                   "data_offsets": [end, start]}
+        size = tensor.numel() * tensor.element_size()
+        header[name] = {"dtype": codes[tensor.dtype], "shape": list(tensor.shape),
+                        "data_offsets": [start, start + size]}
+        layout.append((start, tensor))
+        end = start + size
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-(8 + len(text)) % 4096)
+    with open(path, "wb") as out:
+        out.write(struct.pack("<Q", len(text)) + text)
+        for start, tensor in layout:
+            out.seek(8 + len(text) + start)
+            value = tensor.detach().contiguous().cpu()
+            out.write(value.view(torch.uint8).numpy().tobytes() if value.numel() else b"")
+        out.truncate(8 + len(text) + end)
+
+
+def read_params(buffer):
+    """{name: torch tensor} over the bytes of a safetensors file (`buffer`:
+    any object with the buffer protocol; the tensors are views of it)."""
+    import torch
+
+    view = memoryview(buffer).cast("B")
+    if len(view) < 8:
+        raise WrapperError("not a safetensors file: shorter than its header length")
+    (length,) = struct.unpack("<Q", view[:8])
+    if length > len(view) - 8:
+        raise WrapperError("not a safetensors file: its header runs past its end")
+    try:
+        header = json.loads(bytes(view[8:8 + length]))
+    except ValueError as error:
+        raise WrapperError(f"not a safetensors file: its header is not JSON ({error})") from None
+    data = 8 + length
+    tensors = {}
+    for name, entry in header.items():
+        if name == "__metadata__" or name.startswith("wrapper.pad."):
+            continue
+        dtype = _SAFETENSORS_DTYPES.get(entry.get("dtype"))
+        begin, end = entry["data_offsets"]
+        if dtype is None or not 0 <= begin <= end <= len(view) - data:
+            raise WrapperError(f"safetensors tensor '{name}': unknown dtype or data beyond "
+                               "the end of the file")
+        torch_dtype = getattr(torch, dtype)
+        shape = entry["shape"]
+        if end == begin:
+            tensors[name] = torch.empty(shape, dtype=torch_dtype)
+            continue
+        flat = torch.frombuffer(view[data + begin:data + end], dtype=torch_dtype)
+        tensors[name] = flat.reshape(shape)
+    return tensors
+
+
 def _check_options(options):
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
@@ -260,8 +335,13 @@ def _python_metadata(imported, program):
         return {"seq": kind_name, "items": [structure(part) for part in node[2]]}
 
     spec = program.call_spec
+    for position, _ in imported.mutations:
+        if not isinstance(position, int):
+            raise WrapperError(f"the model writes its buffer '{position[1]}'; a package "
+                               "cannot hold a model that mutates its state")
     return {
-        "arguments": ["seed" if p == SEED else p for p in imported.arguments],
+        "arguments": ["seed" if p == SEED else {"weight": p[1]} if isinstance(p, tuple) else p
+                      for p in imported.arguments],
         "mutations": [list(m) for m in imported.mutations],
         "structure": structure(imported.structure),
         "in_spec": pytree.treespec_dumps(spec.in_spec) if spec and spec.in_spec else None,
@@ -269,8 +349,16 @@ def _python_metadata(imported, program):
     }
 
 
+def _swappable_params(program, imported):
+    """[(qualified name, tensor)] of the parameters and buffers the
+    imported program takes as inputs, in the order it names them."""
+    state, constants = program.state_dict, getattr(program, "constants", {})
+    names = [p[1] for p in imported.arguments if isinstance(p, tuple)]
+    return [(name, state[name] if name in state else constants[name]) for name in names]
+
+
 def package(model, example_inputs=None, path=None, *, target="cpu", example_kwargs=None,
-            dynamic_batch=False, entry=None, **options):
+            dynamic_batch=False, entry=None, swappable=False, **options):
     """Compiles `model` (an nn.Module with example inputs, an
     ExportedProgram, or tensor_program text) for each target ("cpu",
     "cuda", or a list of them) and writes one package file at `path`;
@@ -278,14 +366,23 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
     runs without Python). Options: parallel, gemm, plan_memory, fuse,
     tile_elements, mcpu and mattr (the CPU code's target, as wrapper-compile's
     --mcpu/--mattr; the package refuses to load on a host without those
-    features)."""
+    features). With `swappable` (torch models), the parameters and buffers
+    are inputs of the compiled model, stored once in params.safetensors by
+    their qualified names, so that PackagedModel.swap_weights can replace
+    them without recompiling (products then pack their weights at each
+    call)."""
     if path is None:
         raise WrapperError("wrapper_mlir.package: no path to write the package to")
     options = _check_options(options)
     targets = _targets(target)
     start = time.perf_counter()
     python = None
+    params = None
     if isinstance(model, str):
+        if swappable:
+            raise WrapperError("wrapper_mlir.package: swappable is for torch models (their "
+                               "parameters become inputs); text programs take theirs as "
+                               "arguments already")
         if example_inputs is not None or dynamic_batch:
             raise WrapperError("wrapper_mlir.package: tensor_program text carries its own "
                                "types; example_inputs and dynamic_batch are for torch models")
@@ -294,9 +391,12 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
         from ._torch import import_torch
 
         imported, program = import_torch(model, example_inputs, example_kwargs, dynamic_batch,
-                                         False, "wrapper_mlir.package")
+                                         False, "wrapper_mlir.package",
+                                         weights_as_inputs=swappable)
         text, weights = imported.text, imported.weights
         python = _python_metadata(imported, program)
+        if swappable:
+            params = _swappable_params(program, imported)
         if entry is not None:
             raise WrapperError("wrapper_mlir.package: entry names a function of "
                                "tensor_program text, not of a torch model")
@@ -342,6 +442,11 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
         }
         if python is not None:
             metadata["python"] = python
+        if params is not None:
+            params_file = workdir / "params.safetensors"
+            write_params(params_file, params)
+            entries.append((PARAMS, params_file, _WEIGHTS_ALIGN))
+            metadata["params"] = {"entry": PARAMS, "names": [name for name, _ in params]}
         head = [(INDEX, ("\n".join(index) + "\n").encode(), _ALIGN),
                 (METADATA, (json.dumps(metadata, indent=1) + "\n").encode(), _ALIGN)]
         path = Path(path)
@@ -380,6 +485,9 @@ def _package_runtime():
         lib.wrapper_package_metadata.restype = ctypes.c_char_p
         lib.wrapper_package_load.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
                                              ctypes.POINTER(ctypes.POINTER(_ModelApi))]
+        lib.wrapper_package_entry.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                              ctypes.POINTER(ctypes.c_void_p),
+                                              ctypes.POINTER(ctypes.c_uint64)]
         lib.wrapper_last_error.restype = ctypes.c_char_p
         _runtime = lib
     return _runtime
@@ -435,6 +543,22 @@ class PackagedModel:
         self._closer = weakref.finalize(self, _close, runtime, handle, self._compiled,
                                         self._memory)
         self._python = self.metadata.get("python")
+        # A swappable package's parameters: views of the package's memory
+        # (moved to the device once for a CUDA model), replaced as a whole
+        # table by swap_weights.
+        self._table = None
+        if "params" in self.metadata:
+            data, size = ctypes.c_void_p(), ctypes.c_uint64()
+            if runtime.wrapper_package_entry(handle, self.metadata["params"]["entry"].encode(),
+                                             ctypes.byref(data), ctypes.byref(size)) != 0:
+                raise WrapperError(runtime.wrapper_last_error().decode())
+            memory = (ctypes.c_char * size.value).from_address(data.value)
+            table = read_params(memory)
+            missing = [n for n in self.metadata["params"]["names"] if n not in table]
+            if missing:
+                raise WrapperError(f"{where}: the package's parameters lack {', '.join(missing)}")
+            self._table = {name: self._placed(table[name])
+                           for name in self.metadata["params"]["names"]}
         self._in_spec = self._out_spec = None
         if self._python and (self._python.get("in_spec") or self._python.get("out_spec")):
             from torch.utils import _pytree as pytree
@@ -474,7 +598,11 @@ class PackagedModel:
                                    f"exported with ({len(flat)} values given)")
         else:
             flat = list(args)
-        passed = [self._seed(flat) if p == "seed" else flat[p]
+        # One table for the whole call: a swap on another thread meanwhile
+        # gives the next call the new weights, never this one a mix.
+        table = self._table
+        passed = [self._seed(flat) if p == "seed" else
+                  table[p["weight"]] if isinstance(p, dict) else flat[p]
                   for p in self._python["arguments"]]
         results = self._compiled._call_values(passed)
         for position, index in self._python["mutations"]:
@@ -492,6 +620,56 @@ class PackagedModel:
 
             return pytree.tree_unflatten(list(outputs), self._out_spec)
         return outputs
+
+    def _placed(self, tensor):
+        return tensor.to("cuda") if self.target == "cuda" else tensor
+
+    @property
+    def weights(self):
+        """{qualified name: tensor} of a swappable package's current
+        parameters (read-only views: replace them with swap_weights)."""
+        if self._table is None:
+            raise WrapperError("this package is not swappable (package it with "
+                               "swappable=True)")
+        return dict(self._table)
+
+    def swap_weights(self, weights):
+        """Replaces all or some of a swappable package's parameters without
+        recompiling: `weights` is {qualified name: tensor or array}, a
+        state_dict's subset, or a safetensors file (a path or its bytes).
+        Each is checked (known name, same shape and dtype) and copied before
+        any is used; calls on other threads use either the old or the new
+        table, never a mix. Returns the names replaced."""
+        if self._table is None:
+            raise WrapperError("this package is not swappable (package it with "
+                               "swappable=True)")
+        import torch
+
+        if isinstance(weights, (str, os.PathLike)):
+            with open(weights, "rb") as stream:
+                weights = read_params(bytearray(stream.read()))
+        elif isinstance(weights, (bytes, bytearray, memoryview)):
+            weights = read_params(bytearray(weights))
+        if not isinstance(weights, dict) or not weights:
+            raise WrapperError("swap_weights takes a non-empty {name: tensor} dict or a "
+                               "safetensors file")
+        replaced = {}
+        for name, value in weights.items():
+            if name not in self._table:
+                close = [n for n in self._table if n.split(".")[-1] == str(name).split(".")[-1]]
+                raise WrapperError(f"swap_weights: the model has no parameter '{name}'" +
+                                   (f" (it has {', '.join(close[:4])}, ...)" if close else ""))
+            current = self._table[name]
+            value = torch.as_tensor(value)
+            if tuple(value.shape) != tuple(current.shape) or value.dtype != current.dtype:
+                raise WrapperError(f"swap_weights: '{name}' is {value.dtype} "
+                                   f"{tuple(value.shape)}; the model's is {current.dtype} "
+                                   f"{tuple(current.shape)}")
+            replaced[name] = self._placed(value.detach().clone().contiguous())
+        table = dict(self._table)
+        table.update(replaced)
+        self._table = table
+        return sorted(replaced)
 
     def _seed(self, flat):
         try:

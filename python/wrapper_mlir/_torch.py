@@ -202,7 +202,8 @@ def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_ba
     return model
 
 
-def import_torch(graph, example_inputs, example_kwargs, dynamic_batch, fallback, where):
+def import_torch(graph, example_inputs, example_kwargs, dynamic_batch, fallback, where,
+                 weights_as_inputs=False):
     """An nn.Module (exported with the example inputs, in eval mode) or an
     ExportedProgram, decomposed and imported: (ImportedProgram,
     ExportedProgram). `fallback`: ops outside the table become proxy calls
@@ -229,7 +230,8 @@ def import_torch(graph, example_inputs, example_kwargs, dynamic_batch, fallback,
     handler = _fallback_handler() if fallback else None
     try:
         imported = import_exported(program, fallback=handler,
-                                   size_one=not isinstance(graph, torch.export.ExportedProgram))
+                                   size_one=not isinstance(graph, torch.export.ExportedProgram),
+                                   weights_as_inputs=weights_as_inputs)
     except UnsupportedError as error:
         raise WrapperError(f"cannot import the graph: {error}") from None
     _warn_fallbacks(imported, where)

@@ -429,6 +429,21 @@ const char *wrapper_package_metadata(const wrapper_package *package) {
   return package && package->metadata ? package->metadata : "";
 }
 
+wrapper_status wrapper_package_entry(const wrapper_package *package,
+                                     const char *name, const void **data,
+                                     uint64_t *size) {
+  if (!package || !name || !data || !size)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_entry: a null argument");
+  int index = find_entry(package, name);
+  if (index < 0)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the package has no entry '%s'", name);
+  *data = package->entries[index].data;
+  *size = package->entries[index].size;
+  return WRAPPER_OK;
+}
+
 int32_t wrapper_package_num_models(const wrapper_package *package) {
   return package ? package->num_models : 0;
 }

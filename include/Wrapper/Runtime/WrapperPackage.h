@@ -92,6 +92,13 @@ void wrapper_package_close(wrapper_package *package);
  * has none. */
 const char *wrapper_package_metadata(const wrapper_package *package);
 
+/* Where the entry `name` lies (in the package's memory, valid until
+ * wrapper_package_close): a swappable package's parameters
+ * ("params.safetensors"), or any other entry. */
+wrapper_status wrapper_package_entry(const wrapper_package *package,
+                                     const char *name, const void **data,
+                                     uint64_t *size);
+
 /* The models it holds and their targets ("cpu", "cuda"); NULL when `i` is
  * out of range. */
 int32_t wrapper_package_num_models(const wrapper_package *package);

@@ -77,13 +77,17 @@ def symbol_ranges(var_to_range):
             for symbol, r in (var_to_range or {}).items()}
 
 
-def import_exported(program, *, fallback=None, size_one=False):
+def import_exported(program, *, fallback=None, size_one=False, weights_as_inputs=False):
     """Imports an ExportedProgram (decomposed with decomposition_table()).
     Parameters, buffers and constant tensors are frozen into the program;
     user inputs are the arguments, in order. With `size_one`, a size
     symbol's lower bound of 2 (torch.export's specialization of sizes 0 and
     1, for Dim.AUTO) becomes 1: the compiled program checks the relations
-    it relies on itself, and runs at size 1."""
+    it relies on itself, and runs at size 1. With `weights_as_inputs`,
+    parameters and buffers are arguments too (named by their qualified
+    names; their positions in ImportedProgram.arguments are ("weight",
+    name)), so that the caller passes them and can replace them (swappable
+    packages); constant tensors stay frozen."""
     from torch.export.graph_signature import InputKind, OutputKind
 
     signature = program.graph_signature
@@ -106,6 +110,8 @@ def import_exported(program, *, fallback=None, size_one=False):
                                              value=getattr(spec.arg, "value", node_value),
                                              position=user_index))
             user_index += 1
+        elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER) and weights_as_inputs:
+            bindings.append(InputBinding("tensor", spec.target, position=("weight", spec.target)))
         elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER):
             value = state[spec.target] if spec.target in state else constants[spec.target]
             bindings.append(InputBinding("weight", spec.target, value=value))
