@@ -161,6 +161,63 @@ def TensorProgramFoldConstantsPass
   ];
 }
 
+def TensorProgramSplitWeightPrepPass
+    : Pass<"tensor-program-split-weight-prep", "::mlir::ModuleOp"> {
+  let summary = "Moves the computation on weight arguments into a prepare function";
+  let description = [{
+    For models whose weights are arguments (swappable packages: arguments
+    marked `tensor_program.weight`), the ops that depend only on weights and
+    constants (a linear layer's weight transposed, batch norm's scale and
+    shift, casts) are the same at every call. This pass moves them out of
+    the public function `@F` into a new public function `@F_prepare`, which
+    takes the weight arguments they read and returns the values `@F` uses;
+    `@F` takes those values as new arguments at the end (marked
+    `tensor_program.prepared = K`, K their index among `@F_prepare`'s
+    results) and loses the weight arguments nothing else reads. A caller
+    runs `@F_prepare` once per set of weights (again when they change) and
+    `@F` at every call; freezing (`--tensor-program-fold-constants`) does
+    the same at compile time for constant weights.
+
+    Only ops the constant folder could evaluate move (no regions, externs,
+    `copy_back` or random numbers), with static result shapes of at most
+    `max-elements` elements. Constants that only hoisted ops use go with
+    them. A function without weight arguments, or with nothing to move,
+    is left unchanged (no `@F_prepare`). Fails when `@F_prepare` already
+    exists.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<?x64xf32>, %w: tensor<256x64xf32> {tensor_program.weight}) -> tensor<?x256xf32> {
+      %t = tensor_program.permute %w [1, 0] : tensor<256x64xf32> -> tensor<64x256xf32>
+      %y = tensor_program.matmul %x, %t : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
+      return %y : tensor<?x256xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main(%x: tensor<?x64xf32>, %t: tensor<64x256xf32> {tensor_program.prepared = 0 : i64}) -> tensor<?x256xf32> {
+      %y = tensor_program.matmul %x, %t : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
+      return %y : tensor<?x256xf32>
+    }
+    func.func @main_prepare(%w: tensor<256x64xf32> {tensor_program.weight}) -> tensor<64x256xf32> {
+      %t = tensor_program.permute %w [1, 0] : tensor<256x64xf32> -> tensor<64x256xf32>
+      return %t : tensor<64x256xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "The function to split (default: the only public function with a "
+           "body)">,
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"16777216",
+           "Largest result (in elements) a moved op may have">,
+  ];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Ops moved into the prepare function">,
+    Statistic<"numPrepared", "prepared", "Values the prepare function returns">
+  ];
+}
+
 def TensorProgramLoadWeightsPass
     : Pass<"tensor-program-load-weights", "::mlir::ModuleOp"> {
   let summary = "Gives dense_resource constants their values from a weights file";
