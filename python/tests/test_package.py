@@ -309,6 +309,12 @@ def test_swappable_weights(block, tmp_path):
     model = wrapper_mlir.load(path)
     assert sorted(model.weights) == sorted(name for name, _ in block.state_dict().items())
     assert model.metadata["params"]["entry"] == "params.safetensors"
+    # The weights' transposes run once per set of weights, in the prepare
+    # library, not at each call.
+    prepare = model.metadata["python"]["prepare"]
+    assert {a["weight"] for a in prepare["arguments"]} == {"up.weight", "down.weight"}
+    assert [t["target"] for t in model.metadata["targets"]] == ["cpu", "cpu:prepare"]
+    assert sum("prepared" in i for i in model.metadata["inputs"]) == prepare["outputs"] == 2
     x = torch.randn(5, 16)
     with torch.no_grad():
         assert _close(model(x)["y"], block(x)["y"])
@@ -395,3 +401,27 @@ def test_swaps_during_calls_never_mix(block, tmp_path):
     swapper.join()
     assert not errors, f"{len(errors)} outputs mixed the two weight sets"
     assert seen["a"] + seen["b"] == 240 and seen["a"] and seen["b"]
+
+
+def test_swappable_convolution_and_batch_norm(tmp_path):
+    # Batch norm's scale and shift and the convolution's weight matrix are
+    # computed by the prepare function; swapping the running statistics and
+    # the weight gives eager's outputs with them.
+    torch.manual_seed(1)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8),
+                              torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
+                              torch.nn.Flatten(), torch.nn.Linear(8, 4)).eval()
+    with torch.no_grad():
+        net[1].running_var.uniform_(0.5, 2.0)
+        net[1].running_mean.uniform_(-1.0, 1.0)
+    x = torch.randn(2, 3, 8, 8)
+    model = wrapper_mlir.load(wrapper_mlir.package(net, [x], tmp_path / "cnn.wpkg",
+                                                   swappable=True))
+    with torch.no_grad():
+        assert _close(model(x), net(x))
+        assert "1.running_var" in model.weights
+        net[1].running_var.mul_(3.0)
+        net[0].weight.mul_(-0.5)
+        model.swap_weights({"1.running_var": net[1].running_var, "0.weight": net[0].weight})
+        assert _close(model(x), net(x))
+    assert model.metadata["python"].get("prepare")

@@ -556,8 +556,12 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
 
         weights_path = Path(workdir) / "weights.safetensors"
         write_safetensors(weights_path, weights)
-        text = (f'module attributes {{tensor_program.weights = "{weights_path}"}} {{\n'
-                f"{graph}}}\n")
+        attribute = f'tensor_program.weights = "{weights_path}"'
+        if graph.lstrip().startswith("module {"):
+            # A module already (wrapper-opt's output): the attribute on it.
+            text = graph.replace("module {", f"module attributes {{{attribute}}} {{", 1)
+        else:
+            text = f"module attributes {{{attribute}}} {{\n{graph}}}\n"
     source.write_text(text)
     library = Path(workdir) / "model.so"
     command = [

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import struct
+import subprocess
 import tempfile
 import time
 import weakref
@@ -105,6 +106,11 @@ def signature(text, entry=None):
         name = re.search(r'tensor_program\.name\s*=\s*"([^"]*)"', argument)
         ssa = re.match(r"%([\w$.-]+)", argument)
         value["name"] = (name.group(1) if name else ssa.group(1) if ssa else f"arg{index}")
+        prepared = re.search(r"tensor_program\.prepared\s*=\s*(\d+)", argument)
+        if prepared:
+            value["prepared"] = int(prepared.group(1))
+        elif re.search(r"tensor_program\.weight\b", argument):
+            value["weight"] = True
         symbols = re.search(r"tensor_program\.symbols\s*=\s*\[([^\]]*)\]", argument)
         if symbols:
             value["symbols"] = [s.strip().strip('"') or None for s in symbols.group(1).split(",")]
@@ -247,7 +253,8 @@ def write_params(path, tensors):
         for start, tensor in layout:
             out.seek(8 + len(text) + start)
             value = tensor.detach().contiguous().cpu()
-            out.write(value.view(torch.uint8).numpy().tobytes() if value.numel() else b"")
+            out.write(value.reshape(-1).view(torch.uint8).numpy().tobytes()
+                      if value.numel() else b"")
         out.truncate(8 + len(text) + end)
 
 
@@ -349,6 +356,44 @@ def _python_metadata(imported, program):
     }
 
 
+def _split_weight_prep(text):
+    """The imported text with the computation on weight arguments moved
+    into @main_prepare (--tensor-program-split-weight-prep, after the
+    rewrites of the compiler's front end that expose it: convolutions as
+    products, linear as a transpose and a product)."""
+    command = [find_tool("wrapper-opt"), "-", "--tensor-program-convolution-to-matmul",
+               "--tensor-program-decompose=activations=false", "--canonicalize",
+               "--tensor-program-split-weight-prep"]
+    result = subprocess.run(command, input=text, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise WrapperError(f"splitting the weight computation failed:\n{result.stderr.strip()}")
+    return result.stdout
+
+
+def _split_arguments(python, original, main, prep):
+    """Rewrites python["arguments"] for @main after the split (user inputs
+    by name, weights, prepared values) and adds python["prepare"]."""
+    by_name = {}
+    for argument, marker in zip(original["inputs"], python["arguments"]):
+        by_name[argument["name"]] = marker
+    markers = []
+    for argument in main["inputs"]:
+        if "prepared" in argument:
+            markers.append({"prepared": argument["prepared"]})
+        elif argument.get("weight"):
+            markers.append({"weight": argument["name"]})
+        elif argument["name"] in by_name:
+            markers.append(by_name[argument["name"]])
+        else:
+            raise WrapperError(f"internal error: argument '{argument['name']}' of the split "
+                               "program is unknown")
+    python["arguments"] = markers
+    if prep is not None:
+        python["prepare"] = {"entry": "main_prepare",
+                             "arguments": [{"weight": a["name"]} for a in prep["inputs"]],
+                             "outputs": len(prep["outputs"])}
+
+
 def _swappable_params(program, imported):
     """[(qualified name, tensor)] of the parameters and buffers the
     imported program takes as inputs, in the order it names them."""
@@ -400,8 +445,19 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
         if entry is not None:
             raise WrapperError("wrapper_mlir.package: entry names a function of "
                                "tensor_program text, not of a torch model")
-    info = signature(text, entry)
     compiler = tool_version(find_tool("wrapper-compile"))
+    libraries = [(entry, "model", "")]
+    if params is not None:
+        original = signature(text)
+        text = _split_weight_prep(text)
+        main, prep = signature(text, "main"), None
+        if re.search(r"func\.func\s+@main_prepare\s*\(", text):
+            prep = signature(text, "main_prepare")
+            libraries.append(("main_prepare", "prepare", ":prepare"))
+        _split_arguments(python, original, main, prep)
+        entry = "main"
+        libraries[0] = ("main", "model", "")
+    info = signature(text, entry)
     flags = [] if options["fuse"] else ["--fuse=false"]
     if options["tile_elements"] is not None:
         flags.append(f"--tile-elements={int(options['tile_elements'])}")
@@ -410,26 +466,29 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
     try:
         entries, index, models = [], [f"wrapper-package {FORMAT_VERSION}"], []
         for t in targets:
-            directory = workdir / t
-            directory.mkdir()
-            library, _ = _build_library(
-                directory, text, entry, options["parallel"], options["gemm"],
-                options["plan_memory"], t, weights, flags + (cpu_flags if t == "cpu" else []),
-                weights_mode="external")
-            record = {"target": t, "library": f"{t}/model.so"}
-            entries.append((record["library"], library, _ALIGN))
-            weights_file = directory / "model.safetensors"
-            if t == "cpu" and weights_file.is_file():
-                record["weights"] = f"{t}/weights.safetensors"
-                record["weights_bytes"] = weights_file.stat().st_size
-                entries.append((record["weights"], weights_file, _WEIGHTS_ALIGN))
-            if t == "cpu":
-                features = ctypes.CDLL(str(library)).wrapper_model_cpu_features
-                features.restype = ctypes.c_char_p
-                record["cpu_features"] = [f[1:] for f in features().decode().split(",")
-                                          if f.startswith("+")]
-            index.append(f"model {t} {record['library']} {record.get('weights', '-')}")
-            models.append(record)
+            for function, stem, suffix in libraries:
+                directory = workdir / f"{t}{suffix.replace(':', '-')}"
+                directory.mkdir()
+                library, _ = _build_library(
+                    directory, text, function, options["parallel"], options["gemm"],
+                    options["plan_memory"], t, weights,
+                    flags + (cpu_flags if t == "cpu" else []), weights_mode="external")
+                record = {"target": t + suffix, "library": f"{t}/{stem}.so"}
+                entries.append((record["library"], library, _ALIGN))
+                weights_file = directory / "model.safetensors"
+                if t == "cpu" and weights_file.is_file():
+                    name = "weights" if stem == "model" else f"{stem}.weights"
+                    record["weights"] = f"{t}/{name}.safetensors"
+                    record["weights_bytes"] = weights_file.stat().st_size
+                    entries.append((record["weights"], weights_file, _WEIGHTS_ALIGN))
+                if t == "cpu":
+                    features = ctypes.CDLL(str(library)).wrapper_model_cpu_features
+                    features.restype = ctypes.c_char_p
+                    record["cpu_features"] = [f[1:] for f in features().decode().split(",")
+                                              if f.startswith("+")]
+                index.append(f"model {record['target']} {record['library']} "
+                             f"{record.get('weights', '-')}")
+                models.append(record)
         metadata = {
             "format": "wrapper-package", "format_version": FORMAT_VERSION,
             "created_by": {"wrapper_mlir": _install.__version__,
@@ -493,9 +552,10 @@ def _package_runtime():
     return _runtime
 
 
-def _close(runtime, handle, model, memory):
-    if model is not None:
-        model._destroy_model()
+def _close(runtime, handle, models, memory):
+    for model in models if isinstance(models, tuple) else (models,):
+        if model is not None:
+            model._destroy_model()
     runtime.wrapper_package_close(handle)
     if memory is not None:
         try:
@@ -547,6 +607,7 @@ class PackagedModel:
         # (moved to the device once for a CUDA model), replaced as a whole
         # table by swap_weights.
         self._table = None
+        self._prepare = None
         if "params" in self.metadata:
             data, size = ctypes.c_void_p(), ctypes.c_uint64()
             if runtime.wrapper_package_entry(handle, self.metadata["params"]["entry"].encode(),
@@ -557,8 +618,20 @@ class PackagedModel:
             missing = [n for n in self.metadata["params"]["names"] if n not in table]
             if missing:
                 raise WrapperError(f"{where}: the package's parameters lack {', '.join(missing)}")
-            self._table = {name: self._placed(table[name])
-                           for name in self.metadata["params"]["names"]}
+            params = {name: self._placed(table[name])
+                      for name in self.metadata["params"]["names"]}
+            self._prepare = None
+            if self._python.get("prepare"):
+                prepare = ctypes.POINTER(_ModelApi)()
+                if runtime.wrapper_package_load(handle, f"{self.target}:prepare".encode(),
+                                                ctypes.byref(prepare)) != 0:
+                    raise WrapperError(runtime.wrapper_last_error().decode())
+                self._prepare = CompiledModel(prepare.contents.path.decode(), None, None, None,
+                                              self.target, handle=prepare.contents.library)
+                self._closer.detach()
+                self._closer = weakref.finalize(self, _close, runtime, handle,
+                                                (self._compiled, self._prepare), self._memory)
+            self._table = self._prepared(params)
         self._in_spec = self._out_spec = None
         if self._python and (self._python.get("in_spec") or self._python.get("out_spec")):
             from torch.utils import _pytree as pytree
@@ -602,7 +675,8 @@ class PackagedModel:
         # gives the next call the new weights, never this one a mix.
         table = self._table
         passed = [self._seed(flat) if p == "seed" else
-                  table[p["weight"]] if isinstance(p, dict) else flat[p]
+                  table[p["weight"]] if isinstance(p, dict) and "weight" in p else
+                  table[("prepared", p["prepared"])] if isinstance(p, dict) else flat[p]
                   for p in self._python["arguments"]]
         results = self._compiled._call_values(passed)
         for position, index in self._python["mutations"]:
@@ -624,6 +698,22 @@ class PackagedModel:
     def _placed(self, tensor):
         return tensor.to("cuda") if self.target == "cuda" else tensor
 
+    def _prepared(self, params):
+        """The table a call reads: the parameters by name and, when the
+        package has a prepare function, its results (("prepared", K)),
+        computed from them once."""
+        table = dict(params)
+        if self._prepare is not None:
+            prepare = self._python["prepare"]
+            import torch
+
+            with torch.no_grad():
+                results = self._prepare._call_values(
+                    [params[a["weight"]] for a in prepare["arguments"]])
+            for k, value in enumerate(results):
+                table[("prepared", k)] = torch.as_tensor(value)
+        return table
+
     @property
     def weights(self):
         """{qualified name: tensor} of a swappable package's current
@@ -631,7 +721,7 @@ class PackagedModel:
         if self._table is None:
             raise WrapperError("this package is not swappable (package it with "
                                "swappable=True)")
-        return dict(self._table)
+        return {k: v for k, v in self._table.items() if isinstance(k, str)}
 
     def swap_weights(self, weights):
         """Replaces all or some of a swappable package's parameters without
@@ -654,9 +744,10 @@ class PackagedModel:
             raise WrapperError("swap_weights takes a non-empty {name: tensor} dict or a "
                                "safetensors file")
         replaced = {}
+        names = [n for n in self._table if isinstance(n, str)]
         for name, value in weights.items():
-            if name not in self._table:
-                close = [n for n in self._table if n.split(".")[-1] == str(name).split(".")[-1]]
+            if name not in names:
+                close = [n for n in names if n.split(".")[-1] == str(name).split(".")[-1]]
                 raise WrapperError(f"swap_weights: the model has no parameter '{name}'" +
                                    (f" (it has {', '.join(close[:4])}, ...)" if close else ""))
             current = self._table[name]
@@ -666,9 +757,11 @@ class PackagedModel:
                                    f"{tuple(value.shape)}; the model's is {current.dtype} "
                                    f"{tuple(current.shape)}")
             replaced[name] = self._placed(value.detach().clone().contiguous())
-        table = dict(self._table)
-        table.update(replaced)
-        self._table = table
+        params = self.weights
+        params.update(replaced)
+        # The new table is complete (prepared values computed) before it
+        # is published: calls use the old one until then.
+        self._table = self._prepared(params)
         return sorted(replaced)
 
     def _seed(self, flat):

@@ -694,8 +694,9 @@ wrapper_status wrapper_package_load(wrapper_package *package,
   char failure[1024] = "";
   for (int i = 0; i < package->num_models; ++i) {
     package_model *model = &package->models[i];
-    if (target && strcmp(model->target, target) != 0)
-      continue;
+    if (target ? strcmp(model->target, target) != 0
+               : strchr(model->target, ':') != NULL)
+      continue; /* "cpu:prepare" and such load only by name */
     if (!model->loaded) {
       wrapper_status status = load_model(package, model);
       if (status != WRAPPER_OK) {

@@ -509,6 +509,8 @@ class Importer:
         args = []
         for value, binding in self.arguments:
             attributes = [f'tensor_program.name = "{binding.name}"']
+            if isinstance(binding.position, tuple) and binding.position[0] == "weight":
+                attributes.append("tensor_program.weight")
             attributes += self.argument_attributes.get(binding.position, [])
             symbols = [str(s) if isinstance(s, sympy.Symbol) else "" for s in value.shape]
             if any(symbols):

@@ -98,8 +98,9 @@ struct SplitWeightPrepPass
     SmallVector<BlockArgument> inputs;
     for (BlockArgument arg : body.getArguments())
       if (func.getArgAttr(arg.getArgNumber(), kWeight) &&
-          llvm::any_of(arg.getUsers(),
-                       [&](Operation *user) { return movedSet.contains(user); }))
+          llvm::any_of(arg.getUsers(), [&](Operation *user) {
+            return movedSet.contains(user);
+          }))
         inputs.push_back(arg);
 
     // @F_prepare: the moved ops and the constants they read, cloned.
@@ -110,9 +111,9 @@ struct SplitWeightPrepPass
       inputTypes.push_back(arg.getType());
     for (Value value : prepared)
       resultTypes.push_back(value.getType());
-    auto prepare = func::FuncOp::create(
-        builder, func.getLoc(), name,
-        builder.getFunctionType(inputTypes, resultTypes));
+    auto prepare =
+        func::FuncOp::create(builder, func.getLoc(), name,
+                             builder.getFunctionType(inputTypes, resultTypes));
     for (auto [i, arg] : llvm::enumerate(inputs))
       prepare.setArgAttrs(i, func.getArgAttrDict(arg.getArgNumber()));
     Block *entry = prepare.addEntryBlock();
@@ -134,10 +135,9 @@ struct SplitWeightPrepPass
     for (auto [k, value] : llvm::enumerate(prepared)) {
       NamedAttrList attributes;
       attributes.set(kPrepared, builder.getI64IntegerAttr(k));
-      if (failed(func.insertArgument(first + k, value.getType(),
-                                     attributes.getDictionary(
-                                         module.getContext()),
-                                     value.getLoc())))
+      if (failed(func.insertArgument(
+              first + k, value.getType(),
+              attributes.getDictionary(module.getContext()), value.getLoc())))
         return signalPassFailure();
       value.replaceAllUsesWith(body.getArgument(first + k));
     }
