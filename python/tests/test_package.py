@@ -425,3 +425,37 @@ def test_swappable_convolution_and_batch_norm(tmp_path):
         model.swap_weights({"1.running_var": net[1].running_var, "0.weight": net[0].weight})
         assert _close(model(x), net(x))
     assert model.metadata["python"].get("prepare")
+
+
+def test_swap_from_c(block, tmp_path):
+    # The C example runs the swappable package, swaps two parameters (their
+    # outputs as eager's with them) and calls from 4 threads while swapping
+    # back and forth: every output is one set's, none mixed.
+    path = wrapper_mlir.package(block, [torch.randn(4, 16)], tmp_path / "c.wpkg",
+                                swappable=True, dynamic_batch=True)
+    changed = _modified(block, 2.5)
+    x = torch.randn(6, 16)
+    np.save(tmp_path / "x.npy", x.numpy())
+    with torch.no_grad():
+        np.save(tmp_path / "ref.npy", block(x)["y"].numpy())
+        np.save(tmp_path / "ref2.npy", changed(x)["y"].numpy())
+    np.save(tmp_path / "down.npy", changed.down.weight.detach().numpy())
+    np.save(tmp_path / "norm.npy", changed.norm.weight.detach().numpy())
+    command = [wrapper_mlir.find_tool("swap_weights"), str(path), str(tmp_path / "x.npy"),
+               "--ref", str(tmp_path / "ref.npy"),
+               "--swap", f"down.weight={tmp_path / 'down.npy'}",
+               "--swap", f"norm.weight={tmp_path / 'norm.npy'}",
+               "--ref-swapped", str(tmp_path / "ref2.npy"), "--threads", "4", "--calls", "25"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{len(block.state_dict())} parameters, the model takes 1 inputs" in result.stdout
+    assert result.stdout.count(": ok") == 2
+    assert "4 threads x 25 calls during" in result.stdout and ", 0 mixed" in result.stdout
+    # Refusals: an unknown name, another shape.
+    np.save(tmp_path / "bad.npy", np.zeros((3, 3), np.float32))
+    for spec, message in ((f"nope={tmp_path / 'down.npy'}", "the model has no parameter 'nope'"),
+                          (f"down.weight={tmp_path / 'bad.npy'}",
+                           "parameter 'down.weight': the array given is not a float32 array "
+                           "of the parameter's shape")):
+        result = subprocess.run(command[:3] + ["--swap", spec], capture_output=True, text=True)
+        assert result.returncode == 2 and message in result.stderr, result.stderr

@@ -219,6 +219,9 @@ def write_archive(path, entries):
         out.truncate()
 
 
+# wrapper_dtype (WrapperRuntime.h) of each safetensors dtype.
+_RUNTIME_DTYPES = {"BOOL": 0, "I8": 1, "I16": 2, "I32": 3, "I64": 4, "U8": 5, "F16": 6,
+                   "F32": 7, "F64": 8, "BF16": 9}
 _SAFETENSORS_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
                       "F64": "float64", "I8": "int8", "I16": "int16", "I32": "int32",
                       "I64": "int64", "U8": "uint8", "BOOL": "bool"}
@@ -227,7 +230,8 @@ _SAFETENSORS_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
 def write_params(path, tensors):
     """Writes [(name, torch tensor)] as a safetensors file whose data starts
     on a page and each tensor on 64 bytes (the gaps as U8 tensors
-    wrapper.pad.<N>: safetensors allows no holes)."""
+    wrapper.pad.<N>: safetensors allows no holes). Returns {name: (runtime
+    dtype code, offset in the file, bytes, shape)}."""
     import torch
 
     codes = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
@@ -248,6 +252,9 @@ def write_params(path, tensors):
         end = start + size
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-(8 + len(text)) % 4096)
+    places = {name: (_RUNTIME_DTYPES[codes[tensor.dtype]], 8 + len(text) + start,
+                     tensor.numel() * tensor.element_size(), list(tensor.shape))
+              for (name, tensor), (start, _) in zip(tensors, layout)}
     with open(path, "wb") as out:
         out.write(struct.pack("<Q", len(text)) + text)
         for start, tensor in layout:
@@ -256,6 +263,7 @@ def write_params(path, tensors):
             out.write(value.reshape(-1).view(torch.uint8).numpy().tobytes()
                       if value.numel() else b"")
         out.truncate(8 + len(text) + end)
+    return places
 
 
 def read_params(buffer):
@@ -447,6 +455,7 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
                                "tensor_program text, not of a torch model")
     compiler = tool_version(find_tool("wrapper-compile"))
     libraries = [(entry, "model", "")]
+    prep = None
     if params is not None:
         original = signature(text)
         text = _split_weight_prep(text)
@@ -503,8 +512,22 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
             metadata["python"] = python
         if params is not None:
             params_file = workdir / "params.safetensors"
-            write_params(params_file, params)
+            places = write_params(params_file, params)
             entries.append((PARAMS, params_file, _WEIGHTS_ALIGN))
+            # For C loaders: where each parameter lies, and which inputs
+            # of each model the package fills.
+            for name, (code, offset, size, shape) in places.items():
+                index.append(f"param {name} {code} {offset} {size} {len(shape)} "
+                             + " ".join(map(str, shape)))
+            for t in targets:
+                for i, argument in enumerate(info["inputs"]):
+                    if "prepared" in argument:
+                        index.append(f"input {t} {i} prepared {argument['prepared']}")
+                    elif argument.get("weight"):
+                        index.append(f"input {t} {i} weight {argument['name']}")
+                if prep is not None:
+                    for i, argument in enumerate(prep["inputs"]):
+                        index.append(f"input {t}:prepare {i} weight {argument['name']}")
             metadata["params"] = {"entry": PARAMS, "names": [name for name, _ in params]}
         head = [(INDEX, ("\n".join(index) + "\n").encode(), _ALIGN),
                 (METADATA, (json.dumps(metadata, indent=1) + "\n").encode(), _ALIGN)]

@@ -10,7 +10,7 @@
  *===----------------------------------------------------------------------===*/
 
 #define _GNU_SOURCE
-#include "Wrapper/Runtime/WrapperPackage.h"
+#include "PackageInternal.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,38 +21,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define MAX_MODELS 8
-#define INDEX_NAME "wrapper-package.index"
-#define METADATA_NAME "wrapper-package.json"
-
-typedef struct {
-  char *name;
-  const unsigned char *data;
-  uint64_t size;
-  uint32_t crc;
-} package_entry;
-
-typedef struct {
-  char target[16];
-  int library; /* entry index */
-  int weights; /* entry index, -1 for none */
-  int fd;      /* the memfd holding the library once loaded, else -1 */
-  char path[64];
-  wrapper_model_api api;
-  int loaded;
-} package_model;
-
-struct wrapper_package {
-  const unsigned char *base;
-  uint64_t size;
-  void *map; /* the file's mapping (wrapper_package_open), unmapped on close */
-  char *metadata;
-  package_entry *entries;
-  int num_entries;
-  package_model models[MAX_MODELS];
-  int num_models;
-};
 
 static uint16_t read16(const unsigned char *p) {
   return (uint16_t)(p[0] | p[1] << 8);
@@ -244,6 +212,102 @@ static wrapper_status check_crc(const package_entry *entry) {
   return WRAPPER_OK;
 }
 
+/* "param NAME DTYPE OFFSET BYTES RANK D0 D1 ...": a parameter of a
+ * swappable package, at OFFSET of the params entry. */
+static wrapper_status read_param(wrapper_package *package, const char *line) {
+  char name[256];
+  int dtype, rank, used = 0;
+  unsigned long long offset, bytes;
+  if (sscanf(line, "param %255s %d %llu %llu %d%n", name, &dtype, &offset,
+             &bytes, &rank, &used) != 5 ||
+      rank < 0 || rank > WRAPPER_MAX_RANK)
+    return damaged("a 'param' line of the index is malformed");
+  int entry = find_entry(package, "params.safetensors");
+  if (entry < 0)
+    return wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                "the package lacks 'params.safetensors', which "
+                                "its index names parameters of");
+  if (offset > package->entries[entry].size ||
+      bytes > package->entries[entry].size - offset)
+    return damaged("a parameter lies beyond the end of params.safetensors");
+  package_param *grown = realloc(package->params, (package->num_params + 1) *
+                                                      sizeof(package_param));
+  if (!grown)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot read the package index");
+  package->params = grown;
+  package_param *param = &package->params[package->num_params];
+  memset(param, 0, sizeof(*param));
+  param->name = strdup(name);
+  if (!param->name)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot read the package index");
+  ++package->num_params;
+  param->view.dtype = (wrapper_dtype)dtype;
+  param->view.rank = rank;
+  const char *p = line + used;
+  int64_t numel = 1;
+  for (int d = 0; d < rank; ++d) {
+    long long size;
+    int n = 0;
+    if (sscanf(p, "%lld%n", &size, &n) != 1 || size < 0)
+      return damaged("a 'param' line of the index is malformed");
+    param->view.shape[d] = size;
+    numel *= size;
+    p += n;
+  }
+  if ((uint64_t)numel * wrapper_dtype_size(param->view.dtype) != bytes)
+    return damaged("a parameter's size does not match its shape");
+  param->view.data = (void *)(uintptr_t)(package->entries[entry].data + offset);
+  return WRAPPER_OK;
+}
+
+/* "input TARGET INDEX weight NAME" or "input TARGET INDEX prepared K": an
+ * input of a model that the package fills (after the models and params). */
+static wrapper_status read_input(wrapper_package *package, const char *line) {
+  char target[24], kind[16], what[256];
+  int index;
+  if (sscanf(line, "input %23s %d %15s %255s", target, &index, kind, what) !=
+          4 ||
+      index < 0)
+    return damaged("an 'input' line of the index is malformed");
+  package_model *model = wrapper_package_find_model_internal(package, target);
+  if (!model)
+    return damaged("an 'input' line names a model the index does not list");
+  int32_t which = -1;
+  int prepared = strcmp(kind, "prepared") == 0;
+  if (prepared) {
+    which = atoi(what);
+  } else if (strcmp(kind, "weight") == 0) {
+    for (int i = 0; i < package->num_params; ++i)
+      if (strcmp(package->params[i].name, what) == 0)
+        which = i;
+    if (which < 0)
+      return wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                  "the package's index names a parameter '%s' "
+                                  "it does not hold",
+                                  what);
+  } else {
+    return damaged("an 'input' line is neither weight nor prepared");
+  }
+  package_input *grown =
+      realloc(model->inputs, (model->num_inputs + 1) * sizeof(package_input));
+  if (!grown)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot read the package index");
+  model->inputs = grown;
+  model->inputs[model->num_inputs++] = (package_input){index, prepared, which};
+  return WRAPPER_OK;
+}
+
+package_model *wrapper_package_find_model_internal(wrapper_package *package,
+                                                   const char *target) {
+  for (int i = 0; i < package->num_models; ++i)
+    if (strcmp(package->models[i].target, target) == 0)
+      return &package->models[i];
+  return NULL;
+}
+
 /* Parses the index (format version, models) and copies the metadata. */
 static wrapper_status read_index(wrapper_package *package) {
   int index = find_entry(package, INDEX_NAME);
@@ -265,7 +329,7 @@ static wrapper_status read_index(wrapper_package *package) {
   for (char *line = strtok_r(text, "\n", &save); line && status == WRAPPER_OK;
        line = strtok_r(NULL, "\n", &save)) {
     ++line_number;
-    char kind[32], target[16], library[256], weights[256];
+    char kind[32], target[24], library[256], weights[256];
     int version;
     if (line_number == 1) {
       if (sscanf(line, "wrapper-package %d", &version) != 1)
@@ -278,9 +342,20 @@ static wrapper_status read_index(wrapper_package *package) {
             version, WRAPPER_PACKAGE_FORMAT_VERSION);
       continue;
     }
-    if (sscanf(line, "%31s %15s %255s %255s", kind, target, library, weights) !=
-            4 ||
-        strcmp(kind, "model") != 0) {
+    if (sscanf(line, "%31s", kind) != 1)
+      continue;
+    if (strcmp(kind, "param") == 0) {
+      status = read_param(package, line);
+      continue;
+    }
+    if (strcmp(kind, "input") == 0) {
+      status = read_input(package, line);
+      continue;
+    }
+    if (strcmp(kind, "model") != 0)
+      continue; /* a kind of line a later version added */
+    if (sscanf(line, "%31s %23s %255s %255s", kind, target, library, weights) !=
+        4) {
       status = damaged("an index line is not 'model TARGET LIBRARY WEIGHTS'");
       break;
     }
@@ -416,6 +491,11 @@ void wrapper_package_close(wrapper_package *package) {
     return;
   for (int i = 0; i < package->num_models; ++i)
     unload(&package->models[i]);
+  for (int i = 0; i < package->num_models; ++i)
+    free(package->models[i].inputs);
+  for (int i = 0; i < package->num_params; ++i)
+    free(package->params[i].name);
+  free(package->params);
   for (int i = 0; i < package->num_entries; ++i)
     free(package->entries[i].name);
   free(package->entries);

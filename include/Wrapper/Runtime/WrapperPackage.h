@@ -113,6 +113,55 @@ wrapper_status wrapper_package_load(wrapper_package *package,
                                     const char *target,
                                     const wrapper_model_api **out);
 
+/* Swappable packages (wrapper_mlir.package(..., swappable=True)): the
+ * parameters are inputs of the model, held by the package in
+ * params.safetensors; the package's prepare model ("<target>:prepare")
+ * computes what depends only on them. A wrapper_package_weights holds a
+ * current set of parameters and prepared values; wrapper_package_run calls
+ * the model with the caller's inputs and that set; a swap makes a new set
+ * (the arrays given are copied, the prepare model run on it) and publishes
+ * it whole: a call uses the set current when it started, never a mix. */
+typedef struct wrapper_package_weights wrapper_package_weights;
+
+/* The package's parameters, by qualified name ("encoder.0.weight"). */
+int32_t wrapper_package_num_params(const wrapper_package *package);
+const char *wrapper_package_param_name(const wrapper_package *package,
+                                       int32_t i);
+
+/* A view of parameter `i` as the package holds it (not to be destroyed;
+ * valid until wrapper_package_close). */
+wrapper_status wrapper_package_param(const wrapper_package *package, int32_t i,
+                                     wrapper_array *view);
+
+/* Loads the model of `target` and its prepare model, and makes the first
+ * set from the parameters the package holds (used in place). */
+wrapper_status wrapper_package_weights_create(wrapper_package *package,
+                                              const char *target,
+                                              wrapper_package_weights **out);
+/* Once no call uses it any more. */
+void wrapper_package_weights_destroy(wrapper_package_weights *weights);
+
+/* Replaces the parameters `names[i]` by `values[i]` (same dtype and shape;
+ * copied): all of them or, on failure, none. Safe while other threads run
+ * the model. */
+wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
+                                            const char *const *names,
+                                            const wrapper_array *values,
+                                            int32_t count);
+
+/* The number of inputs `model` (of the weights' target) takes from the
+ * caller: its inputs less those the weights fill. */
+int32_t wrapper_package_num_user_inputs(const wrapper_package_weights *weights,
+                                        const wrapper_model *model);
+
+/* Runs `model` (created from the weights' target's API) on the caller's
+ * inputs, in order, with the weights' current set filling the rest. */
+wrapper_status wrapper_package_run(wrapper_package_weights *weights,
+                                   wrapper_model *model,
+                                   const wrapper_array *inputs,
+                                   int32_t num_inputs, wrapper_array *outputs,
+                                   int32_t num_outputs);
+
 /* The features of an LLVM feature list ("+avx2,+avx512f,-sse4a") that this
  * host lacks, as "avx512f, amx-tile" in `missing` (empty when it has them
  * all; only vector and matrix extensions are checked). Returns the number

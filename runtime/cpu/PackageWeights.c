@@ -1,0 +1,366 @@
+/*===- PackageWeights.c - swappable packages' weights from C --------------===*
+ *
+ * Part of the Wrapper project.
+ *
+ * WrapperPackage.h's weights of a swappable package: sets of parameters
+ * (views of the package, or copies given by swaps) with the values the
+ * package's prepare model computes from them. Calls take a reference to the
+ * current set for their whole run; a swap builds a complete new set, then
+ * publishes it; a set is freed when its last call ends.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _GNU_SOURCE
+#include "PackageInternal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A parameter's copy, shared by the sets that hold it. */
+typedef struct {
+  int refs;
+  void *data;
+} param_block;
+
+typedef struct {
+  int refs; /* calls using it, plus one while it is current */
+  wrapper_array *params;
+  param_block **owners; /* NULL: the package's own bytes */
+  wrapper_array *prepared;
+  int32_t num_prepared;
+} weight_set;
+
+struct wrapper_package_weights {
+  wrapper_package *package;
+  package_model *model, *prepare;
+  const wrapper_model_api *prepare_api;
+  wrapper_model *prepare_instance;
+  pthread_mutex_t lock;      /* guards `current` and the reference counts */
+  pthread_mutex_t swap_lock; /* one swap at a time */
+  weight_set *current;
+};
+
+static void free_set(wrapper_package_weights *weights, weight_set *set) {
+  int32_t count = weights->package->num_params;
+  for (int32_t i = 0; i < count; ++i) {
+    param_block *owner = set->owners[i];
+    if (owner && --owner->refs == 0) {
+      free(owner->data);
+      free(owner);
+    }
+  }
+  for (int32_t i = 0; i < set->num_prepared; ++i)
+    wrapper_array_destroy(&set->prepared[i]);
+  free(set->prepared);
+  free(set->params);
+  free(set->owners);
+  free(set);
+}
+
+/* Drops a reference to `set` (a call's, or the current set's). */
+static void release(wrapper_package_weights *weights, weight_set *set) {
+  pthread_mutex_lock(&weights->lock);
+  int last = --set->refs == 0;
+  pthread_mutex_unlock(&weights->lock);
+  if (last)
+    free_set(weights, set);
+}
+
+static weight_set *acquire(wrapper_package_weights *weights) {
+  pthread_mutex_lock(&weights->lock);
+  weight_set *set = weights->current;
+  ++set->refs;
+  pthread_mutex_unlock(&weights->lock);
+  return set;
+}
+
+/* Runs the prepare model on `set`'s parameters into `set->prepared`. */
+static wrapper_status prepare_set(wrapper_package_weights *weights,
+                                  weight_set *set) {
+  if (!weights->prepare)
+    return WRAPPER_OK;
+  const wrapper_model_api *api = weights->prepare_api;
+  wrapper_model *instance = weights->prepare_instance;
+  int32_t inputs = api->num_inputs(instance);
+  int32_t outputs = api->num_outputs(instance);
+  wrapper_array *in = calloc(inputs ? inputs : 1, sizeof(wrapper_array));
+  set->prepared = calloc(outputs ? outputs : 1, sizeof(wrapper_array));
+  if (!in || !set->prepared) {
+    free(in);
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the prepared weights");
+  }
+  int filled = 0;
+  for (int i = 0; i < weights->prepare->num_inputs; ++i) {
+    package_input input = weights->prepare->inputs[i];
+    if (input.prepared || input.index >= inputs)
+      continue;
+    in[input.index] = set->params[input.which];
+    ++filled;
+  }
+  wrapper_status status =
+      filled == inputs
+          ? api->run(instance, in, inputs, set->prepared, outputs)
+          : wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                 "the package's prepare model takes %d inputs, "
+                                 "its index fills %d",
+                                 inputs, filled);
+  free(in);
+  if (status == WRAPPER_OK)
+    set->num_prepared = outputs;
+  return status;
+}
+
+static weight_set *new_set(int32_t count) {
+  weight_set *set = calloc(1, sizeof(weight_set));
+  if (!set)
+    return NULL;
+  set->params = calloc(count ? count : 1, sizeof(wrapper_array));
+  set->owners = calloc(count ? count : 1, sizeof(param_block *));
+  if (!set->params || !set->owners) {
+    free(set->params);
+    free(set->owners);
+    free(set);
+    return NULL;
+  }
+  set->refs = 1;
+  return set;
+}
+
+int32_t wrapper_package_num_params(const wrapper_package *package) {
+  return package ? package->num_params : 0;
+}
+
+const char *wrapper_package_param_name(const wrapper_package *package,
+                                       int32_t i) {
+  if (!package || i < 0 || i >= package->num_params)
+    return NULL;
+  return package->params[i].name;
+}
+
+wrapper_status wrapper_package_param(const wrapper_package *package, int32_t i,
+                                     wrapper_array *view) {
+  if (!package || !view || i < 0 || i >= package->num_params)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_param: no parameter %d", i);
+  *view = package->params[i].view;
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_package_weights_create(wrapper_package *package,
+                                              const char *target,
+                                              wrapper_package_weights **out) {
+  if (!package || !target || !out)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_weights_create: a null "
+                                "argument");
+  *out = NULL;
+  if (package->num_params == 0)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the package is not swappable (it holds no "
+                                "parameters: package it with swappable=True)");
+  const wrapper_model_api *api;
+  wrapper_status status = wrapper_package_load(package, target, &api);
+  if (status != WRAPPER_OK)
+    return status;
+  wrapper_package_weights *weights = calloc(1, sizeof(*weights));
+  if (!weights)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the package's weights");
+  weights->package = package;
+  weights->model = wrapper_package_find_model_internal(package, target);
+  pthread_mutex_init(&weights->lock, NULL);
+  pthread_mutex_init(&weights->swap_lock, NULL);
+  char name[32];
+  snprintf(name, sizeof(name), "%s:prepare", target);
+  weights->prepare = wrapper_package_find_model_internal(package, name);
+  if (weights->prepare) {
+    status = wrapper_package_load(package, name, &weights->prepare_api);
+    if (status == WRAPPER_OK)
+      status = weights->prepare_api->create(&weights->prepare_instance);
+  }
+  weight_set *set = status == WRAPPER_OK ? new_set(package->num_params) : NULL;
+  if (status == WRAPPER_OK && !set)
+    status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot allocate the package's weights");
+  if (set) {
+    for (int32_t i = 0; i < package->num_params; ++i)
+      set->params[i] = package->params[i].view;
+    status = prepare_set(weights, set);
+    if (status != WRAPPER_OK)
+      free_set(weights, set);
+    else
+      weights->current = set;
+  }
+  if (status != WRAPPER_OK) {
+    wrapper_package_weights_destroy(weights);
+    return status;
+  }
+  *out = weights;
+  return WRAPPER_OK;
+}
+
+void wrapper_package_weights_destroy(wrapper_package_weights *weights) {
+  if (!weights)
+    return;
+  if (weights->current)
+    release(weights, weights->current);
+  if (weights->prepare_instance)
+    weights->prepare_api->destroy(weights->prepare_instance);
+  pthread_mutex_destroy(&weights->lock);
+  pthread_mutex_destroy(&weights->swap_lock);
+  free(weights);
+}
+
+static int32_t find_param(const wrapper_package *package, const char *name) {
+  for (int32_t i = 0; i < package->num_params; ++i)
+    if (strcmp(package->params[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
+                                            const char *const *names,
+                                            const wrapper_array *values,
+                                            int32_t count) {
+  if (!weights || count <= 0 || !names || !values)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_weights_swap: no weights "
+                                "given");
+  const wrapper_package *package = weights->package;
+  /* Everything is checked before anything changes. */
+  for (int32_t k = 0; k < count; ++k) {
+    int32_t i = names[k] ? find_param(package, names[k]) : -1;
+    if (i < 0)
+      return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                  "the model has no parameter '%s'",
+                                  names[k] ? names[k] : "(null)");
+    const wrapper_array *have = &package->params[i].view, *given = &values[k];
+    int same = have->dtype == given->dtype && have->rank == given->rank &&
+               given->data != NULL;
+    for (int32_t d = 0; same && d < have->rank; ++d)
+      same = have->shape[d] == given->shape[d];
+    if (!same)
+      return wrapper_report_error(
+          WRAPPER_ERROR_INVALID_ARGUMENT,
+          "parameter '%s': the array given is not a %s array of the "
+          "parameter's shape (rank %d)",
+          names[k], wrapper_dtype_name(have->dtype), (int)have->rank);
+  }
+  pthread_mutex_lock(&weights->swap_lock);
+  weight_set *old = acquire(weights);
+  weight_set *set = new_set(package->num_params);
+  wrapper_status status = WRAPPER_OK;
+  if (!set) {
+    status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot allocate new weights");
+  } else {
+    /* Unchanged parameters are shared with the old set. */
+    pthread_mutex_lock(&weights->lock);
+    for (int32_t i = 0; i < package->num_params; ++i) {
+      set->params[i] = old->params[i];
+      set->owners[i] = old->owners[i];
+      if (set->owners[i])
+        ++set->owners[i]->refs;
+    }
+    pthread_mutex_unlock(&weights->lock);
+    for (int32_t k = 0; k < count && status == WRAPPER_OK; ++k) {
+      int32_t i = find_param(package, names[k]);
+      size_t bytes = (size_t)wrapper_array_numel(&values[k]) *
+                     wrapper_dtype_size(values[k].dtype);
+      param_block *owner = calloc(1, sizeof(param_block));
+      if (!owner || posix_memalign(&owner->data, 64, bytes ? bytes : 64) != 0) {
+        free(owner);
+        status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                      "cannot copy parameter '%s'", names[k]);
+        break;
+      }
+      memcpy(owner->data, values[k].data, bytes);
+      owner->refs = 1;
+      pthread_mutex_lock(&weights->lock);
+      param_block *previous = set->owners[i];
+      if (previous && --previous->refs == 0) {
+        free(previous->data);
+        free(previous);
+      }
+      pthread_mutex_unlock(&weights->lock);
+      set->owners[i] = owner;
+      set->params[i].data = owner->data;
+    }
+    if (status == WRAPPER_OK)
+      status = prepare_set(weights, set);
+  }
+  release(weights, old);
+  if (status != WRAPPER_OK) {
+    if (set)
+      free_set(weights, set);
+    pthread_mutex_unlock(&weights->swap_lock);
+    return status;
+  }
+  pthread_mutex_lock(&weights->lock);
+  old = weights->current;
+  weights->current = set;
+  pthread_mutex_unlock(&weights->lock);
+  release(weights, old);
+  pthread_mutex_unlock(&weights->swap_lock);
+  return WRAPPER_OK;
+}
+
+int32_t wrapper_package_num_user_inputs(const wrapper_package_weights *weights,
+                                        const wrapper_model *model) {
+  if (!weights || !model)
+    return -1;
+  return weights->model->api.num_inputs(model) - weights->model->num_inputs;
+}
+
+wrapper_status wrapper_package_run(wrapper_package_weights *weights,
+                                   wrapper_model *model,
+                                   const wrapper_array *inputs,
+                                   int32_t num_inputs, wrapper_array *outputs,
+                                   int32_t num_outputs) {
+  if (!weights || !model || (num_inputs && !inputs))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_run: a null argument");
+  const wrapper_model_api *api = &weights->model->api;
+  int32_t total = api->num_inputs(model);
+  int32_t filled = weights->model->num_inputs;
+  if (num_inputs != total - filled)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the model takes %d inputs besides its "
+                                "weights, %d were given",
+                                total - filled, num_inputs);
+  wrapper_array *all = calloc(total ? total : 1, sizeof(wrapper_array));
+  char *mine = calloc(total ? total : 1, 1);
+  if (!all || !mine) {
+    free(all);
+    free(mine);
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the model's inputs");
+  }
+  weight_set *set = acquire(weights);
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < filled; ++i) {
+    package_input input = weights->model->inputs[i];
+    if (input.index >= total ||
+        (input.prepared && input.which >= set->num_prepared)) {
+      status = wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                    "the package's index fills an input the "
+                                    "model does not have");
+      break;
+    }
+    all[input.index] =
+        input.prepared ? set->prepared[input.which] : set->params[input.which];
+    mine[input.index] = 1;
+  }
+  for (int32_t i = 0, next = 0; status == WRAPPER_OK && i < total; ++i)
+    if (!mine[i])
+      all[i] = inputs[next++];
+  if (status == WRAPPER_OK)
+    status = api->run(model, all, total, outputs, num_outputs);
+  release(weights, set);
+  free(all);
+  free(mine);
+  return status;
+}
