@@ -719,7 +719,9 @@ class PackagedModel:
         return outputs
 
     def _placed(self, tensor):
-        return tensor.to("cuda") if self.target == "cuda" else tensor
+        """`tensor` where the model reads its inputs: the GPU for a CUDA
+        model, host memory for a CPU one."""
+        return tensor.to("cuda") if self.target == "cuda" else tensor.cpu()
 
     def _prepared(self, params):
         """The table a call reads: the parameters by name and, when the
