@@ -4,13 +4,13 @@
 # libMLIR.so (which the tools share), and the extras the machine lacks:
 # FileCheck, not and count, lit, the build's lit.site.cfg.py, libomp and
 # MLIR's runner libraries.
-#   scripts/device/pack.sh            # all tools: GPU lit tests, cuda-integration.sh and the Python package
+#   scripts/device/pack.sh            # all tools: GPU lit tests, cuda-integration.sh and the Python package (swap_weights too)
 #   scripts/device/pack.sh run        # wrapper-run, wrapper-cuda-check, run_model
 #   scripts/device/pack.sh compile    # wrapper-compile, wrapper-opt, run_model
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 case ${1:-all} in
-  all) tools="wrapper-run wrapper-compile wrapper-opt wrapper-cuda-check run_model" ;;
+  all) tools="wrapper-run wrapper-compile wrapper-opt wrapper-cuda-check run_model swap_weights" ;;
   run) tools="wrapper-run wrapper-cuda-check run_model" ;;
   compile) tools="wrapper-compile wrapper-opt run_model" ;;
   *) echo "usage: $0 [all|run|compile]" >&2; exit 2 ;;
