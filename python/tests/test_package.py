@@ -459,3 +459,14 @@ def test_swap_from_c(block, tmp_path):
                            "of the parameter's shape")):
         result = subprocess.run(command[:3] + ["--swap", spec], capture_output=True, text=True)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_packages_are_checked_against_eager(block, packaged, tmp_path):
+    # package() runs what it wrote on the example inputs against eager and
+    # refuses a mismatch (here: checked against another module's outputs).
+    other = _modified(block, 4.0)
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match="the package's output 0 differs from eager PyTorch on the example "
+                             "inputs .*a compiler bug; the package was not written"):
+        _package._verify(packaged, other, [torch.randn(3, 16)], None)
+    _package._verify(packaged, block, [torch.randn(3, 16)], None)

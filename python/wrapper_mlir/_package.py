@@ -410,8 +410,43 @@ def _swappable_params(program, imported):
     return [(name, state[name] if name in state else constants[name]) for name in names]
 
 
+def _verify(path, model, example_inputs, example_kwargs):
+    """Loads the package just written and runs it on the example inputs
+    against eager PyTorch: outputs within 1e-3 of the largest magnitude of
+    each eager output, or WrapperError (the package is removed)."""
+    import torch
+    from torch.utils import _pytree as pytree
+
+    try:
+        loaded = load(path)
+    except WrapperError as error:
+        if "CUDA is not available" in str(error):
+            return  # a CUDA-only package on a machine without a GPU
+        raise
+    module = model.module() if isinstance(model, torch.export.ExportedProgram) else model
+    args, kwargs = list(example_inputs or ()), dict(example_kwargs or {})
+    with torch.no_grad():
+        expected = pytree.tree_leaves(module(*args, **kwargs))
+        got = pytree.tree_leaves(loaded(*args, **kwargs))
+    loaded.close()
+    if len(expected) != len(got):
+        raise WrapperError(f"the package returns {len(got)} values, eager PyTorch "
+                           f"{len(expected)}")
+    for i, (want, have) in enumerate(zip(expected, got)):
+        if not isinstance(want, torch.Tensor):
+            continue
+        have = torch.as_tensor(have).to(want.device)
+        scale = max(1.0, want.detach().abs().max().item()) if want.numel() else 1.0
+        error = ((have.float() - want.float()).abs().max().item() if want.numel() else 0.0)
+        if have.shape != want.shape or not error <= 1e-3 * scale:
+            raise WrapperError(
+                f"the package's output {i} differs from eager PyTorch on the example inputs "
+                f"(max error {error:.3g}, shape {tuple(have.shape)} vs {tuple(want.shape)}): "
+                "a compiler bug; the package was not written (verify=False skips this check)")
+
+
 def package(model, example_inputs=None, path=None, *, target="cpu", example_kwargs=None,
-            dynamic_batch=False, entry=None, swappable=False, **options):
+            dynamic_batch=False, entry=None, swappable=False, verify=True, **options):
     """Compiles `model` (an nn.Module with example inputs, an
     ExportedProgram, or tensor_program text) for each target ("cpu",
     "cuda", or a list of them) and writes one package file at `path`;
@@ -423,7 +458,9 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
     are inputs of the compiled model, stored once in params.safetensors by
     their qualified names, so that PackagedModel.swap_weights can replace
     them without recompiling (products then pack their weights at each
-    call)."""
+    call). With `verify` (default), a torch model's package is loaded and
+    run on the example inputs before it is written, and refused when its
+    outputs differ from eager PyTorch's (a compiler bug must not ship)."""
     if path is None:
         raise WrapperError("wrapper_mlir.package: no path to write the package to")
     options = _check_options(options)
@@ -534,6 +571,12 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
         path = Path(path)
         partial = path.with_name(path.name + ".partial")
         write_archive(partial, head + entries)
+        if verify and python is not None:
+            try:
+                _verify(partial, model, example_inputs, example_kwargs)
+            except BaseException:
+                partial.unlink(missing_ok=True)
+                raise
         os.replace(partial, path)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
