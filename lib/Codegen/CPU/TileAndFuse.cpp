@@ -110,6 +110,27 @@ static bool sliceDependsOnEveryTileLoop(tensor::ExtractSliceOp slice) {
   });
 }
 
+/// Whether every tile of `producer` that fusing it into a sink's loop would
+/// compute, taken together, is all of it: each of its users among `users`
+/// (the sink and the ops upstream of it) is a linalg op that reads it
+/// through a permutation map. A producer read through a tensor.extract_slice
+/// or a partial or broadcasting map would only have the part the sink needs
+/// computed, so its tiles cannot replace it for uses outside the loop.
+static bool tilesCoverProducer(Operation *producer,
+                               const SetVector<Operation *> &users,
+                               Operation *sink) {
+  for (OpOperand &use : producer->getUses()) {
+    Operation *user = use.getOwner();
+    if (user != sink && !users.contains(user))
+      continue;
+    auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgUser || !linalgUser.isDpsInput(&use) ||
+        !linalgUser.getMatchingIndexingMap(&use).isPermutation())
+      return false;
+  }
+  return true;
+}
+
 /// A matmul that --wrapper-gemm-template takes, or an elementwise op reading
 /// one directly (the epilogue it may fuse).
 static bool isGemmOrEpilogue(Operation *op) {
@@ -241,7 +262,11 @@ struct WrapperTileAndFusePass
               continue;
             if (isa<linalg::LinalgOp>(user))
               return std::nullopt;
-            // Used outside (a second output of the kernel): yield its tiles.
+            // Used outside (a second output of the kernel): yield its tiles,
+            // when together they are all of it; else it stays whole,
+            // outside the loop.
+            if (!tilesCoverProducer(producerOp, upstream, sink))
+              return std::nullopt;
             result.yieldProducerReplacement = true;
           }
           return result;

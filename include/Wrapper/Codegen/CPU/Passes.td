@@ -37,8 +37,10 @@ def WrapperTileAndFusePass
     is computed once, and a producer also used by a linalg op that is not
     upstream of the sink is not fused. A producer whose value is also used
     outside (a second kernel output) is fused and its tiles are yielded as
-    an extra result of the loop. Identical fused copies within a tile are
-    merged by CSE afterwards.
+    an extra result of the loop, when those tiles make up all of it (every
+    op that reads it reads it whole, through a permutation map); read
+    through a slice or a broadcast, it stays whole outside the loop.
+    Identical fused copies within a tile are merged by CSE afterwards.
 
     With `skip-gemm`, a sink that is an f32 `linalg.matmul` or reads one
     directly (its epilogue) is left whole for `--wrapper-gemm-template`.
