@@ -61,6 +61,26 @@ def test_torch_compile(name):
             assert_matches(compiled(*x), model(*x), f"{name}: torch.compile, batch {batch}")
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_swappable_package(name, tmp_path):
+    """The model as a swappable package (parameters as inputs, their
+    computation in the prepare library), loaded from the file, at another
+    batch; then every parameter scaled by a swap, against eager with the
+    scaled parameters."""
+    model, inputs = build(name)
+    path = wrapper_mlir.package(model, inputs(2), tmp_path / f"{name}.wpkg",
+                                dynamic_batch=True, swappable=True)
+    loaded = wrapper_mlir.load(path)
+    x = inputs(3)
+    with torch.no_grad():
+        assert_matches(loaded(*x), model(*x), f"{name}: swappable package, batch 3")
+        scaled = {k: v * 0.9 if v.is_floating_point() else v
+                  for k, v in model.state_dict().items() if k in loaded.weights}
+        loaded.swap_weights(scaled)
+        model.load_state_dict(scaled, strict=False)
+        assert_matches(loaded(*x), model(*x), f"{name}: after swapping every parameter")
+
+
 @pytest.mark.parametrize("name", ["bert", "squeezenet1_1"])
 def test_training_compiles(name):
     """A training step of zoo models in train mode (dropout, embedding and
