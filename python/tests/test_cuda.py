@@ -281,13 +281,8 @@ def test_torch_compile_on_cuda_makes_no_host_copies():
     compiled = torch.compile(module, backend="wrapper")
     x = torch.randn(5, 64, device="cuda")
     with torch.no_grad():
-        compiled(x)
-        torch.cuda.synchronize()
-        before = wrapper_mlir.cuda_stats()
-        got = compiled(x)
-        after = wrapper_mlir.cuda_stats()
+        got = _second_call_without_copies(torch, compiled, x)
         expected = module(x)
-    assert _copies(after) == _copies(before)
     assert got.device.type == "cuda"
     torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-4)
 
@@ -514,6 +509,30 @@ def test_device_memory_stays_flat_over_many_calls():
     assert torch.cuda.memory_allocated() == torch_before
 
 
+def _load_cuda_or_skip(path):
+    """The CUDA model of a package; without a GPU, checks the refusal and
+    skips."""
+    try:
+        return wrapper_mlir.load(path, "cuda")
+    except wrapper_mlir.WrapperError as error:
+        if NO_GPU in str(error) and not os.environ.get("WRAPPER_REQUIRE_CUDA"):
+            pytest.skip(f"no GPU: {error}")
+        raise
+
+
+def _second_call_without_copies(torch, model, x):
+    """Calls `model(x)` twice (the first may upload constants) and returns
+    the second call's result, asserting that it copied nothing between host
+    and device."""
+    model(x)
+    torch.cuda.synchronize()
+    before = wrapper_mlir.cuda_stats()
+    out = model(x)
+    after = wrapper_mlir.cuda_stats()
+    assert _copies(after) == _copies(before)
+    return out
+
+
 def test_package_for_cpu_and_cuda(tmp_path):
     """One package with a CPU and a CUDA model of a torch module: each loads
     by its target (the CUDA one runs on CUDA tensors without host copies)
@@ -532,22 +551,12 @@ def test_package_for_cpu_and_cuda(tmp_path):
     assert [t["target"] for t in model.metadata["targets"]] == ["cpu", "cuda"]
     with torch.no_grad():
         torch.testing.assert_close(model(x), block(x), rtol=1e-4, atol=1e-5)
-    try:
-        gpu = wrapper_mlir.load(path, "cuda")
-    except wrapper_mlir.WrapperError as error:
-        if NO_GPU in str(error) and not os.environ.get("WRAPPER_REQUIRE_CUDA"):
-            pytest.skip(f"no GPU: {error}")
-        raise
+    gpu = _load_cuda_or_skip(path)
     assert gpu.target == "cuda"
     xc = torch.randn(9, 64, device="cuda")
     with torch.no_grad():
-        gpu(xc)
-        torch.cuda.synchronize()
-        before = wrapper_mlir.cuda_stats()
-        out = gpu(xc)
-        after = wrapper_mlir.cuda_stats()
+        out = _second_call_without_copies(torch, gpu, xc)
         assert out.device == xc.device
-        assert _copies(after) == _copies(before)
         torch.testing.assert_close(out, block.cuda()(xc), rtol=1e-4, atol=1e-4)
 
 
@@ -562,22 +571,12 @@ def test_swappable_package_on_cuda(tmp_path):
                                 torch.nn.Linear(96, 32)).eval()
     path = wrapper_mlir.package(block, [torch.randn(5, 64)], tmp_path / "swap.wpkg",
                                 target=["cpu", "cuda"], swappable=True, dynamic_batch=True)
-    try:
-        gpu = wrapper_mlir.load(path, "cuda")
-    except wrapper_mlir.WrapperError as error:
-        if NO_GPU in str(error) and not os.environ.get("WRAPPER_REQUIRE_CUDA"):
-            pytest.skip(f"no GPU: {error}")
-        raise
+    gpu = _load_cuda_or_skip(path)
     assert all(t.device.type == "cuda" for t in gpu.weights.values())
     x = torch.randn(7, 64, device="cuda")
     with torch.no_grad():
         torch.testing.assert_close(gpu(x), block.cuda()(x), rtol=1e-4, atol=1e-4)
         block[2].weight.mul_(-1.5)
         gpu.swap_weights({"2.weight": block[2].weight.cpu()})
-        gpu(x)
-        torch.cuda.synchronize()
-        before = wrapper_mlir.cuda_stats()
-        out = gpu(x)
-        after = wrapper_mlir.cuda_stats()
-        assert _copies(after) == _copies(before)
+        out = _second_call_without_copies(torch, gpu, x)
         torch.testing.assert_close(out, block(x), rtol=1e-4, atol=1e-4)

@@ -476,6 +476,16 @@ FailureOr<Values> evaluateLayout(Operation *op, ArrayRef<Values> in,
 }
 } // namespace
 
+bool mlir::tensor_program::canPrecomputeOp(Operation *op, int64_t maxElements) {
+  if (!canEvaluateConstantOp(op))
+    return false;
+  return llvm::all_of(op->getResultTypes(), [&](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.hasStaticShape() &&
+           tensor.getNumElements() <= maxElements;
+  });
+}
+
 bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
   return (isElementwise(op) && !isa<ConstantOp>(op)) ||
          isa<FullOp, IotaOp, ReshapeOp, PermuteOp, BroadcastOp, SliceOp,

@@ -250,15 +250,7 @@ struct TensorProgramFoldConstantsPass
 
   /// Whether `op` may be replaced by its value.
   bool isFoldable(Operation *op) {
-    if (!tp::canEvaluateConstantOp(op))
-      return false;
-    for (Type type : op->getResultTypes()) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.hasStaticShape() ||
-          tensor.getNumElements() > maxElements)
-        return false;
-    }
-    return true;
+    return tp::canPrecomputeOp(op, maxElements);
   }
 };
 } // namespace

@@ -180,15 +180,7 @@ struct SplitWeightPrepPass
   }
 
   bool isMovable(Operation *op) {
-    if (isa<tp::ConstantOp>(op) || !tp::canEvaluateConstantOp(op))
-      return false;
-    for (Type type : op->getResultTypes()) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.hasStaticShape() ||
-          tensor.getNumElements() > maxElements)
-        return false;
-    }
-    return true;
+    return !isa<tp::ConstantOp>(op) && tp::canPrecomputeOp(op, maxElements);
   }
 };
 } // namespace

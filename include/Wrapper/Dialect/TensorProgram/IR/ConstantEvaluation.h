@@ -27,6 +27,12 @@ namespace tensor_program {
 /// are computed at run time instead.
 bool canEvaluateConstantOp(Operation *op);
 
+/// Whether `op` can be computed ahead of the calls that use its value
+/// (folded at compile time, or run once per set of weights): its kind is
+/// one canEvaluateConstantOp knows and each of its results is a static
+/// tensor of at most `maxElements` elements.
+bool canPrecomputeOp(Operation *op, int64_t maxElements);
+
 /// The results of `op` when its operands have the values `operands` (one
 /// dense attribute per operand, in order), each of its static result type.
 /// Floats are computed in double and rounded to the result type once per
