@@ -19,7 +19,7 @@ does not exist.
 """
 
 import argparse
-import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -31,6 +31,20 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_install():
+    """wrapper_mlir/_install.py alone (standard library only): the version
+    parsing and checksums the installed package uses, without importing the
+    package (and NumPy) at build time."""
+    spec = importlib.util.spec_from_file_location(
+        "wrapper_mlir_install", Path(__file__).resolve().parent / "wrapper_mlir" / "_install.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_install = _load_install()
 TOOLS = ("wrapper-compile", "wrapper-opt", "wrapper-run", "wrapper-translate")
 TARGETS = TOOLS + ("WrapperRuntime", "WrapperCudaRuntime", "WrapperKmpcOverGomp")
 RUNTIME_LIBRARIES = ("libwrapper_runtime.so", "libwrapper_cuda_runtime.so",
@@ -75,18 +89,14 @@ def build(build):
 
 
 def tool_version(tool):
-    text = subprocess.run([str(tool), "--version"], capture_output=True, text=True,
-                          check=True).stdout
-    version = re.search(r"Wrapper (\S+) \(commit (\S+)\)", text)
-    abi = re.search(r"model ABI (\d+), training ABI (\d+), CUDA runtime ABI (\d+)", text)
-    llvm = re.search(r"built with LLVM (\S+)", text)
-    openmp = re.search(r"OpenMP library: (.+)", text)
-    if not (version and abi and llvm):
-        raise BundleError(f"{tool} --version does not name its version: rebuild it")
-    return {"version": version.group(1), "commit": version.group(2),
-            "model_abi": int(abi.group(1)), "train_abi": int(abi.group(2)),
-            "cuda_abi": int(abi.group(3)), "llvm_version": llvm.group(1),
-            "openmp_dir": openmp.group(1).strip() if openmp else None}
+    """What `tool --version` says (wrapper_mlir._install.tool_version)."""
+    try:
+        info = _install.tool_version(str(tool))
+    except _install.WrapperError as error:
+        raise BundleError(str(error)) from None
+    if "llvm_version" not in info:
+        raise BundleError(f"{tool} --version does not name its LLVM version: rebuild it")
+    return info
 
 
 def dependencies(path, env):
@@ -122,14 +132,6 @@ def patchelf():
     return tool
 
 
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def bundle(dest, build_tree):
     dest = Path(dest)
     if dest.exists():
@@ -145,7 +147,7 @@ def bundle(dest, build_tree):
             raise BundleError(f"{source} is missing: the build is incomplete")
         copy(source, lib_dir / library, strip=True)
     info = tool_version(build_tree / "bin" / "wrapper-compile")
-    openmp = Path(info["openmp_dir"] or "") / "libomp.so"
+    openmp = Path(info.get("openmp_dir") or "") / "libomp.so"
     if not openmp.is_file():
         raise BundleError(f"{openmp} is missing: parallel models link against it")
     # The name models link with, and the soname they load at run time.
@@ -178,7 +180,7 @@ def bundle(dest, build_tree):
                                 text=True, env=env)
         if result.returncode != 0:
             raise BundleError(f"the bundled {tool} does not run: {result.stderr.strip()}")
-    files = {str(path.relative_to(dest)): sha256(path)
+    files = {str(path.relative_to(dest)): _install.file_sha256(path)
              for path in sorted(dest.rglob("*")) if path.is_file()}
     manifest = {key: info[key] for key in ("version", "commit", "model_abi", "train_abi",
                                            "cuda_abi", "llvm_version")}
@@ -201,7 +203,7 @@ def copy_bundle(source, dest):
         raise BundleError(f"{source} is not a bundle: it has no manifest.json")
     files = json.loads(manifest.read_text()).get("files", {})
     bad = [name for name, digest in files.items()
-           if not (source / name).is_file() or sha256(source / name) != digest]
+           if not (source / name).is_file() or _install.file_sha256(source / name) != digest]
     if bad:
         raise BundleError(f"{source} differs from its manifest: {', '.join(bad[:5])}")
     if dest.exists():

@@ -3,14 +3,15 @@
 # LLVM/MLIR 22 (Debian's packages), clang-22, ninja, ccache, cmake,
 # GoogleTest, g++ (the C++ emission test compiles with it), clang's
 # sanitizer and libFuzzer runtimes, NumPy (the oracle of the extern kernel
-# tests). Safe to run repeatedly; does nothing when all is present.
+# tests), binutils (objdump, readelf: bundling the Python package and its
+# check). Safe to run repeatedly; does nothing when all is present.
 set -euo pipefail
 
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   ninja-build ccache cmake libgtest-dev python3 libomp-22-dev g++
   libclang-rt-22-dev python3-numpy python3-pytest libopenblas-dev
-  python3-venv python3-pip
+  python3-venv python3-pip binutils
 )
 
 missing=()

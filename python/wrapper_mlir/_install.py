@@ -193,14 +193,18 @@ def verify_bundle():
         path = NATIVE_DIR / relative
         if not path.is_file():
             bad.append(f"{relative}: missing")
-            continue
-        sha = hashlib.sha256()
-        with open(path, "rb") as stream:
-            for block in iter(lambda: stream.read(1 << 20), b""):
-                sha.update(block)
-        if sha.hexdigest() != digest:
+        elif file_sha256(path) != digest:
             bad.append(f"{relative}: changed since it was installed")
     return bad
+
+
+def file_sha256(path):
+    """The SHA-256 of a file's bytes, in hex (the manifest's checksums)."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
 
 
 def run_tool(name):

@@ -17,8 +17,6 @@ import weakref
 import zlib
 from pathlib import Path
 
-import numpy as np
-
 from . import _install
 from ._compile import CompiledModel, WrapperError, _build_library, _torch_device
 from ._install import find_tool, runtime_library, tool_version
@@ -228,42 +226,19 @@ _SAFETENSORS_DTYPES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16",
 
 
 def write_params(path, tensors):
-    """Writes [(name, torch tensor)] as a safetensors file whose data starts
-    on a page and each tensor on 64 bytes (the gaps as U8 tensors
-    wrapper.pad.<N>: safetensors allows no holes). Returns {name: (runtime
-    dtype code, offset in the file, bytes, shape)}."""
-    import torch
+    """Writes [(name, torch tensor)] as a safetensors file
+    (importer.weights.write_safetensors: data on a page, tensors on 64
+    bytes). Returns {name: (runtime dtype code, offset in the file, bytes,
+    shape)}, what the index's param lines say."""
+    from .importer import UnsupportedError
+    from .importer.weights import write_safetensors
 
-    codes = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
-             torch.float64: "F64", torch.int8: "I8", torch.int16: "I16", torch.int32: "I32",
-             torch.int64: "I64", torch.uint8: "U8", torch.bool: "BOOL"}
-    header, layout, end = {}, [], 0
-    for name, tensor in tensors:
-        if tensor.dtype not in codes:
-            raise WrapperError(f"weight '{name}': dtype {tensor.dtype} cannot be packaged")
-        start = -(-end // 64) * 64
-        if start > end:
-            header[f"wrapper.pad.{len(layout)}"] = {"dtype": "U8", "shape": [start - end],
-                                                   "data_offsets": [end, start]}
-        size = tensor.numel() * tensor.element_size()
-        header[name] = {"dtype": codes[tensor.dtype], "shape": list(tensor.shape),
-                        "data_offsets": [start, start + size]}
-        layout.append((start, tensor))
-        end = start + size
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-(8 + len(text)) % 4096)
-    places = {name: (_RUNTIME_DTYPES[codes[tensor.dtype]], 8 + len(text) + start,
-                     tensor.numel() * tensor.element_size(), list(tensor.shape))
-              for (name, tensor), (start, _) in zip(tensors, layout)}
-    with open(path, "wb") as out:
-        out.write(struct.pack("<Q", len(text)) + text)
-        for start, tensor in layout:
-            out.seek(8 + len(text) + start)
-            value = tensor.detach().contiguous().cpu()
-            out.write(value.reshape(-1).view(torch.uint8).numpy().tobytes()
-                      if value.numel() else b"")
-        out.truncate(8 + len(text) + end)
-    return places
+    try:
+        places = write_safetensors(path, tensors)
+    except UnsupportedError as error:
+        raise WrapperError(f"cannot package the parameters: {error}") from None
+    return {name: (_RUNTIME_DTYPES[dtype], offset, size, shape)
+            for name, (dtype, offset, size, shape) in places.items()}
 
 
 def read_params(buffer):
@@ -728,32 +703,19 @@ class PackagedModel:
                 raise WrapperError("a model packaged from tensor_program text takes one "
                                    "array per input, no keyword arguments")
             return self._compiled(*args)
-        if self._in_spec is not None:
-            from torch.utils import _pytree as pytree
+        from ._torch import _seed, copy_back, flatten_arguments
 
-            flat, spec = pytree.tree_flatten((args, kwargs))
-            if spec != self._in_spec:
-                raise WrapperError("the arguments do not have the structure the model was "
-                                   f"exported with ({len(flat)} values given)")
-        else:
-            flat = list(args)
+        flat = flatten_arguments(args, kwargs, self._in_spec)
         # One table for the whole call: a swap on another thread meanwhile
         # gives the next call the new weights, never this one a mix.
         table = self._table
-        passed = [self._seed(flat) if p == "seed" else
+        device = _torch_device(flat) if self.target == "cuda" else None
+        passed = [_seed(device) if p == "seed" else
                   table[p["weight"]] if isinstance(p, dict) and "weight" in p else
                   table[("prepared", p["prepared"])] if isinstance(p, dict) else flat[p]
                   for p in self._python["arguments"]]
         results = self._compiled._call_values(passed)
-        for position, index in self._python["mutations"]:
-            target = flat[position]
-            if hasattr(target, "copy_"):
-                import torch
-
-                with torch.no_grad():
-                    target.copy_(torch.as_tensor(results[index]))
-            else:
-                target[...] = results[index]
+        copy_back(flat, results, self._python["mutations"])
         outputs = _rebuild(self._python["structure"], list(results))
         if self._out_spec is not None:
             from torch.utils import _pytree as pytree
@@ -831,16 +793,6 @@ class PackagedModel:
         # is published: calls use the old one until then.
         self._table = self._prepared(params)
         return sorted(replaced)
-
-    def _seed(self, flat):
-        try:
-            import torch
-        except ImportError:
-            return np.array(np.random.randint(0, 2**53, dtype=np.int64), dtype=np.int64)
-        device = _torch_device(flat) if self.target == "cuda" else None
-        if device is not None:
-            return torch.randint(0, 2**53, (), dtype=torch.int64, device=device)
-        return np.array(torch.randint(0, 2**53, (), dtype=torch.int64).item(), dtype=np.int64)
 
 
 def _rebuild(structure, results):

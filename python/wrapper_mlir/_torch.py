@@ -103,14 +103,33 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     # CUDA tensors stay on the device (the model runs on them on PyTorch's
     # current stream); torch tensors in give torch tensors out.
     results = compiled._call_values(passed)
-    for position, index in imported.mutations:
+    copy_back(flat_args, results, imported.mutations)
+    return imported.unflatten(list(results))
+
+
+def copy_back(flat_args, results, mutations):
+    """Writes the new values of the inputs a graph mutates into them:
+    `mutations` are (argument position, result index) pairs."""
+    for position, index in mutations:
         target = flat_args[position]
         if isinstance(target, torch.Tensor):
             with torch.no_grad():
                 target.copy_(torch.as_tensor(results[index]))
         else:
             target[...] = results[index]
-    return imported.unflatten(list(results))
+
+
+def flatten_arguments(args, kwargs, in_spec):
+    """The flat argument list of a call of an exported module (`in_spec`:
+    the pytree spec it was exported with; None: the args as they are)."""
+    if in_spec is None:
+        return list(args)
+    flat, spec = pytree.tree_flatten((args, kwargs))
+    if spec != in_spec:
+        raise WrapperError(
+            "the arguments do not have the structure the model was exported with "
+            f"({len(flat)} values given)")
+    return flat
 
 
 class TorchModel:
@@ -143,14 +162,7 @@ class TorchModel:
         return self.imported.stale(args)
 
     def __call__(self, *args, **kwargs):
-        if self.in_spec is not None:
-            flat, spec = pytree.tree_flatten((args, kwargs))
-            if spec != self.in_spec:
-                raise WrapperError(
-                    "the arguments do not have the structure the model was exported with "
-                    f"({len(flat)} values given)")
-        else:
-            flat = list(args)
+        flat = flatten_arguments(args, kwargs, self.in_spec)
         outputs = _run(self.imported, self.compiled, flat)
         if self.out_spec is not None:
             return pytree.tree_unflatten(list(outputs), self.out_spec)

@@ -6,6 +6,7 @@
 
 #include "WeightsFile.h"
 
+#include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -21,29 +22,11 @@
 using namespace mlir;
 using namespace mlir::wrapper;
 
-/// The safetensors dtype of an element type of the blob (integers are
-/// signless in memrefs: read as signed).
+/// The safetensors dtype of an element type of the blob; bytes for one
+/// safetensors has no name for.
 static std::string safetensorsDtype(Type element) {
-  if (element.isF32())
-    return "F32";
-  if (element.isF16())
-    return "F16";
-  if (element.isBF16())
-    return "BF16";
-  if (element.isF64())
-    return "F64";
-  if (isa<Float8E4M3FNType>(element))
-    return "F8_E4M3";
-  if (element.isInteger(8))
-    return "I8";
-  if (element.isInteger(16))
-    return "I16";
-  if (element.isInteger(32))
-    return "I32";
-  if (element.isInteger(64))
-    return "I64";
-  // Other element types: bytes.
-  return "U8";
+  std::string name = tensor_program::safetensorsDtypeName(element);
+  return name.empty() ? "U8" : name;
 }
 
 /// Page alignment of the appended weights in the file (mmap maps from a

@@ -11,39 +11,40 @@ import torch
 from .values import SAFETENSORS_DTYPES, UnsupportedError
 
 _ALIGNMENT = 64
+_PAGE = 4096
 
 
 def write_safetensors(path, weights):
-    """Writes `weights` ([(name, CPU tensor)]) to `path`."""
-    header = {}
-    offset = 0
-    layout = []
+    """Writes `weights` ([(name, tensor)]) to `path`: the data starts on a
+    page and each tensor on 64 bytes inside it, the gaps as U8 tensors
+    `wrapper.pad.<N>` (safetensors allows no holes), so that the file can
+    be mapped and used in place and any safetensors reader reads it.
+    Returns {name: (safetensors dtype, offset of its bytes in the file,
+    byte count, shape)}."""
+    header, layout, end = {}, [], 0
     for name, tensor in weights:
         dtype = SAFETENSORS_DTYPES.get(tensor.dtype)
         if dtype is None:
             raise UnsupportedError(f"weight '{name}': dtype {tensor.dtype} has no file format")
-        start = -(-offset // _ALIGNMENT) * _ALIGNMENT
+        start = -(-end // _ALIGNMENT) * _ALIGNMENT
+        if start > end:
+            header[f"wrapper.pad.{len(layout)}"] = {"dtype": "U8", "shape": [start - end],
+                                                   "data_offsets": [end, start]}
         size = tensor.numel() * tensor.element_size()
         header[name] = {"dtype": dtype, "shape": list(tensor.shape),
                         "data_offsets": [start, start + size]}
-        layout.append((start, tensor))
-        offset = start + size
+        layout.append((name, start, tensor))
+        end = start + size
     text = json.dumps(header, separators=(",", ":")).encode()
-    # The data starts on an 8-byte boundary (safetensors pads the header
-    # with spaces); each tensor on a 64-byte one inside it.
-    text += b" " * ((-len(text)) % 8)
+    text += b" " * (-(8 + len(text)) % _PAGE)
+    data = 8 + len(text)
     with open(path, "wb") as out:
-        out.write(struct.pack("<Q", len(text)))
-        out.write(text)
-        position = 0
-        for start, tensor in layout:
-            if start > position:
-                out.write(b"\0" * (start - position))
-            tensor = tensor.detach().contiguous().cpu()
-            if tensor.dtype == torch.bfloat16:
-                tensor = tensor.view(torch.int16)
-            if tensor.dtype == torch.bool:
-                tensor = tensor.to(torch.uint8)
-            data = tensor.numpy()
-            out.write(memoryview(data.reshape(-1)).cast("B"))
-            position = start + data.nbytes
+        out.write(struct.pack("<Q", len(text)) + text)
+        for _, start, tensor in layout:
+            value = tensor.detach().contiguous().cpu().reshape(-1)
+            if value.numel():
+                out.seek(data + start)
+                out.write(memoryview(value.view(torch.uint8).numpy()).cast("B"))
+        out.truncate(data + end)
+    return {name: (header[name]["dtype"], data + start, header[name]["data_offsets"][1] - start,
+                   list(tensor.shape)) for name, start, tensor in layout}

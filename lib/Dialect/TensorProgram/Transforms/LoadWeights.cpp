@@ -119,38 +119,12 @@ private:
   }
 };
 
-/// The safetensors dtype name of `type`, or "".
-std::string dtypeNameOf(Type type) {
-  if (type.isF64())
-    return "F64";
-  if (type.isF32())
-    return "F32";
-  if (type.isF16())
-    return "F16";
-  if (type.isBF16())
-    return "BF16";
-  if (type.isInteger(1))
-    return "BOOL";
-  if (auto integer = dyn_cast<IntegerType>(type))
-    switch (integer.getWidth()) {
-    case 8:
-      return integer.isUnsigned() ? "U8" : "I8";
-    case 16:
-      return "I16";
-    case 32:
-      return "I32";
-    case 64:
-      return "I64";
-    }
-  return "";
-}
-
 /// The value of `type` from the file's `stored` tensor, or null with a
 /// message.
 DenseElementsAttr materialize(RankedTensorType type,
                               const StoredTensor &stored, StringRef name,
                               std::string &error) {
-  std::string expected = dtypeNameOf(type.getElementType());
+  std::string expected = tp::safetensorsDtypeName(type.getElementType());
   // Unsigned bytes stand for signless i8 (PyTorch's uint8).
   bool dtypeOk = stored.dtype == expected ||
                  (expected == "I8" && stored.dtype == "U8");
@@ -240,7 +214,7 @@ struct LoadWeightsPass
       std::string error;
       if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
         // Carried by the IR: keep it, as a plain dense attribute.
-        StoredTensor stored{dtypeNameOf(type.getElementType()),
+        StoredTensor stored{tp::safetensorsDtypeName(type.getElementType()),
                             SmallVector<int64_t>(type.getShape()),
                             blob->getData()};
         value = materialize(type, stored, name, error);
@@ -266,3 +240,30 @@ struct LoadWeightsPass
   }
 };
 } // namespace
+
+std::string tp::safetensorsDtypeName(Type type) {
+  if (type.isF64())
+    return "F64";
+  if (type.isF32())
+    return "F32";
+  if (type.isF16())
+    return "F16";
+  if (type.isBF16())
+    return "BF16";
+  if (isa<Float8E4M3FNType>(type))
+    return "F8_E4M3";
+  if (type.isInteger(1))
+    return "BOOL";
+  if (auto integer = dyn_cast<IntegerType>(type))
+    switch (integer.getWidth()) {
+    case 8:
+      return integer.isUnsigned() ? "U8" : "I8";
+    case 16:
+      return "I16";
+    case 32:
+      return "I32";
+    case 64:
+      return "I64";
+    }
+  return "";
+}

@@ -29,6 +29,12 @@ struct DecomposeOptions {
 void populateDecomposePatterns(RewritePatternSet &patterns,
                                const DecomposeOptions &options = {});
 
+/// The safetensors dtype name of an element type ("F32", "BF16", "I64",
+/// "BOOL", ...; integers signless or signed read as signed), or "" for one
+/// safetensors has no name for: the names --tensor-program-load-weights
+/// expects, and wrapper-compile --weights=external writes.
+std::string safetensorsDtypeName(Type type);
+
 #define GEN_PASS_REGISTRATION
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h.inc"
 
