@@ -11,7 +11,6 @@ programs, eager PyTorch for torch.compile.
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -8,7 +8,6 @@ exits 1 when an essential one failed.
 """
 
 import ctypes
-import ctypes.util
 import dataclasses
 import os
 import platform

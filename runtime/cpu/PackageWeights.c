@@ -250,7 +250,10 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
           names[k], wrapper_dtype_name(have->dtype), (int)have->rank);
   }
   pthread_mutex_lock(&weights->swap_lock);
-  weight_set *old = acquire(weights);
+  /* Swaps are serialized: the current set stays while this one is built. */
+  pthread_mutex_lock(&weights->lock);
+  weight_set *old = weights->current;
+  pthread_mutex_unlock(&weights->lock);
   weight_set *set = new_set(package->num_params);
   wrapper_status status = WRAPPER_OK;
   if (!set) {
@@ -292,7 +295,6 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
     if (status == WRAPPER_OK)
       status = prepare_set(weights, set);
   }
-  release(weights, old);
   if (status != WRAPPER_OK) {
     if (set)
       free_set(weights, set);
@@ -300,7 +302,6 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
     return status;
   }
   pthread_mutex_lock(&weights->lock);
-  old = weights->current;
   weights->current = set;
   pthread_mutex_unlock(&weights->lock);
   release(weights, old);
