@@ -39,10 +39,11 @@ inline mlir::MLIRContext &context() {
 }
 
 /// Whether the tools would parse `text` at all: they refuse nesting deeper
-/// than MLIR's recursive parser can take (ToolSupport's guard), so the
-/// fuzzers do too; deeper input is an expected refusal, not a finding.
+/// than MLIR's recursive parser can take and the inputs an upstream parser
+/// crashes on (ToolSupport's checkParsable), so the fuzzers do too; such
+/// input is an expected refusal, not a finding.
 inline bool acceptedByTools(const std::string &text) {
-  return !mlir::wrapper::checkNestingDepth(text).has_value();
+  return !mlir::wrapper::checkParsable(text).has_value();
 }
 
 /// The input as text (NUL bytes and all).

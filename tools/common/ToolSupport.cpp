@@ -19,6 +19,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -80,13 +81,179 @@ std::optional<std::string> mlir::wrapper::checkNestingDepth(StringRef text,
   return std::nullopt;
 }
 
+namespace {
+/// A forward scanner over MLIR text that steps over comments and string
+/// literals, counting lines: enough lexing for checkParsable's checks.
+struct TextScanner {
+  StringRef text;
+  size_t pos = 0;
+  unsigned line = 1;
+
+  bool atEnd() const { return pos >= text.size(); }
+  char peek() const { return atEnd() ? '\0' : text[pos]; }
+  void advance() {
+    if (text[pos++] == '\n')
+      ++line;
+  }
+  /// Skips white space and `//` comments.
+  void skipSpace() {
+    while (!atEnd()) {
+      if (text.substr(pos).starts_with("//")) {
+        while (!atEnd() && peek() != '\n')
+          advance();
+      } else if (llvm::isSpace(peek())) {
+        advance();
+      } else {
+        return;
+      }
+    }
+  }
+  /// Skips a string literal starting at `pos` (escapes included).
+  void skipString() {
+    for (advance(); !atEnd() && peek() != '"'; advance())
+      if (peek() == '\\' && pos + 1 < text.size())
+        advance();
+    if (!atEnd())
+      advance();
+  }
+  static bool isIdentChar(char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+  }
+  /// The bare identifier (letters, digits, `_`, `.`, `$`) at `pos`.
+  StringRef identifier() const {
+    size_t end = pos;
+    while (end < text.size() && isIdentChar(text[end]))
+      ++end;
+    return text.slice(pos, end);
+  }
+  /// Consumes an integer literal (`-`, decimal or hex); false if none.
+  bool integer() {
+    if (peek() == '-')
+      advance();
+    if (text.substr(pos).starts_with("0x")) {
+      pos += 2;
+      if (!llvm::isHexDigit(peek()))
+        return false;
+      while (llvm::isHexDigit(peek()))
+        advance();
+      return true;
+    }
+    if (!llvm::isDigit(peek()))
+      return false;
+    while (llvm::isDigit(peek()))
+      advance();
+    return true;
+  }
+};
+} // namespace
+
+/// MLIR 22's custom parsers of linalg.reduce, linalg.broadcast and
+/// linalg.transpose store the result of DenseI64ArrayAttr::parse without
+/// checking it: a malformed `dimensions = [...]` or `permutation = [...]`
+/// (`[`, then `}` or the end of the file) dereferences a null attribute.
+/// Checks that each such list, in the custom form, is `[` integers `]`.
+static std::optional<std::string> checkLinalgIntegerLists(StringRef text) {
+  TextScanner scan{text};
+  while (!scan.atEnd()) {
+    char c = scan.peek();
+    if (c == '"') {
+      scan.skipString();
+      continue;
+    }
+    if (c == '/' && text.substr(scan.pos).starts_with("//")) {
+      scan.skipSpace();
+      continue;
+    }
+    if (!TextScanner::isIdentChar(c)) {
+      scan.advance();
+      continue;
+    }
+    StringRef op = scan.identifier();
+    scan.pos += op.size();
+    if (op != "linalg.reduce" && op != "linalg.broadcast" &&
+        op != "linalg.transpose")
+      continue;
+    // The op's own keyword comes before its region or attribute dictionary
+    // (the first `{` outside brackets), after the short form's
+    // `{ arith.addf }` right behind the name.
+    scan.skipSpace();
+    if (scan.peek() == '{') {
+      while (!scan.atEnd() && scan.peek() != '}')
+        scan.advance();
+      if (!scan.atEnd())
+        scan.advance();
+    }
+    int depth = 0;
+    while (!scan.atEnd()) {
+      c = scan.peek();
+      if (c == '"') {
+        scan.skipString();
+      } else if (c == '/' && text.substr(scan.pos).starts_with("//")) {
+        scan.skipSpace();
+      } else if (c == '(' || c == '[' || c == '<') {
+        ++depth;
+        scan.advance();
+      } else if (c == ')' || c == ']' || c == '>') {
+        if (--depth < 0)
+          break;
+        scan.advance();
+      } else if (c == '{' && depth == 0) {
+        break;
+      } else if (TextScanner::isIdentChar(c)) {
+        StringRef word = scan.identifier();
+        scan.pos += word.size();
+        if (depth != 0 || (word != "dimensions" && word != "permutation"))
+          continue;
+        unsigned line = scan.line;
+        scan.skipSpace();
+        if (scan.peek() != '=')
+          break;
+        scan.advance();
+        scan.skipSpace();
+        if (scan.peek() != '[')
+          break;
+        scan.advance();
+        scan.skipSpace();
+        bool valid = true;
+        if (scan.peek() != ']') {
+          while (true) {
+            if (!scan.integer()) {
+              valid = false;
+              break;
+            }
+            scan.skipSpace();
+            if (scan.peek() != ',')
+              break;
+            scan.advance();
+            scan.skipSpace();
+          }
+        }
+        if (!valid || scan.peek() != ']')
+          return ("malformed '" + word + "' of " + op + " at line " +
+                  Twine(line) + ": expected '[' integers separated by ',' ']'")
+              .str();
+        break;
+      } else {
+        scan.advance();
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> mlir::wrapper::checkParsable(StringRef text) {
+  if (std::optional<std::string> deep = checkNestingDepth(text))
+    return deep;
+  return checkLinalgIntegerLists(text);
+}
+
 std::unique_ptr<mlir::wrapper::ToolInput>
 mlir::wrapper::ToolInput::load(StringRef path, std::string &error) {
   auto file = openInputFile(path, &error);
   if (!file)
     return nullptr;
-  if (std::optional<std::string> deep = checkNestingDepth(file->getBuffer())) {
-    error = path.str() + ": " + *deep;
+  if (std::optional<std::string> refused = checkParsable(file->getBuffer())) {
+    error = path.str() + ": " + *refused;
     return nullptr;
   }
   std::unique_ptr<ToolInput> input(new ToolInput());

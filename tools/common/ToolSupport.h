@@ -39,6 +39,12 @@ constexpr unsigned kMaxNestingDepth = 1024;
 std::optional<std::string> checkNestingDepth(StringRef text,
                                              unsigned limit = kMaxNestingDepth);
 
+/// Checks what the tools check before parsing: the nesting depth
+/// (checkNestingDepth) and the input patterns on which an upstream parser
+/// crashes instead of failing (see ToolSupport.cpp); returns a message
+/// naming the line, or nothing when `text` may be handed to the parser.
+std::optional<std::string> checkParsable(StringRef text);
+
 /// What every compiling tool starts with: a context with the tool dialects
 /// (registerToolDialects) and the parsed input module, whose diagnostics
 /// (parsing and later compilation) print with their source lines.

@@ -25,13 +25,14 @@ int main(int argc, char **argv) {
   mlir::wrapper::addVersionPrinter();
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "Wrapper optimizer driver\n", registry);
-  // Input nested deeper than the parser's stack allows is refused up front
-  // (files only: standard input is read once, by the driver).
+  // Input nested deeper than the parser's stack allows, or on which an
+  // upstream parser would crash, is refused up front (files only: standard
+  // input is read once, by the driver).
   if (input != "-") {
     if (auto buffer = llvm::MemoryBuffer::getFile(input, /*IsText=*/true)) {
-      if (std::optional<std::string> deep =
-              mlir::wrapper::checkNestingDepth((*buffer)->getBuffer())) {
-        llvm::errs() << "wrapper-opt: error: " << input << ": " << *deep
+      if (std::optional<std::string> refused =
+              mlir::wrapper::checkParsable((*buffer)->getBuffer())) {
+        llvm::errs() << "wrapper-opt: error: " << input << ": " << *refused
                      << "\n";
         return 1;
       }

@@ -12,6 +12,12 @@
 // RUN: not wrapper-opt %t.attr.mlir 2>&1 | FileCheck %s --check-prefix=ATTR
 // ATTR: error: {{.*}}attr.mlir: nesting deeper than 1024 levels at line 1
 //
+// So is input on which an upstream parser crashes instead of failing
+// (linalg.reduce/broadcast/transpose with a malformed integer list):
+// RUN: not wrapper-opt %S/Inputs/unterminated-dimensions.mlir 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: not wrapper-run %S/Inputs/unterminated-dimensions.mlir 2>&1 | FileCheck %s --check-prefix=LIST
+// LIST: error: {{.*}}unterminated-dimensions.mlir: malformed 'dimensions' of linalg.reduce at line 4: expected '[' integers separated by ',' ']'
+//
 // 2 x 10^4 ops compile (fused into one kernel) and compute the right
 // values:
 // RUN: %python %S/gen.py many %t.many.mlir
