@@ -5,6 +5,7 @@
 # replaying fuzz/regressions/<target> (inputs that once crashed).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: parse pipeline npy schema shim
+#                                            package
 #
 # A crash stops the target and leaves its input as crash-* in
 # build-asan/findings/<target>: reduce it, fix the bug and add the input to
@@ -14,7 +15,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(parse pipeline npy schema shim)
+((${#targets[@]})) || targets=(parse pipeline npy schema shim package)
 build=${FUZZ_BUILD_DIR:-$root/build-asan}
 
 "$root/scripts/setup.sh"

@@ -6,6 +6,7 @@
  *
  *   swap_weights model.wpkg in0.npy [in1.npy ...] [--ref out.npy]
  *                [--swap NAME=value.npy ... --ref-swapped out.npy]
+ *                [--swap-file new.safetensors --ref-swapped out.npy]
  *                [--threads N --calls K] [--target cpu|cuda]
  *
  * Exit status: 0 when every comparison holds, 1 otherwise, 2 on usage or
@@ -120,10 +121,12 @@ int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: swap_weights model.wpkg inputs.npy... [--ref "
                     "out.npy] [--swap NAME=value.npy ... --ref-swapped "
+                    "out.npy] [--swap-file F.safetensors --ref-swapped "
                     "out.npy] [--threads N --calls K] [--target T]\n");
     return 2;
   }
   const char *ref = NULL, *ref_swapped = NULL, *target = "cpu";
+  const char *swap_file = NULL;
   const char *names[MAX_ARRAYS];
   wrapper_array values[MAX_ARRAYS], originals[MAX_ARRAYS];
   int32_t num_swaps = 0;
@@ -137,6 +140,8 @@ int main(int argc, char **argv) {
       threads = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--calls") && i + 1 < argc) {
       calls = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--swap-file") && i + 1 < argc) {
+      swap_file = argv[++i];
     } else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
       target = argv[++i];
     } else if (!strcmp(argv[i], "--swap") && i + 1 < argc &&
@@ -156,6 +161,11 @@ int main(int argc, char **argv) {
         return fail(argv[i]);
       ++num_inputs;
     }
+  }
+  if (swap_file && num_swaps) {
+    fprintf(stderr,
+            "swap_weights: --swap and --swap-file exclude each other\n");
+    return 2;
   }
   wrapper_package *package;
   if (wrapper_package_open(argv[1], &package) != WRAPPER_OK)
@@ -188,6 +198,15 @@ int main(int argc, char **argv) {
     if (ref_swapped)
       ok &= compare("swapped weights", &second, ref_swapped);
   }
+  if (swap_file) {
+    /* The tensors of a safetensors file (a subset of the parameters). */
+    if (wrapper_package_weights_swap_file(weights, swap_file) != WRAPPER_OK)
+      return fail("swapping from the file");
+    if (run_once(&second) != WRAPPER_OK)
+      return fail("running the model");
+    if (ref_swapped)
+      ok &= compare("weights of the file", &second, ref_swapped);
+  }
   if (threads > 0 && num_swaps) {
     pthread_t ids[64];
     threads = threads > 64 ? 64 : threads;
@@ -213,7 +232,7 @@ int main(int argc, char **argv) {
   wrapper_package_weights_destroy(weights);
   wrapper_package_close(package);
   wrapper_array_destroy(&first);
-  if (num_swaps)
+  if (num_swaps || swap_file)
     wrapper_array_destroy(&second);
   for (int32_t k = 0; k < num_swaps; ++k)
     wrapper_array_destroy(&values[k]);

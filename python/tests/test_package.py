@@ -8,6 +8,7 @@ lacks, ops that need Python)."""
 import json
 import os
 import shutil
+import struct
 import subprocess
 import zipfile
 
@@ -455,10 +456,72 @@ def test_swap_from_c(block, tmp_path):
     np.save(tmp_path / "bad.npy", np.zeros((3, 3), np.float32))
     for spec, message in ((f"nope={tmp_path / 'down.npy'}", "the model has no parameter 'nope'"),
                           (f"down.weight={tmp_path / 'bad.npy'}",
-                           "parameter 'down.weight': the array given is not a float32 array "
-                           "of the parameter's shape")):
+                           "parameter 'down.weight': the array given is float32 (3, 3); "
+                           "the model's is float32 (8, 32)")):
         result = subprocess.run(command[:3] + ["--swap", spec], capture_output=True, text=True)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def _safetensors(tensors, header_pad=""):
+    """A safetensors file written here, independently of the package's
+    writer: no alignment at all (`header_pad` shifts the data), so that the
+    reader copies unaligned tensors."""
+    header, blobs, offset = {}, [], 0
+    for name, array in tensors.items():
+        data = np.ascontiguousarray(array).tobytes()
+        header[name] = {"dtype": {"float32": "F32", "int64": "I64"}[str(array.dtype)],
+                        "shape": list(array.shape), "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    header["__metadata__"] = {"made by": "test_package \u00e9"}
+    text = (json.dumps(header) + header_pad).encode()
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
+def test_swap_from_a_safetensors_file_in_c(block, tmp_path):
+    # wrapper_package_weights_swap_file: a subset of the parameters from a
+    # safetensors file (unaligned data) replaces them, as eager with them.
+    path = wrapper_mlir.package(block, [torch.randn(4, 16)], tmp_path / "f.wpkg",
+                                swappable=True, dynamic_batch=True)
+    changed = _modified(block, -1.5)
+    x = torch.randn(5, 16)
+    np.save(tmp_path / "x.npy", x.numpy())
+    with torch.no_grad():
+        np.save(tmp_path / "ref2.npy", changed(x)["y"].numpy())
+    subset = {"down.weight": changed.down.weight.detach().numpy(),
+              "norm.weight": changed.norm.weight.detach().numpy(),
+              "norm.bias": changed.norm.bias.detach().numpy()}
+    (tmp_path / "new.safetensors").write_bytes(_safetensors(subset, header_pad=" "))
+    tool = wrapper_mlir.find_tool("swap_weights")
+
+    def swap(name):
+        return subprocess.run([tool, str(path), str(tmp_path / "x.npy"), "--swap-file",
+                               str(tmp_path / name), "--ref-swapped", str(tmp_path / "ref2.npy")],
+                              capture_output=True, text=True)
+    result = swap("new.safetensors")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "weights of the file" in result.stdout and ": ok" in result.stdout
+    # Refusals, each naming what is wrong; nothing is swapped.
+    good = _safetensors(subset)
+    cases = {
+        "truncated": (good[:-10], "lies beyond the end of the safetensors file"),
+        "short": (b"\x01\x02", "fewer than its 8-byte header size"),
+        "json": (struct.pack("<Q", 5) + b"{\"a\":", "not a safetensors file: malformed JSON"),
+        "name": (_safetensors({"down.wieght": subset["down.weight"]}),
+                 "the model has no parameter 'down.wieght'"),
+        "shape": (_safetensors({"down.weight": np.zeros((8, 16), np.float32)}),
+                  "parameter 'down.weight': the array given is float32 (8, 16); "
+                  "the model's is float32 (8, 32)"),
+        "dtype": (_safetensors({"norm.bias": np.zeros(32, np.int64)}),
+                  "parameter 'norm.bias': the array given is int64 (32)"),
+        "empty": (_safetensors({}), "the safetensors file holds no tensors"),
+    }
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        result = swap(name)
+        assert result.returncode == 2 and message in result.stderr, (name, result.stderr)
+    result = swap("missing.safetensors")
+    assert result.returncode == 2 and "cannot open" in result.stderr
 
 
 def test_packages_are_checked_against_eager(block, packaged, tmp_path):

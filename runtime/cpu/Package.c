@@ -245,18 +245,21 @@ static wrapper_status read_param(wrapper_package *package, const char *line) {
   ++package->num_params;
   param->view.dtype = (wrapper_dtype)dtype;
   param->view.rank = rank;
+  if (wrapper_dtype_size(param->view.dtype) == 0)
+    return damaged("a parameter of the index has an unknown dtype");
   const char *p = line + used;
-  int64_t numel = 1;
   for (int d = 0; d < rank; ++d) {
     long long size;
     int n = 0;
     if (sscanf(p, "%lld%n", &size, &n) != 1 || size < 0)
       return damaged("a 'param' line of the index is malformed");
     param->view.shape[d] = size;
-    numel *= size;
     p += n;
   }
-  if ((uint64_t)numel * wrapper_dtype_size(param->view.dtype) != bytes)
+  int64_t numel = wrapper_array_numel(&param->view);
+  if (numel < 0 ||
+      (uint64_t)numel > UINT64_MAX / wrapper_dtype_size(param->view.dtype) ||
+      (uint64_t)numel * wrapper_dtype_size(param->view.dtype) != bytes)
     return damaged("a parameter's size does not match its shape");
   param->view.data = (void *)(uintptr_t)(package->entries[entry].data + offset);
   return WRAPPER_OK;

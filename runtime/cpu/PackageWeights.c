@@ -13,10 +13,15 @@
 #define _GNU_SOURCE
 #include "PackageInternal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A parameter's copy, shared by the sets that hold it. */
 typedef struct {
@@ -214,6 +219,16 @@ void wrapper_package_weights_destroy(wrapper_package_weights *weights) {
   free(weights);
 }
 
+/* "float32 (8, 16)": an array's dtype and shape, for messages. */
+static void describe(const wrapper_array *array, char *out, size_t size) {
+  int n = snprintf(out, size, "%s (", wrapper_dtype_name(array->dtype));
+  for (int32_t d = 0; d < array->rank && n > 0 && (size_t)n < size; ++d)
+    n += snprintf(out + n, size - (size_t)n, "%s%lld", d ? ", " : "",
+                  (long long)array->shape[d]);
+  if (n > 0 && (size_t)n < size)
+    snprintf(out + n, size - (size_t)n, ")");
+}
+
 static int32_t find_param(const wrapper_package *package, const char *name) {
   for (int32_t i = 0; i < package->num_params; ++i)
     if (strcmp(package->params[i].name, name) == 0)
@@ -242,12 +257,16 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
                given->data != NULL;
     for (int32_t d = 0; same && d < have->rank; ++d)
       same = have->shape[d] == given->shape[d];
-    if (!same)
-      return wrapper_report_error(
-          WRAPPER_ERROR_INVALID_ARGUMENT,
-          "parameter '%s': the array given is not a %s array of the "
-          "parameter's shape (rank %d)",
-          names[k], wrapper_dtype_name(have->dtype), (int)have->rank);
+    if (!same) {
+      char want[160], got[160];
+      describe(have, want, sizeof(want));
+      describe(given, got, sizeof(got));
+      return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                  "parameter '%s': the array given is %s%s; "
+                                  "the model's is %s",
+                                  names[k], got,
+                                  given->data ? "" : " without data", want);
+    }
   }
   pthread_mutex_lock(&weights->swap_lock);
   /* Swaps are serialized: the current set stays while this one is built. */
@@ -307,6 +326,76 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
   release(weights, old);
   pthread_mutex_unlock(&weights->swap_lock);
   return WRAPPER_OK;
+}
+
+wrapper_status
+wrapper_package_weights_swap_safetensors(wrapper_package_weights *weights,
+                                         const void *bytes, uint64_t size) {
+  if (!weights)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_weights_swap_safetensors: "
+                                "no weights");
+  wrapper_safetensors_tensor *tensors;
+  int32_t count;
+  wrapper_status status =
+      wrapper_safetensors_read(bytes, size, &tensors, &count);
+  if (status != WRAPPER_OK)
+    return status;
+  const char **names = calloc(count ? (size_t)count : 1, sizeof(char *));
+  wrapper_array *values =
+      calloc(count ? (size_t)count : 1, sizeof(wrapper_array));
+  if (!names || !values) {
+    status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot read the safetensors file");
+  } else {
+    /* The padding tensors of Wrapper's own writer are no parameters. */
+    int32_t given = 0;
+    for (int32_t k = 0; k < count; ++k) {
+      if (strncmp(tensors[k].name, "wrapper.pad.", 12) == 0)
+        continue;
+      names[given] = tensors[k].name;
+      values[given++] = tensors[k].view;
+    }
+    status = given ? wrapper_package_weights_swap(weights, names, values, given)
+                   : wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                          "the safetensors file holds no "
+                                          "tensors");
+  }
+  free(names);
+  free(values);
+  wrapper_safetensors_free(tensors, count);
+  return status;
+}
+
+wrapper_status
+wrapper_package_weights_swap_file(wrapper_package_weights *weights,
+                                  const char *path) {
+  if (!weights || !path)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_weights_swap_file: a null "
+                                "argument");
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat info;
+  if (fd < 0 || fstat(fd, &info) != 0) {
+    int error = errno;
+    if (fd >= 0)
+      close(fd);
+    return wrapper_report_error(WRAPPER_ERROR_IO, "cannot open '%s': %s", path,
+                                strerror(error));
+  }
+  /* Mapped: the tensors are copied by the swap, the file is read once. */
+  void *map = info.st_size > 0 ? mmap(NULL, (size_t)info.st_size, PROT_READ,
+                                      MAP_PRIVATE, fd, 0)
+                               : NULL;
+  close(fd);
+  if (info.st_size > 0 && map == MAP_FAILED)
+    return wrapper_report_error(WRAPPER_ERROR_IO, "cannot map '%s': %s", path,
+                                strerror(errno));
+  wrapper_status status = wrapper_package_weights_swap_safetensors(
+      weights, map, (uint64_t)info.st_size);
+  if (map && map != MAP_FAILED)
+    munmap(map, (size_t)info.st_size);
+  return status;
 }
 
 int32_t wrapper_package_num_user_inputs(const wrapper_package_weights *weights,

@@ -150,7 +150,8 @@ struct TextScanner {
 /// MLIR 22's custom parsers of linalg.reduce, linalg.broadcast and
 /// linalg.transpose store the result of DenseI64ArrayAttr::parse without
 /// checking it: a malformed `dimensions = [...]` or `permutation = [...]`
-/// (`[`, then `}` or the end of the file) dereferences a null attribute.
+/// (anything but `[` after `=`, or `[` then `}` or the end of the file)
+/// dereferences a null attribute.
 /// Checks that each such list, in the custom form, is `[` integers `]`.
 static std::optional<std::string> checkLinalgIntegerLists(StringRef text) {
   TextScanner scan{text};
@@ -210,12 +211,11 @@ static std::optional<std::string> checkLinalgIntegerLists(StringRef text) {
           break;
         scan.advance();
         scan.skipSpace();
-        if (scan.peek() != '[')
-          break;
-        scan.advance();
+        bool valid = scan.peek() == '[';
+        if (valid)
+          scan.advance();
         scan.skipSpace();
-        bool valid = true;
-        if (scan.peek() != ']') {
+        if (valid && scan.peek() != ']') {
           while (true) {
             if (!scan.integer()) {
               valid = false;

@@ -8,11 +8,13 @@
  * page-aligned, so that the weights are used where they lie in the file
  * (mapped, or in the caller's memory) without a copy:
  *
- *   wrapper-package.index      "wrapper-package 1" then one line per model:
- *                              "model <target> <library entry> <weights
- *entry|->" wrapper-package.json       the metadata (signature, versions,
- *targets) <target>/model.so          the model library (WrapperModel.h's ABI)
- *   <target>/weights.safetensors  its weights (--weights=external)
+ * - wrapper-package.index: "wrapper-package 1", then one line per model,
+ *   "model <target> <library entry> <weights entry or ->", and for a
+ *   swappable package its parameters and the inputs it fills;
+ * - wrapper-package.json: the metadata (signature, versions, targets);
+ * - <target>/model.so: the model library (WrapperModel.h's ABI);
+ * - <target>/weights.safetensors: its weights (--weights=external);
+ * - params.safetensors: a swappable package's parameters.
  *
  * Open a package from a file or from memory, load the model of a target (its
  * library is loaded from an anonymous in-memory file, its weights bound in
@@ -148,6 +150,38 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
                                             const char *const *names,
                                             const wrapper_array *values,
                                             int32_t count);
+
+/* A tensor of a safetensors file: its name (as in the file) and a view of
+ * its bytes where they lie in the file's buffer (not necessarily aligned to
+ * the element size: copy it, or read it with memcpy). */
+typedef struct wrapper_safetensors_tensor {
+  char *name;
+  wrapper_array view;
+} wrapper_safetensors_tensor;
+
+/* Reads the tensors of a safetensors file held in `bytes` (`size` of them,
+ * as read or mapped): each one's name, dtype, shape and place, checked
+ * against the buffer (a malformed header, an unknown dtype, a tensor whose
+ * byte range does not match its shape or lies beyond the end, a name given
+ * twice: refused with a message). `*tensors` (`*count` of them) is freed
+ * with wrapper_safetensors_free; "__metadata__" is skipped. */
+wrapper_status wrapper_safetensors_read(const void *bytes, uint64_t size,
+                                        wrapper_safetensors_tensor **tensors,
+                                        int32_t *count);
+void wrapper_safetensors_free(wrapper_safetensors_tensor *tensors,
+                              int32_t count);
+
+/* Replaces the parameters named by the tensors of a safetensors file (all
+ * or a subset of the model's: a fine-tune, LoRA-merged layers), given as
+ * its bytes or by its path: each tensor must name a parameter of the model
+ * with its dtype and shape; as wrapper_package_weights_swap (copied, all or
+ * none, safe while other threads run the model). */
+wrapper_status
+wrapper_package_weights_swap_safetensors(wrapper_package_weights *weights,
+                                         const void *bytes, uint64_t size);
+wrapper_status
+wrapper_package_weights_swap_file(wrapper_package_weights *weights,
+                                  const char *path);
 
 /* The number of inputs `model` (of the weights' target) takes from the
  * caller: its inputs less those the weights fill. */
