@@ -10,7 +10,9 @@
  * wrapper_package_open (with --memory: read into memory first and opened
  * with wrapper_package_open_memory) and its model for --target (default:
  * the first this host runs) loaded with wrapper_package_load; the rest is
- * the same.
+ * the same. A swappable package's parameters are filled from the package
+ * (wrapper_package_weights_create, wrapper_package_run): the inputs given
+ * are the caller's only.
  *
  * With --device (a CUDA model), the program puts the inputs into device
  * memory itself and runs the model on it with wrapper_model_run_device on
@@ -218,6 +220,7 @@ int main(int argc, char **argv) {
   }
   void *library = NULL;
   wrapper_package *package = NULL;
+  wrapper_package_weights *weights = NULL;
   void *package_bytes = NULL;
   size_t length = strlen(argv[1]);
   if (length > 5 && !strcmp(argv[1] + length - 5, ".wpkg")) {
@@ -237,8 +240,17 @@ int main(int argc, char **argv) {
       fprintf(stderr, "run_model: %s\n", wrapper_last_error());
       return 2;
     }
+    if (wrapper_package_num_params(package) > 0 &&
+        wrapper_package_weights_create(package, api->target, &weights) !=
+            WRAPPER_OK) {
+      fprintf(stderr, "run_model: %s\n", wrapper_last_error());
+      return 2;
+    }
     printf("package: %s model%s\n", api->target,
            from_memory ? " (opened from memory)" : "");
+    if (weights)
+      printf("swappable: %d parameters filled from the package\n",
+             (int)wrapper_package_num_params(package));
     library = api->library;
   } else {
     /* dlopen searches the library path for a name without a slash. */
@@ -313,9 +325,16 @@ int main(int argc, char **argv) {
       }
     }
   }
+  if (weights && device) {
+    fprintf(stderr, "run_model: --device runs models without package "
+                    "parameters (not swappable ones)\n");
+    return 2;
+  }
   wrapper_status status =
-      device ? run_on_device(library, model, inputs, got_in, outputs, n_out)
-             : run(model, inputs, got_in, outputs, n_out);
+      weights
+          ? wrapper_package_run(weights, model, inputs, got_in, outputs, n_out)
+      : device ? run_on_device(library, model, inputs, got_in, outputs, n_out)
+               : run(model, inputs, got_in, outputs, n_out);
   if (status != WRAPPER_OK) {
     fprintf(stderr, "run_model: run failed: %s\n", wrapper_last_error());
     destroy(model);
@@ -362,6 +381,7 @@ int main(int argc, char **argv) {
     wrapper_array_destroy(&refs[i]);
   destroy(model);
   if (package) {
+    wrapper_package_weights_destroy(weights);
     wrapper_package_close(package);
     free(package_bytes);
   } else {

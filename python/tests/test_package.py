@@ -6,6 +6,7 @@ another model's weights, another format or model ABI, CPU features the host
 lacks, ops that need Python)."""
 
 import json
+import mmap
 import os
 import shutil
 import struct
@@ -476,6 +477,50 @@ def _safetensors(tensors, header_pad=""):
     header["__metadata__"] = {"made by": "test_package \u00e9"}
     text = (json.dumps(header) + header_pad).encode()
     return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
+def test_weights_over_8_gib(tmp_path):
+    # One parameter of 2^31 + 128 float32 elements (8 GiB and 512 bytes),
+    # zero but for a few rows: it is written as holes (a sparse file: the
+    # package takes almost no disk), mapped in place by the loader, and the
+    # rows at byte offsets beyond 4 and 8 GiB (element offsets beyond 2^31)
+    # are the ones read, from Python and from C.
+    rows, width = (1 << 25) + 2, 64
+    # Private anonymous memory: read, its untouched pages are the zero page
+    # (a shared mapping would allocate them all).
+    memory = mmap.mmap(-1, rows * width * 4, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    table = torch.frombuffer(memory, dtype=torch.float32).view(rows, width)
+    table[rows - 2:] = torch.arange(2 * width, dtype=torch.float32).view(2, width) + 1.0
+    table[5] = -3.0
+    table[rows // 2] = 7.0
+
+    class Lookup(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = torch.nn.Parameter(table, requires_grad=False)
+
+        def forward(self, ids):
+            return torch.nn.functional.embedding(ids, self.table) * 2.0
+
+    model = Lookup().eval()
+    ids = torch.tensor([rows - 1, 5, rows // 2, rows - 2, 0])
+    path = wrapper_mlir.package(model, [ids], tmp_path / "big.wpkg", swappable=True)
+    assert path.stat().st_size > 8 << 30
+    assert path.stat().st_blocks * 512 < 256 << 20, "the zero rows were written, not holes"
+    loaded = wrapper_mlir.load(path)
+    with torch.no_grad():
+        expected = model(ids)
+        assert torch.equal(loaded(ids), expected)
+        assert float(expected[0, -1]) == 2.0 * (2 * width)
+    # From C (run_model: no Python, no torch).
+    np.save(tmp_path / "ids.npy", ids.numpy())
+    np.save(tmp_path / "ref.npy", expected.numpy())
+    result = subprocess.run([wrapper_mlir.find_tool("run_model"), str(path),
+                             str(tmp_path / "ids.npy"), "--ref", str(tmp_path / "ref.npy")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and ": ok" in result.stdout, result.stdout + result.stderr
+    del loaded, model, table
+    memory.close()
 
 
 def test_swap_from_a_safetensors_file_in_c(block, tmp_path):

@@ -145,6 +145,26 @@ class Zeros:
         self.size = size
 
 
+_BLOCK = 16 << 20
+_ZEROS = bytes(_BLOCK)
+
+
+def write_sparse(out, data):
+    """Writes `data` (bytes-like) at `out`'s position, seeking over blocks
+    that are all zero instead of writing them: weights that are mostly zero
+    (a large table filled later, a test's 8 GiB embedding) become holes of
+    a sparse file, neither written nor stored. The file is extended by the
+    caller (truncate) when it ends in a hole."""
+    view = memoryview(data).cast("B")
+    for begin in range(0, len(view), _BLOCK):
+        block = view[begin:begin + _BLOCK]
+        # bytes == bytes is a memcmp; memoryview comparisons go per element.
+        if bytes(block) == (_ZEROS if len(block) == _BLOCK else bytes(len(block))):
+            out.seek(len(block), 1)
+        else:
+            out.write(block)
+
+
 def _dos_time(moment):
     year, month, day, hour, minute, second = moment[:6]
     return ((hour << 11) | (minute << 5) | (second // 2),
@@ -168,7 +188,7 @@ def _crc_of(content, out):
     crc = size = 0
     with open(content, "rb") as source:
         for block in iter(lambda: source.read(16 << 20), b""):
-            out.write(block)
+            write_sparse(out, block)   # a sparse file's holes stay holes
             crc = zlib.crc32(block, crc)
             size += len(block)
     return crc, size

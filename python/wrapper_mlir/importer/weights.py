@@ -8,6 +8,7 @@ import struct
 
 import torch
 
+from .._package import write_sparse
 from .values import SAFETENSORS_DTYPES, UnsupportedError
 
 _ALIGNMENT = 64
@@ -44,7 +45,7 @@ def write_safetensors(path, weights):
             value = tensor.detach().contiguous().cpu().reshape(-1)
             if value.numel():
                 out.seek(data + start)
-                out.write(memoryview(value.view(torch.uint8).numpy()).cast("B"))
+                write_sparse(out, memoryview(value.view(torch.uint8).numpy()).cast("B"))
         out.truncate(data + end)
     return {name: (header[name]["dtype"], data + start, header[name]["data_offsets"][1] - start,
                    list(tensor.shape)) for name, start, tensor in layout}
