@@ -77,6 +77,18 @@ static SmallVector<OptionToken> tokenize(StringRef text) {
   return tokens;
 }
 
+/// Prints the GEMM template's options as PassOptions::print does, for
+/// checkOptionText. List options print only when set: the list of integers
+/// is given two elements (printed "{0,0}"), which the checker reads as an
+/// integer list.
+static void printOptionsForChecks(const GemmTemplateOptions &defaults,
+                                  llvm::raw_ostream &os) {
+  GemmTemplateOptions copy(defaults);
+  if (!copy.prepackArguments.hasValue())
+    copy.prepackArguments = ArrayRef<int64_t>{0, 0};
+  copy.print(os);
+}
+
 static bool isBoolText(StringRef value) {
   return llvm::is_contained(
       {"true", "false", "1", "0", "True", "False", "TRUE", "FALSE"}, value);
@@ -94,7 +106,7 @@ static std::string printNestedOptions(StringRef name) {
   std::string printed;
   llvm::raw_string_ostream os(printed);
   if (name == "gemm-options")
-    GemmTemplateOptions().print(os);
+    printOptionsForChecks(GemmTemplateOptions(), os);
   return printed;
 }
 
@@ -132,15 +144,30 @@ checkOptionText(StringRef text, StringRef printed, StringRef what) {
     // value is itself a set of options (gemm-options={kc=384}) are checked
     // against the set's.
     StringRef standard = it->second;
+    std::string nested = printNestedOptions(token.key);
+    if (standard.starts_with("{") && nested.empty())
+      standard = standard.drop_front().drop_back(); // A list: {0,0}.
     if (standard.starts_with("{") && token.hasValue) {
-      if (std::optional<std::string> problem =
-              checkOptionText(token.value, printNestedOptions(token.key),
-                              (token.key + " of " + what).str()))
+      if (std::optional<std::string> problem = checkOptionText(
+              token.value, nested, (token.key + " of " + what).str()))
         return problem;
       continue;
     }
     bool isBool = standard == "true" || standard == "false";
     bool isInteger = !isBool && isIntegerText(standard);
+    // A list of integers ("0,0", see printOptionsForChecks).
+    if (standard.contains(',') && token.hasValue) {
+      StringRef list = token.value;
+      if (list.starts_with("{") && list.ends_with("}"))
+        list = list.drop_front().drop_back();
+      SmallVector<StringRef> items;
+      list.split(items, ',');
+      for (StringRef item : items)
+        if (!isIntegerText(item.trim()))
+          return "option '" + token.key.str() + "' of " + what.str() +
+                 " is a list of integers, got '" + token.value.str() + "'";
+      continue;
+    }
     if (!token.hasValue) {
       if (!isBool)
         return "option '" + token.key.str() + "' of " + what.str() +
@@ -162,6 +189,14 @@ std::optional<std::string> mlir::wrapper::checkOptionString(
   std::string printed;
   llvm::raw_string_ostream os(printed);
   defaults.print(os);
+  return checkOptionText(text, printed, what);
+}
+
+std::optional<std::string> mlir::wrapper::checkOptionString(
+    StringRef text, const GemmTemplateOptions &defaults, StringRef what) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  printOptionsForChecks(defaults, os);
   return checkOptionText(text, printed, what);
 }
 

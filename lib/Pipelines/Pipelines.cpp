@@ -77,6 +77,9 @@ getGemmTemplatePassOptions(const GemmTemplateOptions &user, bool parallel) {
   set(options.nc, user.nc);
   set(options.prepack, user.prepack);
   set(options.epilogues, user.epilogues);
+  if (user.prepackArguments.hasValue())
+    options.prepackArguments.assign(user.prepackArguments.begin(),
+                                    user.prepackArguments.end());
   set(options.minParallelWork, user.minParallelWork);
   set(options.report, user.report);
   return options;
@@ -105,6 +108,10 @@ mlir::wrapper::operator<<(llvm::raw_ostream &os,
     if (option->hasValue())
       os << separator << option->ArgStr << "="
          << (option->getValue() ? "true" : "false");
+  if (options.prepackArguments.hasValue()) {
+    os << separator << options.prepackArguments.ArgStr << "=";
+    llvm::interleave(options.prepackArguments, os, ",");
+  }
   return os << "}";
 }
 

@@ -214,8 +214,8 @@ def test_refusals(packaged, tmp_path):
 
     newer = dict(entries, **{"wrapper-package.index":
                              entries["wrapper-package.index"].replace(b"wrapper-package 1",
-                                                                      b"wrapper-package 2")})
-    assert ("package format version 2; this runtime reads version 1"
+                                                                      b"wrapper-package 3")})
+    assert ("package format version 3; this runtime reads versions 1 to 2"
             in _load_error(_rewrite(tmp_path / "newer.wpkg", newer)))
 
     assert "the package has no cuda model (it has: cpu)" in _load_error(packaged, target="cuda")

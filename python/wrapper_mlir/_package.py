@@ -21,7 +21,7 @@ from . import _install
 from ._compile import CompiledModel, WrapperError, _build_library, _torch_device
 from ._install import find_tool, runtime_library, tool_version
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 INDEX, METADATA = "wrapper-package.index", "wrapper-package.json"
 # A swappable package's parameters, by qualified name (shared by its targets).
 PARAMS = "params.safetensors"
@@ -440,6 +440,27 @@ def _verify(path, model, example_inputs, example_kwargs):
                 "a compiler bug; the package was not written (verify=False skips this check)")
 
 
+def _packed_inputs(library, info, candidates):
+    """{input index: nr} of the compiled CPU model's inputs that it takes as
+    B panels ([ceil(N/nr)][K][nr] where the program has [K, N]): the model
+    ABI's input_info reports the packed shape (its tables do not read the
+    model pointer)."""
+    lib = ctypes.CDLL(str(library))
+    lib.wrapper_model_input_info.argtypes = [
+        ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32),
+        ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64 * 16)]
+    packed = {}
+    for i in candidates:
+        dtype, rank, shape = ctypes.c_int32(), ctypes.c_int32(), (ctypes.c_int64 * 16)()
+        if lib.wrapper_model_input_info(None, i, ctypes.byref(dtype), ctypes.byref(rank),
+                                        ctypes.byref(shape)) != 0:
+            raise WrapperError(f"the compiled model has no input {i}")
+        declared = info["inputs"][i]["shape"]
+        if rank.value == 3 and len(declared) == 2:
+            packed[i] = int(shape[2])
+    return packed
+
+
 def package(model, example_inputs=None, path=None, *, target="cpu", example_kwargs=None,
             dynamic_batch=False, entry=None, swappable=False, verify=True, **options):
     """Compiles `model` (an nn.Module with example inputs, an
@@ -503,6 +524,14 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
     if options["tile_elements"] is not None:
         flags.append(f"--tile-elements={int(options['tile_elements'])}")
     cpu_flags = [f"--{name}={options[name]}" for name in ("mcpu", "mattr") if options[name]]
+    # The inputs filled from the package (parameters, prepared values): the
+    # CPU model may take those its products read as B already packed into
+    # the GEMM template's panels, which the loader makes once per set of
+    # weights instead of each call packing them.
+    filled = [i for i, argument in enumerate(info["inputs"])
+              if "prepared" in argument or argument.get("weight")]
+    prepack = ([f"--gemm-options=prepack-arguments={','.join(map(str, filled))}"]
+               if params is not None and filled and options["gemm"] is not False else [])
     workdir = Path(tempfile.mkdtemp(prefix="wrapper_package_"))
     try:
         entries, index, models = [], [f"wrapper-package {FORMAT_VERSION}"], []
@@ -510,11 +539,17 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
             for function, stem, suffix in libraries:
                 directory = workdir / f"{t}{suffix.replace(':', '-')}"
                 directory.mkdir()
+                main_cpu = t == "cpu" and stem == "model"
                 library, _ = _build_library(
                     directory, text, function, options["parallel"], options["gemm"],
                     options["plan_memory"], t, weights,
-                    flags + (cpu_flags if t == "cpu" else []), weights_mode="external")
+                    flags + (cpu_flags if t == "cpu" else []) + (prepack if main_cpu else []),
+                    weights_mode="external")
                 record = {"target": t + suffix, "library": f"{t}/{stem}.so"}
+                if main_cpu and prepack:
+                    packed = _packed_inputs(library, info, filled)
+                    if packed:
+                        record["packed_inputs"] = {str(i): nr for i, nr in packed.items()}
                 entries.append((record["library"], library, _ALIGN))
                 weights_file = directory / "model.safetensors"
                 if t == "cpu" and weights_file.is_file():
@@ -552,15 +587,23 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
                 index.append(f"param {name} {code} {offset} {size} {len(shape)} "
                              + " ".join(map(str, shape)))
             for t in targets:
+                packed = next((m.get("packed_inputs", {}) for m in models if m["target"] == t),
+                              {})
                 for i, argument in enumerate(info["inputs"]):
+                    tail = f" packed {packed[str(i)]}" if str(i) in packed else ""
                     if "prepared" in argument:
-                        index.append(f"input {t} {i} prepared {argument['prepared']}")
+                        index.append(f"input {t} {i} prepared {argument['prepared']}{tail}")
                     elif argument.get("weight"):
-                        index.append(f"input {t} {i} weight {argument['name']}")
+                        index.append(f"input {t} {i} weight {argument['name']}{tail}")
                 if prep is not None:
                     for i, argument in enumerate(prep["inputs"]):
                         index.append(f"input {t}:prepare {i} weight {argument['name']}")
             metadata["params"] = {"entry": PARAMS, "names": [name for name, _ in params]}
+        if not any(m.get("packed_inputs") for m in models):
+            # Nothing a version-1 loader would misread: such packages stay
+            # readable by older runtimes.
+            index[0] = "wrapper-package 1"
+            metadata["format_version"] = 1
         head = [(INDEX, ("\n".join(index) + "\n").encode(), _ALIGN),
                 (METADATA, (json.dumps(metadata, indent=1) + "\n").encode(), _ALIGN)]
         path = Path(path)
@@ -669,6 +712,10 @@ class PackagedModel:
         # table by swap_weights.
         self._table = None
         self._prepare = None
+        # Inputs the model takes as B panels, made once per set of weights.
+        record = next((m for m in self.metadata.get("targets", [])
+                       if m.get("target") == self.target), {})
+        self._packed = {int(i): int(nr) for i, nr in record.get("packed_inputs", {}).items()}
         if "params" in self.metadata:
             data, size = ctypes.c_void_p(), ctypes.c_uint64()
             if runtime.wrapper_package_entry(handle, self.metadata["params"]["entry"].encode(),
@@ -731,9 +778,10 @@ class PackagedModel:
         table = self._table
         device = _torch_device(flat) if self.target == "cuda" else None
         passed = [_seed(device) if p == "seed" else
+                  table[("packed", i)] if i in self._packed else
                   table[p["weight"]] if isinstance(p, dict) and "weight" in p else
                   table[("prepared", p["prepared"])] if isinstance(p, dict) else flat[p]
-                  for p in self._python["arguments"]]
+                  for i, p in enumerate(self._python["arguments"])]
         results = self._compiled._call_values(passed)
         copy_back(flat, results, self._python["mutations"])
         outputs = _rebuild(self._python["structure"], list(results))
@@ -762,6 +810,10 @@ class PackagedModel:
                     [params[a["weight"]] for a in prepare["arguments"]])
             for k, value in enumerate(results):
                 table[("prepared", k)] = torch.as_tensor(value)
+        for i, nr in self._packed.items():
+            p = self._python["arguments"][i]
+            value = table[p["weight"]] if "weight" in p else table[("prepared", p["prepared"])]
+            table[("packed", i)] = _pack_panels(value, nr)
         return table
 
     @property
@@ -813,6 +865,19 @@ class PackagedModel:
         # is published: calls use the old one until then.
         self._table = self._prepared(params)
         return sorted(replaced)
+
+
+def _pack_panels(b, nr):
+    """The GEMM template's B panels of `b` ([K, N] float32):
+    [ceil(N/nr)][K][nr], element (k, n) at (n // nr, k, n % nr), zero past
+    N (as the C loader's pack_panels)."""
+    import torch
+
+    rows, cols = b.shape
+    panels = -(-cols // nr)
+    padded = torch.zeros(rows, panels * nr, dtype=b.dtype, device=b.device)
+    padded[:, :cols] = b
+    return padded.view(rows, panels, nr).permute(1, 0, 2).contiguous()
 
 
 def _rebuild(structure, results):

@@ -266,13 +266,18 @@ static wrapper_status read_param(wrapper_package *package, const char *line) {
 }
 
 /* "input TARGET INDEX weight NAME" or "input TARGET INDEX prepared K": an
- * input of a model that the package fills (after the models and params). */
+ * input of a model that the package fills (after the models and params),
+ * optionally followed by "packed NR" (format version 2): the model takes it
+ * as the GEMM template's B panels, nr wide. */
 static wrapper_status read_input(wrapper_package *package, const char *line) {
-  char target[24], kind[16], what[256];
+  char target[24], kind[16], what[256], extra[16] = "";
   int index;
-  if (sscanf(line, "input %23s %d %15s %255s", target, &index, kind, what) !=
-          4 ||
-      index < 0)
+  long long packed = 0;
+  int fields = sscanf(line, "input %23s %d %15s %255s %15s %lld", target,
+                      &index, kind, what, extra, &packed);
+  if (fields < 4 || index < 0 ||
+      (fields > 4 && (fields != 6 || strcmp(extra, "packed") != 0 ||
+                      packed <= 0 || packed > 4096)))
     return damaged("an 'input' line of the index is malformed");
   package_model *model = wrapper_package_find_model_internal(package, target);
   if (!model)
@@ -299,7 +304,8 @@ static wrapper_status read_input(wrapper_package *package, const char *line) {
     return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                 "cannot read the package index");
   model->inputs = grown;
-  model->inputs[model->num_inputs++] = (package_input){index, prepared, which};
+  model->inputs[model->num_inputs++] =
+      (package_input){index, prepared, which, packed};
   return WRAPPER_OK;
 }
 
@@ -337,10 +343,10 @@ static wrapper_status read_index(wrapper_package *package) {
     if (line_number == 1) {
       if (sscanf(line, "wrapper-package %d", &version) != 1)
         status = damaged("the index does not start with 'wrapper-package'");
-      else if (version != WRAPPER_PACKAGE_FORMAT_VERSION)
+      else if (version < 1 || version > WRAPPER_PACKAGE_FORMAT_VERSION)
         status = wrapper_report_error(
             WRAPPER_ERROR_UNSUPPORTED,
-            "package format version %d; this runtime reads version %d "
+            "package format version %d; this runtime reads versions 1 to %d "
             "(use the runtime of the wrapper_mlir that made the package)",
             version, WRAPPER_PACKAGE_FORMAT_VERSION);
       continue;

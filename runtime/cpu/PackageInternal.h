@@ -28,6 +28,7 @@ typedef struct {
   int32_t index; /* the model's input */
   int prepared;  /* 0: parameter `which`; 1: prepared value `which` */
   int32_t which;
+  int64_t packed; /* > 0: passed as B panels this wide ([ceil(N/nr)][K][nr]) */
 } package_input;
 
 /* A parameter of a swappable package: where it lies in the params entry. */

@@ -35,6 +35,8 @@ typedef struct {
   param_block **owners; /* NULL: the package's own bytes */
   wrapper_array *prepared;
   int32_t num_prepared;
+  wrapper_array *packed; /* per input the package fills: its B panels */
+  int32_t num_packed;
 } weight_set;
 
 struct wrapper_package_weights {
@@ -59,6 +61,9 @@ static void free_set(wrapper_package_weights *weights, weight_set *set) {
   for (int32_t i = 0; i < set->num_prepared; ++i)
     wrapper_array_destroy(&set->prepared[i]);
   free(set->prepared);
+  for (int32_t i = 0; i < set->num_packed; ++i)
+    wrapper_array_destroy(&set->packed[i]);
+  free(set->packed);
   free(set->params);
   free(set->owners);
   free(set);
@@ -116,6 +121,60 @@ static wrapper_status prepare_set(wrapper_package_weights *weights,
   if (status == WRAPPER_OK)
     set->num_prepared = outputs;
   return status;
+}
+
+/* The GEMM template's B panels of `b` ([K, N] f32): [ceil(N/nr)][K][nr],
+ * element (k, n) at (n / nr, k, n % nr), zero past N. */
+static wrapper_status pack_panels(const wrapper_array *b, int64_t nr,
+                                  wrapper_array *out) {
+  if (b->dtype != WRAPPER_DTYPE_F32 || b->rank != 2)
+    return wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                "the package's index packs a weight that is "
+                                "not a 2-d float32 array");
+  int64_t rows = b->shape[0], cols = b->shape[1];
+  int64_t shape[3] = {(cols + nr - 1) / nr, rows, nr};
+  wrapper_status status =
+      wrapper_array_create(WRAPPER_DTYPE_F32, 3, shape, out);
+  if (status != WRAPPER_OK)
+    return status;
+  const float *from = b->data;
+  float *to = out->data;
+  for (int64_t p = 0; p < shape[0]; ++p)
+    for (int64_t k = 0; k < rows; ++k) {
+      float *panel = to + (p * rows + k) * nr;
+      int64_t n0 = p * nr, width = cols - n0 < nr ? cols - n0 : nr;
+      /* Parameters given by a swap may be unaligned: memcpy. */
+      memcpy(panel, from + k * cols + n0, (size_t)width * sizeof(float));
+    }
+  return WRAPPER_OK;
+}
+
+/* Packs the inputs the model takes as B panels, from `set`'s parameters or
+ * prepared values. */
+static wrapper_status pack_set(wrapper_package_weights *weights,
+                               weight_set *set) {
+  const package_model *model = weights->model;
+  set->packed =
+      calloc(model->num_inputs ? model->num_inputs : 1, sizeof(wrapper_array));
+  if (!set->packed)
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the packed weights");
+  set->num_packed = model->num_inputs;
+  for (int i = 0; i < model->num_inputs; ++i) {
+    package_input input = model->inputs[i];
+    if (!input.packed)
+      continue;
+    if (input.prepared && input.which >= set->num_prepared)
+      return wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                  "the package's index packs a prepared "
+                                  "value the prepare model does not make");
+    const wrapper_array *source = input.prepared ? &set->prepared[input.which]
+                                                 : &set->params[input.which];
+    wrapper_status status = pack_panels(source, input.packed, &set->packed[i]);
+    if (status != WRAPPER_OK)
+      return status;
+  }
+  return WRAPPER_OK;
 }
 
 static weight_set *new_set(int32_t count) {
@@ -194,6 +253,8 @@ wrapper_status wrapper_package_weights_create(wrapper_package *package,
     for (int32_t i = 0; i < package->num_params; ++i)
       set->params[i] = package->params[i].view;
     status = prepare_set(weights, set);
+    if (status == WRAPPER_OK)
+      status = pack_set(weights, set);
     if (status != WRAPPER_OK)
       free_set(weights, set);
     else
@@ -313,6 +374,8 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
     }
     if (status == WRAPPER_OK)
       status = prepare_set(weights, set);
+    if (status == WRAPPER_OK)
+      status = pack_set(weights, set);
   }
   if (status != WRAPPER_OK) {
     if (set)
@@ -440,8 +503,9 @@ wrapper_status wrapper_package_run(wrapper_package_weights *weights,
                                     "model does not have");
       break;
     }
-    all[input.index] =
-        input.prepared ? set->prepared[input.which] : set->params[input.which];
+    all[input.index] = input.packed     ? set->packed[i]
+                       : input.prepared ? set->prepared[input.which]
+                                        : set->params[input.which];
     mine[input.index] = 1;
   }
   for (int32_t i = 0, next = 0; status == WRAPPER_OK && i < total; ++i)

@@ -230,6 +230,30 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
   return success();
 }
 
+/// The types of the entry's arguments that the GEMM template made packed
+/// weights (`wrapper.packed_b` on the wrapper.graph's argument: the caller
+/// passes B's panels, [ceil(N/nr)][K][nr]) replace those of `inputs`.
+static LogicalResult applyPackedArguments(ModuleOp module, StringRef entry,
+                                          SmallVectorImpl<Type> &inputs,
+                                          std::string &error) {
+  auto graph = module.lookupSymbol<GraphOp>(entry);
+  if (!graph)
+    return success();
+  if (graph.getNumArguments() != inputs.size()) {
+    error = "the compiled graph @" + entry.str() + " takes " +
+            std::to_string(graph.getNumArguments()) + " arguments, the model " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (!graph.getArgAttr(i, "wrapper.packed_b"))
+      continue;
+    auto type = cast<MemRefType>(graph.getArgument(i).getType());
+    inputs[i] = RankedTensorType::get(type.getShape(), type.getElementType());
+  }
+  return success();
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "wrapper-compile: error: " << message << "\n";
   return 1;
@@ -333,11 +357,16 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream os(shapeChecks);
     tensor_program::ShapeRequirements::collect(func).emitC(os);
   }
+  // The signature the container checks; a weight argument that the GEMM
+  // template takes packed from the caller (gemm-options'
+  // prepack-arguments) changes its type below.
+  SmallVector<Type> inputTypes(func.getArgumentTypes());
+  SmallVector<Type> resultTypes(func.getResultTypes());
   std::string container = generateContainerSource(
-      entryName, func.getArgumentTypes(), func.getResultTypes(),
-      target == "cuda", shapeChecks, error);
+      entryName, inputTypes, resultTypes, target == "cuda", shapeChecks, error);
   if (container.empty())
     return fail(error);
+  size_t containerSignatureEnd = container.size();
   // A training step (arguments and results marked as state and loss) gets
   // a trainer over the model container (WrapperTraining.h).
   TrainingSignature training;
@@ -387,6 +416,16 @@ int main(int argc, char **argv) {
       buildCPUCodegenPipeline(pm, options, CodegenPart::Kernels);
       if (failed(pm.run(module)))
         return fail("compilation failed");
+    }
+    if (failed(applyPackedArguments(module, entryName, inputTypes, error)))
+      return fail(error);
+    if (!options.gemmOptions.prepackArguments.empty()) {
+      std::string signature =
+          generateContainerSource(entryName, inputTypes, resultTypes,
+                                  /*cuda=*/false, shapeChecks, error);
+      if (signature.empty())
+        return fail(error);
+      container.replace(0, containerSignatureEnd, signature);
     }
     if (appended && failed(takeOutConstants(module, weights, blob, error)))
       return fail(error);

@@ -40,6 +40,10 @@ struct GemmTemplateOptions : public PassPipelineOptions<GemmTemplateOptions> {
   PipelineOption<bool> epilogues{
       *this, "epilogues",
       llvm::cl::desc("Fuse the elementwise consumer into the write-back")};
+  mlir::detail::PassOptions::ListOption<int64_t> prepackArguments{
+      *this, "prepack-arguments",
+      llvm::cl::desc("Graph arguments (by position) holding weights that the "
+                     "caller packs into the B panels")};
   PipelineOption<int64_t> minParallelWork{
       *this, "min-parallel-work",
       llvm::cl::desc("Products with static M*N*K below this run on one "
@@ -344,6 +348,11 @@ void addLLVMLowering(OpPassManager &pm, bool openmp,
 /// in messages ("--wrapper-cpu-pipeline"). std::nullopt when it fits.
 std::optional<std::string>
 checkOptionString(StringRef text, const mlir::detail::PassOptions &defaults,
+                  StringRef what);
+/// The same for the GEMM template's options (`gemm-options`), whose list
+/// option (prepack-arguments) takes comma-separated integers.
+std::optional<std::string>
+checkOptionString(StringRef text, const GemmTemplateOptions &defaults,
                   StringRef what);
 
 /// Checks the values of a pipeline's options that its passes would refuse

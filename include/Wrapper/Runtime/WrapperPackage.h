@@ -42,8 +42,11 @@
 extern "C" {
 #endif
 
-/* The package format this runtime reads (the index's first line). */
-#define WRAPPER_PACKAGE_FORMAT_VERSION 1
+/* The newest package format this runtime reads (the index's first line);
+ * it reads every older one. 2 adds "packed NR" to "input" lines: the model
+ * takes that weight as the GEMM template's B panels, which the loader
+ * makes. */
+#define WRAPPER_PACKAGE_FORMAT_VERSION 2
 
 typedef struct wrapper_package wrapper_package;
 

@@ -23,8 +23,69 @@ using namespace mlir::wrapper::gemm;
 /// kernel function `func` into `width`-wide panels along `panelDim` of its
 /// value ([outer][inner][width], zero past the end): A ([M, K]) panels of
 /// mr rows, B ([K, N]) panels of nr columns. See prepackConstantB.
+/// Retypes argument `arg` of kernel function `func` to `type`.
+static void retypeArgument(func::FuncOp func, BlockArgument arg, Type type) {
+  arg.setType(type);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  inputs[arg.getArgNumber()] = type;
+  func.setType(
+      FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+}
+
+/// The B panels of a graph argument that the caller packs (see
+/// prepackConstantB): `value`, passed to the kernel as `arg`, is an argument of
+/// the wrapper.graph listed in `graphArguments`.
+static Value prepackGraphArgument(func::FuncOp func, BlockArgument arg,
+                                  Value value, int64_t width,
+                                  ArrayRef<int64_t> graphArguments,
+                                  std::string &why) {
+  auto input = dyn_cast<BlockArgument>(value);
+  auto graph = input
+                   ? dyn_cast<wrapper::GraphOp>(input.getOwner()->getParentOp())
+                   : nullptr;
+  if (!graph || input.getOwner() != &graph.getBody().front()) {
+    why = "B is not a wrapper.constant or an argument of the graph";
+    return nullptr;
+  }
+  unsigned position = input.getArgNumber();
+  if (!llvm::is_contained(graphArguments, (int64_t)position)) {
+    why = ("B is argument #" + Twine(position) +
+           " of the graph, not one of prepack-arguments")
+              .str();
+    return nullptr;
+  }
+  if (!input.hasOneUse()) {
+    why = ("graph argument #" + Twine(position) + " has other uses").str();
+    return nullptr;
+  }
+  auto type = dyn_cast<MemRefType>(input.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || !type.getElementType().isF32()) {
+    why = ("graph argument #" + Twine(position) +
+           " is not a static row-major 2-d f32 memref")
+              .str();
+    return nullptr;
+  }
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  auto packedType = MemRefType::get({(cols + width - 1) / width, rows, width},
+                                    type.getElementType());
+  input.setType(packedType);
+  SmallVector<Type> inputs(graph.getArgumentTypes());
+  inputs[position] = packedType;
+  graph.setFunctionTypeAttr(TypeAttr::get(
+      FunctionType::get(graph.getContext(), inputs, graph.getResultTypes())));
+  graph.setArgAttr(
+      position, "wrapper.packed_b",
+      IntegerAttr::get(IntegerType::get(graph.getContext(), 64), width));
+  retypeArgument(func, arg, packedType);
+  why =
+      ("packed by the caller (graph argument #" + Twine(position) + ")").str();
+  return arg;
+}
+
 static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
                              StringRef name, int64_t panelDim, int64_t width,
+                             ArrayRef<int64_t> graphArguments,
                              std::string &why) {
   auto arg = dyn_cast<BlockArgument>(operand);
   if (!arg || arg.getOwner() != &func.getBody().front()) {
@@ -57,8 +118,10 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
     return nullptr;
   }
   wrapper::CallOp call = calls.front();
-  auto get = call.getArgs()[arg.getArgNumber()]
-                 .getDefiningOp<wrapper::GetConstantOp>();
+  Value passed = call.getArgs()[arg.getArgNumber()];
+  auto get = passed.getDefiningOp<wrapper::GetConstantOp>();
+  if (!get && panelDim == 1 && !graphArguments.empty())
+    return prepackGraphArgument(func, arg, passed, width, graphArguments, why);
   if (!get) {
     why = (name + " is not a wrapper.constant").str();
     return nullptr;
@@ -122,19 +185,18 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
   if (constantUses && constantUses->empty())
     constant->erase();
 
-  arg.setType(packedType);
-  SmallVector<Type> inputs(func.getArgumentTypes());
-  inputs[arg.getArgNumber()] = packedType;
-  func.setType(FunctionType::get(context, inputs, func.getResultTypes()));
+  retypeArgument(func, arg, packedType);
   return arg;
 }
 
 Value gemm::prepackConstantA(ModuleOp module, func::FuncOp func, Value a,
                              int64_t mr, std::string &why) {
-  return prepackConstant(module, func, a, "A", /*panelDim=*/0, mr, why);
+  return prepackConstant(module, func, a, "A", /*panelDim=*/0, mr, {}, why);
 }
 
 Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
-                             int64_t nr, std::string &why) {
-  return prepackConstant(module, func, b, "B", /*panelDim=*/1, nr, why);
+                             int64_t nr, ArrayRef<int64_t> graphArguments,
+                             std::string &why) {
+  return prepackConstant(module, func, b, "B", /*panelDim=*/1, nr,
+                         graphArguments, why);
 }

@@ -700,10 +700,12 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
   // compile time too; the report names it only then.
   std::string packWhy = "prepack=false", packWhyA;
   if (options.prepack) {
+    packWhy.clear();
     plan.packedA = prepackConstantA(module, func, matmul.getInputs()[0],
                                     local.mr, packWhyA);
-    plan.packedB = prepackConstantB(module, func, matmul.getInputs()[1],
-                                    local.nr, packWhy);
+    plan.packedB =
+        prepackConstantB(module, func, matmul.getInputs()[1], local.nr,
+                         options.prepackArguments, packWhy);
   }
   func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
   emitGemm(plan, ukernel, local, parallel);
@@ -712,8 +714,9 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
   os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
      << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc " << local.nc
      << "; B "
-     << (plan.packedB ? "prepacked at compile time"
-                      : "packed at run time (" + packWhy + ")")
+     << (plan.packedB
+             ? (packWhy.empty() ? "prepacked at compile time" : packWhy)
+             : "packed at run time (" + packWhy + ")")
      << (plan.packedA ? "; A prepacked at compile time" : "") << "; epilogue ";
   if (plan.epilogue)
     os << "fused (" << plan.epilogue->op.getBody()->getOperations().size() - 1
@@ -739,6 +742,8 @@ struct WrapperGemmTemplatePass
     wrapper::GemmLoweringOptions options;
     options.request = {mr, nr, vectorWidth, kc, mc, nc};
     options.prepack = prepack;
+    options.prepackArguments.assign(prepackArguments.begin(),
+                                    prepackArguments.end());
     options.epilogues = epilogues;
     options.parallel = parallel;
     options.minParallelWork = minParallelWork;

@@ -118,9 +118,13 @@ LogicalResult defineDeclaredMicroKernels(ModuleOp module);
 /// wrapper.call passes from a wrapper.constant with a value, packs that
 /// constant into [ceil(N/nr)][K][nr] panels (shared with other kernels that
 /// packed it the same way), passes the packed constant instead and returns
-/// the retyped argument; null with the reason in `why` otherwise.
+/// the retyped argument. If the call passes an argument of the wrapper.graph
+/// whose position is in `graphArguments` (weights the caller packs), read by
+/// nothing else, that argument becomes [ceil(N/nr)][K][nr] with
+/// `wrapper.packed_b = nr`, and `why` says so. Null with the reason in `why`
+/// otherwise.
 Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b, int64_t nr,
-                       std::string &why);
+                       ArrayRef<int64_t> graphArguments, std::string &why);
 /// The same for A: [ceil(M/mr)][K][mr] panels (zero rows past M), the layout
 /// the template packs A into at run time.
 Value prepackConstantA(ModuleOp module, func::FuncOp func, Value a, int64_t mr,

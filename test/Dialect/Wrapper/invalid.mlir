@@ -64,6 +64,20 @@ wrapper.graph @mutated_not_unit(%x: memref<4xf32> {wrapper.mutated = 1 : i64}) {
 
 // -----
 
+// expected-error @below {{'wrapper.graph' op 'wrapper.packed_b' must be a positive i64}}
+wrapper.graph @packed_b_zero(%w: memref<2x16x32xf32> {wrapper.packed_b = 0 : i64}) {
+  wrapper.return
+}
+
+// -----
+
+// expected-error @below {{'wrapper.graph' op argument #0 is marked 'wrapper.packed_b = 16' but is not a [panels][K][16] buffer}}
+wrapper.graph @packed_b_not_panels(%w: memref<16x32xf32> {wrapper.packed_b = 16 : i64}) {
+  wrapper.return
+}
+
+// -----
+
 // expected-error @below {{'wrapper.graph' op argument #0 is marked mutated but is not a buffer}}
 wrapper.graph @mutated_scalar(%n: index {wrapper.mutated}) {
   wrapper.return

@@ -91,6 +91,9 @@ struct GemmLoweringOptions {
   GemmBlockingRequest request;
   /// Pack a constant B (a wrapper.constant) at compile time.
   bool prepack = true;
+  /// Arguments of the wrapper.graph (by position) whose values a B may be
+  /// taken packed from (weights the caller packs once).
+  llvm::SmallVector<int64_t> prepackArguments;
   /// Fuse the elementwise consumer of C into the write-back.
   bool epilogues = true;
   /// Make the column-block loop and the A packing parallel, for products

@@ -346,6 +346,14 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
       convolution's weight, on the left of its product) is packed the same
       way into `[ceil(M/mr)][K][mr]` row panels (`@<name>_packedA<mr>`), and
       no A packing is emitted.
+    - **Weights packed by the caller** (`prepack-arguments`): when B is an
+      argument of a kernel function whose only `wrapper.call` passes an
+      argument of the `wrapper.graph` listed in `prepack-arguments` (a
+      weight that the caller computes once, as a swappable package's
+      loader does), read by nothing else, with a static `[K, N]` f32
+      row-major type, the graph argument becomes `[ceil(N/nr)][K][nr]` and
+      gets `wrapper.packed_b = nr`: the caller packs it (zero past N) before
+      calling. Listed arguments that B does not read stay as they are.
     - **Refused**, with a remark under `report=true`: operands that are not all
       f32, matmuls with their own indexing maps, matmuls on tensors, a C with a
       non-unit inner stride. Such matmuls stay for the loop lowering.
@@ -381,6 +389,10 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
            "Pack constant B (wrapper.constant weights) at compile time">,
     Option<"epilogues", "epilogues", "bool", "true",
            "Fuse the elementwise consumer of C into the write-back">,
+    ListOption<"prepackArguments", "prepack-arguments", "int64_t",
+               "Arguments of the wrapper.graph (by position) that hold "
+               "weights: a B read from one is taken packed from the caller "
+               "(the argument becomes the panel layout)">,
     Option<"parallel", "parallel", "bool", "true",
            "Make the column-block loop and the A packing scf.parallel">,
     Option<"minParallelWork", "min-parallel-work", "int64_t", "262144",

@@ -308,6 +308,23 @@ LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
                                                        unsigned regionIndex,
                                                        unsigned argIndex,
                                                        NamedAttribute attr) {
+  if (attr.getName() == getPackedBAttrName()) {
+    auto width = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!width || !width.getType().isSignlessInteger(64) || width.getInt() <= 0)
+      return op->emitOpError()
+             << "'" << getPackedBAttrName() << "' must be a positive i64";
+    if (!isa<GraphOp>(op))
+      return op->emitOpError() << "'" << getPackedBAttrName()
+                               << "' is only valid on wrapper.graph arguments";
+    auto type = dyn_cast<MemRefType>(
+        op->getRegion(regionIndex).getArgument(argIndex).getType());
+    if (!type || type.getRank() != 3 || type.getDimSize(2) != width.getInt())
+      return op->emitOpError()
+             << "argument #" << argIndex << " is marked '"
+             << getPackedBAttrName() << " = " << width.getInt()
+             << "' but is not a [panels][K][" << width.getInt() << "] buffer";
+    return success();
+  }
   if (attr.getName() != getMutatedAttrName())
     return op->emitOpError() << "unknown wrapper argument attribute '"
                              << attr.getName().getValue() << "'";

@@ -43,6 +43,11 @@ def Wrapper_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getMutatedAttrName() {
       return ::llvm::StringLiteral("wrapper.mutated");
     }
+    /// Argument attribute of a graph input that the caller passes as the
+    /// GEMM template's B panels ([ceil(N/nr)][K][nr]; the value is nr).
+    static constexpr ::llvm::StringLiteral getPackedBAttrName() {
+      return ::llvm::StringLiteral("wrapper.packed_b");
+    }
     /// Result attribute naming the graph input that an output aliases.
     static constexpr ::llvm::StringLiteral getAliasOfAttrName() {
       return ::llvm::StringLiteral("wrapper.alias_of");
