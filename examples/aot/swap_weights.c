@@ -7,12 +7,20 @@
  *   swap_weights model.wpkg in0.npy [in1.npy ...] [--ref out.npy]
  *                [--swap NAME=value.npy ... --ref-swapped out.npy]
  *                [--swap-file new.safetensors --ref-swapped out.npy]
- *                [--threads N --calls K] [--target cpu|cuda]
+ *                [--threads N --calls K] [--target cpu|cuda] [--device]
+ *
+ * With --device (a CUDA package), the inputs and the swapped values are
+ * put in device memory once, the model runs on them with
+ * wrapper_package_run_device (the weights' device copies fill the rest;
+ * the first run prints how many host<->device copies it made: none) and
+ * swaps take device arrays (wrapper_package_weights_swap_device).
  *
  * Exit status: 0 when every comparison holds, 1 otherwise, 2 on usage or
  * loading errors. */
+#include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperPackage.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,13 +37,77 @@ static int32_t num_inputs, num_outputs;
 static wrapper_array first, second; /* output 0 with each set */
 static int calls = 20;
 
+/* --device: the CUDA runtime's functions (through the model's library) and
+ * the device copies of the inputs. */
+static int device;
+static struct {
+  wrapper_status (*alloc)(size_t, void **);
+  wrapper_status (*free)(void *);
+  wrapper_status (*to_device)(void *, const void *, size_t);
+  wrapper_status (*to_host)(void *, const void *, size_t);
+  void *(*stream)(void);
+  void (*stats)(wrapper_cuda_stats *);
+} cuda;
+static wrapper_strided_array device_inputs[MAX_ARRAYS];
+static long long first_run_copies = -1;
+
 static int fail(const char *what) {
   fprintf(stderr, "swap_weights: %s: %s\n", what, wrapper_last_error());
   return 2;
 }
 
+/* A device copy of `array` (dense), or a zeroed array on failure. */
+static wrapper_strided_array to_device(const wrapper_array *array) {
+  wrapper_strided_array view;
+  memset(&view, 0, sizeof(view));
+  size_t bytes =
+      (size_t)wrapper_array_numel(array) * wrapper_dtype_size(array->dtype);
+  if (cuda.alloc(bytes ? bytes : 1, &view.data) != WRAPPER_OK ||
+      cuda.to_device(view.data, array->data, bytes) != WRAPPER_OK)
+    return view;
+  view.dtype = array->dtype;
+  view.rank = array->rank;
+  int64_t stride = 1;
+  for (int32_t d = array->rank - 1; d >= 0; --d) {
+    view.shape[d] = array->shape[d];
+    view.strides[d] = stride;
+    stride *= array->shape[d];
+  }
+  view.allocated = view.data;
+  return view;
+}
+
+/* --device: runs on the device inputs; output 0 copied to the host. */
+static wrapper_status run_once_on_device(wrapper_array *out) {
+  wrapper_strided_array outputs[MAX_ARRAYS];
+  wrapper_cuda_stats before, after;
+  cuda.stats(&before);
+  wrapper_status status =
+      wrapper_package_run_device(weights, model, device_inputs, num_inputs,
+                                 outputs, num_outputs, cuda.stream());
+  cuda.stats(&after);
+  if (status != WRAPPER_OK)
+    return status;
+  if (first_run_copies < 0)
+    first_run_copies =
+        (long long)(after.copies_to_device - before.copies_to_device +
+                    after.copies_to_host - before.copies_to_host);
+  /* Output 0 is dense (the model's own allocation). */
+  status = wrapper_array_create(outputs[0].dtype, outputs[0].rank,
+                                outputs[0].shape, out);
+  if (status == WRAPPER_OK)
+    status = cuda.to_host(out->data, outputs[0].data,
+                          (size_t)wrapper_array_numel(out) *
+                              wrapper_dtype_size(out->dtype));
+  for (int32_t i = 0; i < num_outputs; ++i)
+    cuda.free(outputs[i].allocated);
+  return status;
+}
+
 /* Runs the model; output 0 in `out` (the others destroyed). */
 static wrapper_status run_once(wrapper_array *out) {
+  if (device)
+    return run_once_on_device(out);
   wrapper_array outputs[MAX_ARRAYS];
   wrapper_status status = wrapper_package_run(weights, model, inputs,
                                               num_inputs, outputs, num_outputs);
@@ -140,6 +212,8 @@ int main(int argc, char **argv) {
       threads = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--calls") && i + 1 < argc) {
       calls = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--device")) {
+      device = 1;
     } else if (!strcmp(argv[i], "--swap-file") && i + 1 < argc) {
       swap_file = argv[++i];
     } else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
@@ -176,6 +250,25 @@ int main(int argc, char **argv) {
       api->create(&model) != WRAPPER_OK)
     return fail("creating the model");
   num_outputs = api->num_outputs(model);
+  /* Device arrays of the swapped values and of the originals. */
+  wrapper_strided_array device_values[MAX_ARRAYS], device_originals[MAX_ARRAYS];
+  if (device) {
+    *(void **)&cuda.alloc = dlsym(api->library, "wrapper_cuda_alloc");
+    *(void **)&cuda.free = dlsym(api->library, "wrapper_cuda_free");
+    *(void **)&cuda.to_device =
+        dlsym(api->library, "wrapper_cuda_copy_to_device");
+    *(void **)&cuda.to_host = dlsym(api->library, "wrapper_cuda_copy_to_host");
+    *(void **)&cuda.stream = dlsym(api->library, "wrapper_cuda_stream");
+    *(void **)&cuda.stats = dlsym(api->library, "wrapper_cuda_get_stats");
+    if (!cuda.alloc || !cuda.free || !cuda.to_device || !cuda.to_host ||
+        !cuda.stream || !cuda.stats) {
+      fprintf(stderr, "swap_weights: --device needs a CUDA package\n");
+      return 2;
+    }
+    for (int32_t i = 0; i < num_inputs; ++i)
+      if (!(device_inputs[i] = to_device(&inputs[i])).data)
+        return fail("copying the inputs to the device");
+  }
   printf("%d parameters, the model takes %d inputs besides them\n",
          (int)wrapper_package_num_params(package),
          (int)wrapper_package_num_user_inputs(weights, model));
@@ -190,8 +283,16 @@ int main(int argc, char **argv) {
       for (int32_t i = 0; i < wrapper_package_num_params(package); ++i)
         if (!strcmp(wrapper_package_param_name(package, i), names[k]))
           wrapper_package_param(package, i, &originals[k]);
-    if (wrapper_package_weights_swap(weights, names, values, num_swaps) !=
-        WRAPPER_OK)
+    for (int32_t k = 0; device && k < num_swaps; ++k) {
+      device_values[k] = to_device(&values[k]);
+      device_originals[k] = to_device(&originals[k]);
+      if (!device_values[k].data || !device_originals[k].data)
+        return fail("copying the swapped values to the device");
+    }
+    if ((device ? wrapper_package_weights_swap_device(weights, names,
+                                                      device_values, num_swaps)
+                : wrapper_package_weights_swap(weights, names, values,
+                                               num_swaps)) != WRAPPER_OK)
       return fail("swapping");
     if (run_once(&second) != WRAPPER_OK)
       return fail("running the model");
@@ -215,10 +316,18 @@ int main(int argc, char **argv) {
     /* Back and forth until they are done. */
     int swaps = 0;
     for (; !all_finished(threads); swaps += 2) {
-      if (wrapper_package_weights_swap(weights, names, originals, num_swaps) !=
-              WRAPPER_OK ||
-          wrapper_package_weights_swap(weights, names, values, num_swaps) !=
-              WRAPPER_OK)
+      wrapper_status back =
+          device ? wrapper_package_weights_swap_device(
+                       weights, names, device_originals, num_swaps)
+                 : wrapper_package_weights_swap(weights, names, originals,
+                                                num_swaps);
+      wrapper_status again =
+          back != WRAPPER_OK ? back
+          : device
+              ? wrapper_package_weights_swap_device(weights, names,
+                                                    device_values, num_swaps)
+              : wrapper_package_weights_swap(weights, names, values, num_swaps);
+      if (again != WRAPPER_OK)
         return fail("swapping during calls");
     }
     for (int t = 0; t < threads; ++t)
@@ -227,6 +336,16 @@ int main(int argc, char **argv) {
            "%d with the second, %d mixed\n",
            threads, calls, swaps, with_first, with_second, mixed);
     ok &= mixed == 0 && with_first + with_second == threads * calls;
+  }
+  if (device) {
+    printf("device runs: %lld copies between host and device in the first\n",
+           first_run_copies);
+    for (int32_t i = 0; i < num_inputs; ++i)
+      cuda.free(device_inputs[i].allocated);
+    for (int32_t k = 0; k < num_swaps; ++k) {
+      cuda.free(device_values[k].allocated);
+      cuda.free(device_originals[k].allocated);
+    }
   }
   api->destroy(model);
   wrapper_package_weights_destroy(weights);

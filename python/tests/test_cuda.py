@@ -580,3 +580,40 @@ def test_swappable_package_on_cuda(tmp_path):
         gpu.swap_weights({"2.weight": block[2].weight.cpu()})
         out = _second_call_without_copies(torch, gpu, x)
         torch.testing.assert_close(out, block(x), rtol=1e-4, atol=1e-4)
+
+
+def test_swappable_package_on_device_from_c(tmp_path):
+    """From C (swap_weights --device): a CUDA swappable package runs on
+    device inputs through wrapper_package_run_device with no host copies,
+    swaps from device arrays (wrapper_package_weights_swap_device), and 4
+    threads calling on their own streams while the main thread swaps back
+    and forth see one set or the other, never a mix."""
+    import subprocess
+
+    import torch
+
+    torch.manual_seed(0)
+    block = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.GELU(),
+                                torch.nn.Linear(96, 32)).eval()
+    path = wrapper_mlir.package(block, [torch.randn(5, 64)], tmp_path / "dev.wpkg",
+                                target=["cpu", "cuda"], swappable=True, dynamic_batch=True)
+    _load_cuda_or_skip(path).close()
+    x = torch.randn(7, 64)
+    np.save(tmp_path / "x.npy", x.numpy())
+    changed = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.GELU(),
+                                  torch.nn.Linear(96, 32)).eval()
+    changed.load_state_dict(block.state_dict())
+    with torch.no_grad():
+        changed[2].weight.mul_(-1.5)
+        np.save(tmp_path / "ref.npy", block(x).numpy())
+        np.save(tmp_path / "ref2.npy", changed(x).numpy())
+    np.save(tmp_path / "w.npy", changed[2].weight.detach().numpy())
+    result = subprocess.run(
+        [wrapper_mlir.find_tool("swap_weights"), str(path), str(tmp_path / "x.npy"),
+         "--target", "cuda", "--device", "--ref", str(tmp_path / "ref.npy"),
+         "--swap", f"2.weight={tmp_path / 'w.npy'}", "--ref-swapped", str(tmp_path / "ref2.npy"),
+         "--threads", "4", "--calls", "25"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count(": ok") == 2, result.stdout
+    assert "4 threads x 25 calls during" in result.stdout and ", 0 mixed" in result.stdout
+    assert "device runs: 0 copies between host and device" in result.stdout

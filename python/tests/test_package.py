@@ -461,6 +461,9 @@ def test_swap_from_c(block, tmp_path):
                            "the model's is float32 (8, 32)")):
         result = subprocess.run(command[:3] + ["--swap", spec], capture_output=True, text=True)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+    # A CPU package has no device runs.
+    result = subprocess.run(command[:3] + ["--device"], capture_output=True, text=True)
+    assert result.returncode == 2 and "--device needs a CUDA package" in result.stderr
 
 
 def _safetensors(tensors, header_pad=""):

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "PackageInternal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -23,11 +24,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A parameter's copy, shared by the sets that hold it. */
+/* A parameter's copy, shared by the sets that hold it (host memory, or a
+ * block of the CUDA runtime's allocator). */
 typedef struct {
   int refs;
   void *data;
 } param_block;
+
+/* The CUDA runtime's functions, found through a CUDA model's library
+ * (which links libwrapper_cuda_runtime): a CUDA target's sets also hold
+ * the parameters and prepared values in device memory, for
+ * wrapper_package_run_device. */
+typedef struct {
+  wrapper_status (*alloc)(size_t, void **);
+  wrapper_status (*free)(void *);
+  wrapper_status (*to_device)(void *, const void *, size_t);
+  wrapper_status (*to_host)(void *, const void *, size_t);
+  wrapper_status (*copy_device)(void *, const void *, size_t);
+  wrapper_status (*synchronize)(void);
+  wrapper_status (*device_synchronize)(void);
+  void *(*stream)(void);
+} cuda_api;
 
 typedef struct {
   int refs; /* calls using it, plus one while it is current */
@@ -37,6 +54,12 @@ typedef struct {
   int32_t num_prepared;
   wrapper_array *packed; /* per input the package fills: its B panels */
   int32_t num_packed;
+  /* A CUDA target's: each parameter in device memory (shared between sets
+   * like `owners`), and the prepared values the device prepare model made
+   * (blocks of the CUDA runtime). */
+  param_block **device_params;
+  wrapper_strided_array *device_prepared;
+  int32_t num_device_prepared;
 } weight_set;
 
 struct wrapper_package_weights {
@@ -47,15 +70,61 @@ struct wrapper_package_weights {
   pthread_mutex_t lock;      /* guards `current` and the reference counts */
   pthread_mutex_t swap_lock; /* one swap at a time */
   weight_set *current;
+  int device; /* a CUDA target: sets hold device copies too */
+  cuda_api cuda;
 };
 
-static void free_set(wrapper_package_weights *weights, weight_set *set) {
+/* Drops `set`'s references to the shared blocks of `blocks` (under the
+ * weights' lock: sets sharing a block may be freed on two threads at
+ * once); the blocks no set holds any more are left in `blocks`, the others
+ * cleared. */
+static void drop_blocks(wrapper_package_weights *weights, param_block **blocks,
+                        int32_t count) {
+  pthread_mutex_lock(&weights->lock);
+  for (int32_t i = 0; i < count; ++i)
+    if (blocks[i] && --blocks[i]->refs > 0)
+      blocks[i] = NULL;
+  pthread_mutex_unlock(&weights->lock);
+}
+
+/* Frees the device memory of `set` (its own and the parameter blocks it
+ * held last). Calls on other streams may still read it: the device is
+ * synchronized first. */
+static void free_device_part(wrapper_package_weights *weights,
+                             weight_set *set) {
   int32_t count = weights->package->num_params;
+  int synced = 0;
+  if (set->device_params)
+    drop_blocks(weights, set->device_params, count);
+  for (int32_t i = 0; set->device_params && i < count; ++i) {
+    param_block *block = set->device_params[i];
+    if (!block)
+      continue;
+    if (!synced++)
+      weights->cuda.device_synchronize();
+    weights->cuda.free(block->data);
+    free(block);
+  }
+  for (int32_t i = 0; i < set->num_device_prepared; ++i) {
+    if (!synced++)
+      weights->cuda.device_synchronize();
+    weights->cuda.free(set->device_prepared[i].allocated);
+  }
+  free(set->device_params);
+  free(set->device_prepared);
+}
+
+static void free_set(wrapper_package_weights *weights, weight_set *set) {
+  if (weights->device)
+    free_device_part(weights, set);
+  else
+    free(set->device_params);
+  int32_t count = weights->package->num_params;
+  drop_blocks(weights, set->owners, count);
   for (int32_t i = 0; i < count; ++i) {
-    param_block *owner = set->owners[i];
-    if (owner && --owner->refs == 0) {
-      free(owner->data);
-      free(owner);
+    if (set->owners[i]) {
+      free(set->owners[i]->data);
+      free(set->owners[i]);
     }
   }
   for (int32_t i = 0; i < set->num_prepared; ++i)
@@ -177,15 +246,95 @@ static wrapper_status pack_set(wrapper_package_weights *weights,
   return WRAPPER_OK;
 }
 
+/* A dense row-major strided view of `array`'s shape over `data`. */
+static wrapper_strided_array dense_view(const wrapper_array *array,
+                                        void *data) {
+  wrapper_strided_array view;
+  memset(&view, 0, sizeof(view));
+  view.dtype = array->dtype;
+  view.rank = array->rank;
+  int64_t stride = 1;
+  for (int32_t d = array->rank - 1; d >= 0; --d) {
+    view.shape[d] = array->shape[d];
+    view.strides[d] = stride;
+    stride *= array->shape[d];
+  }
+  view.data = data;
+  return view;
+}
+
+static size_t array_bytes(const wrapper_array *array) {
+  return (size_t)wrapper_array_numel(array) * wrapper_dtype_size(array->dtype);
+}
+
+/* The device part of a CUDA target's set: parameters without a device
+ * block (new ones) uploaded from the host copy, then the device prepare
+ * model run on them; waits for the work so that calls on any stream see
+ * it. */
+static wrapper_status device_set(wrapper_package_weights *weights,
+                                 weight_set *set) {
+  const wrapper_package *package = weights->package;
+  const cuda_api *cuda = &weights->cuda;
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < package->num_params && status == WRAPPER_OK; ++i) {
+    if (set->device_params[i])
+      continue;
+    param_block *block = calloc(1, sizeof(param_block));
+    if (!block)
+      return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot allocate device weights");
+    size_t bytes = array_bytes(&set->params[i]);
+    status = cuda->alloc(bytes ? bytes : 1, &block->data);
+    if (status != WRAPPER_OK) {
+      free(block);
+      return status;
+    }
+    block->refs = 1;
+    set->device_params[i] = block; /* freed with the set on failure */
+    status = cuda->to_device(block->data, set->params[i].data, bytes);
+  }
+  if (status == WRAPPER_OK && weights->prepare) {
+    const wrapper_model_api *api = weights->prepare_api;
+    wrapper_model *instance = weights->prepare_instance;
+    int32_t inputs = api->num_inputs(instance);
+    int32_t outputs = api->num_outputs(instance);
+    wrapper_strided_array *in =
+        calloc(inputs ? inputs : 1, sizeof(wrapper_strided_array));
+    set->device_prepared =
+        calloc(outputs ? outputs : 1, sizeof(wrapper_strided_array));
+    if (!in || !set->device_prepared) {
+      free(in);
+      return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot allocate the prepared weights");
+    }
+    for (int i = 0; i < weights->prepare->num_inputs; ++i) {
+      package_input input = weights->prepare->inputs[i];
+      if (!input.prepared && input.index < inputs)
+        in[input.index] = dense_view(&set->params[input.which],
+                                     set->device_params[input.which]->data);
+    }
+    status = api->run_device(instance, in, inputs, set->device_prepared,
+                             outputs, cuda->stream());
+    free(in);
+    if (status == WRAPPER_OK)
+      set->num_device_prepared = outputs;
+  }
+  if (status == WRAPPER_OK)
+    status = cuda->synchronize();
+  return status;
+}
+
 static weight_set *new_set(int32_t count) {
   weight_set *set = calloc(1, sizeof(weight_set));
   if (!set)
     return NULL;
   set->params = calloc(count ? count : 1, sizeof(wrapper_array));
   set->owners = calloc(count ? count : 1, sizeof(param_block *));
-  if (!set->params || !set->owners) {
+  set->device_params = calloc(count ? count : 1, sizeof(param_block *));
+  if (!set->params || !set->owners || !set->device_params) {
     free(set->params);
     free(set->owners);
+    free(set->device_params);
     free(set);
     return NULL;
   }
@@ -235,6 +384,28 @@ wrapper_status wrapper_package_weights_create(wrapper_package *package,
                                 "cannot allocate the package's weights");
   weights->package = package;
   weights->model = wrapper_package_find_model_internal(package, target);
+  if (strcmp(api->target, "cuda") == 0 && api->run_device) {
+    cuda_api *cuda = &weights->cuda;
+    void *library = api->library;
+    *(void **)&cuda->alloc = dlsym(library, "wrapper_cuda_alloc");
+    *(void **)&cuda->free = dlsym(library, "wrapper_cuda_free");
+    *(void **)&cuda->to_device = dlsym(library, "wrapper_cuda_copy_to_device");
+    *(void **)&cuda->to_host = dlsym(library, "wrapper_cuda_copy_to_host");
+    *(void **)&cuda->copy_device = dlsym(library, "wrapper_cuda_copy_device");
+    *(void **)&cuda->synchronize = dlsym(library, "wrapper_cuda_synchronize");
+    *(void **)&cuda->device_synchronize =
+        dlsym(library, "wrapper_cuda_device_synchronize");
+    *(void **)&cuda->stream = dlsym(library, "wrapper_cuda_stream");
+    weights->device = cuda->alloc && cuda->free && cuda->to_device &&
+                      cuda->to_host && cuda->copy_device && cuda->synchronize &&
+                      cuda->device_synchronize && cuda->stream;
+    if (!weights->device) {
+      free(weights);
+      return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                  "the CUDA model's runtime lacks the device "
+                                  "functions of CUDA ABI version 5");
+    }
+  }
   pthread_mutex_init(&weights->lock, NULL);
   pthread_mutex_init(&weights->swap_lock, NULL);
   char name[32];
@@ -255,6 +426,8 @@ wrapper_status wrapper_package_weights_create(wrapper_package *package,
     status = prepare_set(weights, set);
     if (status == WRAPPER_OK)
       status = pack_set(weights, set);
+    if (status == WRAPPER_OK && weights->device)
+      status = device_set(weights, set);
     if (status != WRAPPER_OK)
       free_set(weights, set);
     else
@@ -297,22 +470,56 @@ static int32_t find_param(const wrapper_package *package, const char *name) {
   return -1;
 }
 
-wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
-                                            const char *const *names,
-                                            const wrapper_array *values,
-                                            int32_t count) {
-  if (!weights || count <= 0 || !names || !values)
+/* A swap of `count` parameters from host arrays (`values`) or device
+ * arrays (`device`, dense; a CUDA target's). */
+static wrapper_status swap(wrapper_package_weights *weights,
+                           const char *const *names,
+                           const wrapper_array *values,
+                           const wrapper_strided_array *device, int32_t count) {
+  if (!weights || count <= 0 || !names || (!values && !device))
     return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                 "wrapper_package_weights_swap: no weights "
                                 "given");
+  if (device && !weights->device)
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                "swapping from device memory needs a CUDA "
+                                "model; this one runs on the CPU");
+  /* The device arrays as host descriptions, checked like host arrays. */
+  wrapper_array *described = NULL;
+  if (device) {
+    described = calloc((size_t)count, sizeof(wrapper_array));
+    if (!described)
+      return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "cannot swap the weights");
+    for (int32_t k = 0; k < count; ++k) {
+      described[k].dtype = device[k].dtype;
+      described[k].rank = device[k].rank;
+      memcpy(described[k].shape, device[k].shape, sizeof(device[k].shape));
+      described[k].data = device[k].data;
+      wrapper_strided_array dense = dense_view(&described[k], NULL);
+      for (int32_t d = 0; d < device[k].rank; ++d)
+        if (device[k].shape[d] > 1 &&
+            device[k].strides[d] != dense.strides[d]) {
+          free(described);
+          return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                      "parameter '%s': the device array given "
+                                      "is not dense row-major",
+                                      names[k] ? names[k] : "(null)");
+        }
+    }
+    values = described;
+  }
+  wrapper_status result = WRAPPER_OK;
   const wrapper_package *package = weights->package;
   /* Everything is checked before anything changes. */
   for (int32_t k = 0; k < count; ++k) {
     int32_t i = names[k] ? find_param(package, names[k]) : -1;
-    if (i < 0)
+    if (i < 0) {
+      free(described);
       return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                   "the model has no parameter '%s'",
                                   names[k] ? names[k] : "(null)");
+    }
     const wrapper_array *have = &package->params[i].view, *given = &values[k];
     int same = have->dtype == given->dtype && have->rank == given->rank &&
                given->data != NULL;
@@ -322,6 +529,7 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
       char want[160], got[160];
       describe(have, want, sizeof(want));
       describe(given, got, sizeof(got));
+      free(described);
       return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                   "parameter '%s': the array given is %s%s; "
                                   "the model's is %s",
@@ -347,6 +555,9 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
       set->owners[i] = old->owners[i];
       if (set->owners[i])
         ++set->owners[i]->refs;
+      set->device_params[i] = old->device_params[i];
+      if (set->device_params[i])
+        ++set->device_params[i]->refs;
     }
     pthread_mutex_unlock(&weights->lock);
     for (int32_t k = 0; k < count && status == WRAPPER_OK; ++k) {
@@ -360,27 +571,54 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
                                       "cannot copy parameter '%s'", names[k]);
         break;
       }
-      memcpy(owner->data, values[k].data, bytes);
       owner->refs = 1;
+      if (device)
+        status = weights->cuda.to_host(owner->data, device[k].data, bytes);
+      else
+        memcpy(owner->data, values[k].data, bytes);
       pthread_mutex_lock(&weights->lock);
       param_block *previous = set->owners[i];
       if (previous && --previous->refs == 0) {
         free(previous->data);
         free(previous);
       }
+      /* The device copy is made again (from the device array, or uploaded
+       * by device_set); the old one stays with the old set. */
+      param_block *was = set->device_params[i];
+      if (was)
+        --was->refs; /* the old set still holds it */
+      set->device_params[i] = NULL;
       pthread_mutex_unlock(&weights->lock);
       set->owners[i] = owner;
       set->params[i].data = owner->data;
+      if (status == WRAPPER_OK && device) {
+        param_block *block = calloc(1, sizeof(param_block));
+        status = block ? weights->cuda.alloc(bytes ? bytes : 1, &block->data)
+                       : wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                              "cannot copy parameter '%s'",
+                                              names[k]);
+        if (status == WRAPPER_OK) {
+          block->refs = 1;
+          set->device_params[i] = block;
+          status =
+              weights->cuda.copy_device(block->data, device[k].data, bytes);
+        } else {
+          free(block);
+        }
+      }
     }
     if (status == WRAPPER_OK)
       status = prepare_set(weights, set);
     if (status == WRAPPER_OK)
       status = pack_set(weights, set);
+    if (status == WRAPPER_OK && weights->device)
+      status = device_set(weights, set);
   }
   if (status != WRAPPER_OK) {
     if (set)
       free_set(weights, set);
     pthread_mutex_unlock(&weights->swap_lock);
+    free(described);
     return status;
   }
   pthread_mutex_lock(&weights->lock);
@@ -388,7 +626,25 @@ wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
   pthread_mutex_unlock(&weights->lock);
   release(weights, old);
   pthread_mutex_unlock(&weights->swap_lock);
-  return WRAPPER_OK;
+  free(described);
+  return result;
+}
+
+wrapper_status wrapper_package_weights_swap(wrapper_package_weights *weights,
+                                            const char *const *names,
+                                            const wrapper_array *values,
+                                            int32_t count) {
+  return swap(weights, names, values, NULL, count);
+}
+
+wrapper_status wrapper_package_weights_swap_device(
+    wrapper_package_weights *weights, const char *const *names,
+    const wrapper_strided_array *values, int32_t count) {
+  if (!values)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_weights_swap_device: no "
+                                "weights given");
+  return swap(weights, names, NULL, values, count);
 }
 
 wrapper_status
@@ -513,6 +769,67 @@ wrapper_status wrapper_package_run(wrapper_package_weights *weights,
       all[i] = inputs[next++];
   if (status == WRAPPER_OK)
     status = api->run(model, all, total, outputs, num_outputs);
+  release(weights, set);
+  free(all);
+  free(mine);
+  return status;
+}
+
+wrapper_status wrapper_package_run_device(wrapper_package_weights *weights,
+                                          wrapper_model *model,
+                                          const wrapper_strided_array *inputs,
+                                          int32_t num_inputs,
+                                          wrapper_strided_array *outputs,
+                                          int32_t num_outputs, void *stream) {
+  if (!weights || !model || (num_inputs && !inputs))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_package_run_device: a null argument");
+  if (!weights->device)
+    return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                "the %s model runs on host memory: call "
+                                "wrapper_package_run",
+                                weights->model->api.target);
+  const wrapper_model_api *api = &weights->model->api;
+  int32_t total = api->num_inputs(model);
+  int32_t filled = weights->model->num_inputs;
+  if (num_inputs != total - filled)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the model takes %d inputs besides its "
+                                "weights, %d were given",
+                                total - filled, num_inputs);
+  wrapper_strided_array *all =
+      calloc(total ? total : 1, sizeof(wrapper_strided_array));
+  char *mine = calloc(total ? total : 1, 1);
+  if (!all || !mine) {
+    free(all);
+    free(mine);
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the model's inputs");
+  }
+  weight_set *set = acquire(weights);
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < filled; ++i) {
+    package_input input = weights->model->inputs[i];
+    if (input.index >= total || input.packed ||
+        (input.prepared && input.which >= set->num_device_prepared)) {
+      status = wrapper_report_error(WRAPPER_ERROR_FORMAT,
+                                    "the package's index fills an input the "
+                                    "CUDA model does not have");
+      break;
+    }
+    all[input.index] = input.prepared
+                           ? set->device_prepared[input.which]
+                           : dense_view(&set->params[input.which],
+                                        set->device_params[input.which]->data);
+    mine[input.index] = 1;
+  }
+  for (int32_t i = 0, next = 0; status == WRAPPER_OK && i < total; ++i)
+    if (!mine[i])
+      all[i] = inputs[next++];
+  if (status == WRAPPER_OK)
+    status = api->run_device(model, all, total, outputs, num_outputs, stream);
+  /* The set's device memory outlives this call's queued work: a set is
+   * freed only after the device is synchronized (free_device_part). */
   release(weights, set);
   free(all);
   free(mine);

@@ -54,6 +54,7 @@ static struct {
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuCtxSynchronize)(void);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
@@ -90,6 +91,7 @@ static const wrapper_cuda_symbol symbols[] = {
     {"cuCtxSetCurrent", (void **)&cu.cuCtxSetCurrent},
     {"cuStreamCreate", (void **)&cu.cuStreamCreate},
     {"cuStreamSynchronize", (void **)&cu.cuStreamSynchronize},
+    {"cuCtxSynchronize", (void **)&cu.cuCtxSynchronize},
     {"cuMemAlloc_v2", (void **)&cu.cuMemAlloc},
     {"cuMemFree_v2", (void **)&cu.cuMemFree},
     {"cuMemcpyHtoDAsync_v2", (void **)&cu.cuMemcpyHtoDAsync},
@@ -553,6 +555,21 @@ wrapper_status wrapper_cuda_synchronize(void) {
   if (status != WRAPPER_OK)
     return status;
   CU_CHECK(cu.cuStreamSynchronize(currentStream()), "cuStreamSynchronize");
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_device_synchronize(void) {
+  pthread_mutex_lock(&lock);
+  wrapper_status status = ready();
+  if (status == WRAPPER_OK && capturing)
+    status = wrapper_report_error(
+        WRAPPER_ERROR_UNSUPPORTED,
+        "waiting for the GPU while its stream is captured into a CUDA graph "
+        "(between wrapper_cuda_graph_begin and _end)");
+  pthread_mutex_unlock(&lock);
+  if (status != WRAPPER_OK)
+    return status;
+  CU_CHECK(cu.cuCtxSynchronize(), "cuCtxSynchronize");
   return WRAPPER_OK;
 }
 

@@ -56,7 +56,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 4
+#define WRAPPER_CUDA_ABI_VERSION 5
 
 int32_t wrapper_cuda_abi_version(void);
 
@@ -113,6 +113,10 @@ wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
 /* Waits for the calling thread's stream; reports the first error of an
  * asynchronous call this thread made. */
 wrapper_status wrapper_cuda_synchronize(void);
+/* Waits for all work on the device, on every stream (cuCtxSynchronize):
+ * before freeing memory that work on other streams may still read. (ABI
+ * version 5.) */
+wrapper_status wrapper_cuda_device_synchronize(void);
 /* Reports (and clears) the first error of a call this thread made that
  * could not return one (compiled code's mgpu* calls, products), without
  * waiting for the GPU: errors of kernels still running show up later, at

@@ -199,6 +199,30 @@ wrapper_status wrapper_package_run(wrapper_package_weights *weights,
                                    int32_t num_inputs, wrapper_array *outputs,
                                    int32_t num_outputs);
 
+/* A CUDA model's wrapper_package_run on device memory: the caller's inputs
+ * are device arrays (as wrapper_model_run_device takes them), the weights'
+ * current set fills the rest from its device copies, the work is queued on
+ * `stream` without waiting, and the outputs are blocks of the CUDA runtime
+ * (released with wrapper_cuda_free). A CUDA target's set holds its
+ * parameters and prepared values in device memory too, made when the set
+ * is (by wrapper_package_weights_create or a swap); a set replaced by a
+ * swap is freed after the device is synchronized, so work still queued on
+ * any stream reads it intact. A CPU model: WRAPPER_ERROR_UNSUPPORTED. */
+wrapper_status wrapper_package_run_device(wrapper_package_weights *weights,
+                                          wrapper_model *model,
+                                          const wrapper_strided_array *inputs,
+                                          int32_t num_inputs,
+                                          wrapper_strided_array *outputs,
+                                          int32_t num_outputs, void *stream);
+
+/* wrapper_package_weights_swap from device memory (a CUDA model's): each
+ * value a dense row-major device array of the parameter's dtype and shape,
+ * copied on the device (and to the host copy that wrapper_package_run and
+ * the host path read). */
+wrapper_status wrapper_package_weights_swap_device(
+    wrapper_package_weights *weights, const char *const *names,
+    const wrapper_strided_array *values, int32_t count);
+
 /* The features of an LLVM feature list ("+avx2,+avx512f,-sse4a") that this
  * host lacks, as "avx512f, amx-tile" in `missing` (empty when it has them
  * all; only vector and matrix extensions are checked). Returns the number
