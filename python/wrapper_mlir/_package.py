@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import _install
 from ._compile import CompiledModel, WrapperError, _build_library, _torch_device
+from ._files import write_sparse
 from ._install import find_tool, runtime_library, tool_version
 
 FORMAT_VERSION = 2
@@ -143,26 +144,6 @@ class Zeros:
 
     def __init__(self, size):
         self.size = size
-
-
-_BLOCK = 16 << 20
-_ZEROS = bytes(_BLOCK)
-
-
-def write_sparse(out, data):
-    """Writes `data` (bytes-like) at `out`'s position, seeking over blocks
-    that are all zero instead of writing them: weights that are mostly zero
-    (a large table filled later, a test's 8 GiB embedding) become holes of
-    a sparse file, neither written nor stored. The file is extended by the
-    caller (truncate) when it ends in a hole."""
-    view = memoryview(data).cast("B")
-    for begin in range(0, len(view), _BLOCK):
-        block = view[begin:begin + _BLOCK]
-        # bytes == bytes is a memcmp; memoryview comparisons go per element.
-        if bytes(block) == (_ZEROS if len(block) == _BLOCK else bytes(len(block))):
-            out.seek(len(block), 1)
-        else:
-            out.write(block)
 
 
 def _dos_time(moment):

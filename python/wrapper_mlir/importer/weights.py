@@ -8,7 +8,7 @@ import struct
 
 import torch
 
-from .._package import write_sparse
+from .._files import write_sparse
 from .values import SAFETENSORS_DTYPES, UnsupportedError
 
 _ALIGNMENT = 64
