@@ -14,6 +14,8 @@
 
 #include "Wrapper/Pipelines/Pipelines.h"
 
+#include "Wrapper/Dialect/TensorProgram/Transforms/FusionStrategy.h"
+
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -227,13 +229,32 @@ mlir::wrapper::checkPipelineOptions(const CPUCodegenOptions &options) {
   return checkCodegen(options);
 }
 
+/// The front end's options (shared by the CPU and CUDA pipelines).
+template <typename Derived, typename Base>
+static std::optional<std::string>
+checkFrontend(const FrontendOptionsMixin<Derived, Base> &options) {
+  std::string name = options.fuseStrategy;
+  if (tensor_program::createFusionStrategy(name))
+    return std::nullopt;
+  std::string names;
+  for (const auto &[known, description] :
+       tensor_program::getFusionStrategies())
+    names += (names.empty() ? "" : ", ") + known;
+  return "fuse-strategy '" + name +
+         "' is not a registered fusion strategy; the strategies are " + names;
+}
+
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CPUPipelineOptions &options) {
+  if (std::optional<std::string> problem = checkFrontend(options))
+    return problem;
   return checkCodegen(options);
 }
 
 std::optional<std::string>
 mlir::wrapper::checkPipelineOptions(const CUDAPipelineOptions &options) {
+  if (std::optional<std::string> problem = checkFrontend(options))
+    return problem;
   StringRef chip = options.chip;
   unsigned version;
   if (!chip.consume_front("sm_") || chip.consumeInteger(10, version) ||

@@ -288,9 +288,12 @@ addHostFrontend(OpPassManager &pm,
   if (options.foldConstants && foldAndFuse)
     pm.addNestedPass<func::FuncOp>(
         tensor_program::createTensorProgramFoldConstantsPass());
-  if (options.fuse && foldAndFuse)
+  if (options.fuse && foldAndFuse) {
+    tensor_program::TensorProgramFusePassOptions fuse;
+    fuse.strategy = options.fuseStrategy;
     pm.addNestedPass<func::FuncOp>(
-        tensor_program::createTensorProgramFusePass());
+        tensor_program::createTensorProgramFusePass(fuse));
+  }
   if (options.wrapperHost) {
     // Kernels plus a wrapper host graph.
     pm.addPass(createConvertTensorProgramToWrapperPass());

@@ -502,13 +502,26 @@ def _adopt(destroy, out):
     return array
 
 
+def fuse_flags(fuse):
+    """wrapper-compile's flags for the `fuse` option: True (the default
+    strategy, greedy), False (no fusion pass), or a strategy's name ("none",
+    "greedy", "cost", "horizontal", docs/Fusion.md; the compiler refuses
+    names it does not know)."""
+    if isinstance(fuse, str):
+        return [f"--fuse-strategy={fuse}"]
+    if not isinstance(fuse, bool):
+        raise WrapperError(f"fuse must be True, False or a fusion strategy's name, "
+                           f"got {fuse!r}")
+    return [] if fuse else ["--fuse=false"]
+
+
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
                   target="cpu", weights=None, fuse=True, tile_elements=None):
     """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
     bytes of its dense_resource constants, written to a safetensors file
     next to it. `fuse` and `tile_elements` (None: the compiler's default)
     are wrapper-compile's --fuse and --tile-elements."""
-    flags = [] if fuse else ["--fuse=false"]
+    flags = fuse_flags(fuse)
     if tile_elements is not None:
         flags.append(f"--tile-elements={int(tile_elements)}")
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")

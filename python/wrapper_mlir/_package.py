@@ -18,7 +18,7 @@ import zlib
 from pathlib import Path
 
 from . import _install
-from ._compile import CompiledModel, WrapperError, _build_library, _torch_device
+from ._compile import CompiledModel, WrapperError, _build_library, _torch_device, fuse_flags
 from ._files import write_sparse
 from ._install import find_tool, runtime_library, tool_version
 
@@ -501,7 +501,7 @@ def package(model, example_inputs=None, path=None, *, target="cpu", example_kwar
         entry = "main"
         libraries[0] = ("main", "model", "")
     info = signature(text, entry)
-    flags = [] if options["fuse"] else ["--fuse=false"]
+    flags = fuse_flags(options["fuse"])
     if options["tile_elements"] is not None:
         flags.append(f"--tile-elements={int(options['tile_elements'])}")
     cpu_flags = [f"--{name}={options[name]}" for name in ("mcpu", "mattr") if options[name]]

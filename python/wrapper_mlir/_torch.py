@@ -21,7 +21,7 @@ OPTIONS = {
     "parallel": True,       # kernels on OpenMP threads
     "gemm": True,           # f32 products through the packed GEMM template
     "plan_memory": "reuse", # none, reuse or pool
-    "fuse": True,           # ops grouped into fused kernels
+    "fuse": True,           # ops grouped into fused kernels (or a strategy: "cost", ...)
     "tile_elements": None,  # iterations per row tile (0: untiled; None: the compiler's 4096)
     "target": None,         # cpu or cuda; None: cuda when an example input is a CUDA tensor
     "fallback": True,       # ops outside the table run in PyTorch (else an error)

@@ -22,6 +22,10 @@ struct CompilerCLOptions {
                  cl::init(true), cl::cat(category)),
         fuse("fuse", cl::desc("Fuse ops into kernels (--tensor-program-fuse)"),
              cl::init(true), cl::cat(category)),
+        fuseStrategy("fuse-strategy",
+                     cl::desc("The fusion strategy: none, greedy, cost, "
+                              "horizontal (docs/Fusion.md)"),
+                     cl::init("greedy"), cl::cat(category)),
         foldConstants("fold-constants",
                       cl::desc("Evaluate ops that depend only on constants "
                                "at compile time"),
@@ -75,7 +79,9 @@ struct CompilerCLOptions {
     appendDefaultToHelp(cudaBinary, "ptx");
   }
 
-  cl::opt<bool> parallel, fuse, foldConstants;
+  cl::opt<bool> parallel, fuse;
+  cl::opt<std::string> fuseStrategy;
+  cl::opt<bool> foldConstants;
   cl::opt<MemoryPlanStrategy> planMemory;
   cl::opt<int64_t> tileElements;
   cl::opt<bool> gemm, vectorize;
@@ -103,6 +109,7 @@ StringRef mlir::wrapper::getCommandLineFeatures() {
 template <typename Derived, typename Base>
 static void setFrontendOptions(FrontendOptionsMixin<Derived, Base> &options) {
   options.fuse = clOptions->fuse;
+  options.fuseStrategy = clOptions->fuseStrategy;
   options.foldConstants = clOptions->foldConstants;
   options.planMemory = clOptions->planMemory;
 }

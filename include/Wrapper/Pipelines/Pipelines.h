@@ -98,6 +98,11 @@ struct FrontendOptionsMixin : public Base {
       *this, "fuse",
       llvm::cl::desc("Group ops into fused kernels (--tensor-program-fuse)"),
       llvm::cl::init(true)};
+  PipelineOption<std::string> fuseStrategy{
+      *this, "fuse-strategy",
+      llvm::cl::desc("The fusion strategy of --tensor-program-fuse (none, "
+                     "greedy, cost, horizontal, or a registered one)"),
+      llvm::cl::init("greedy")};
   PipelineOption<bool> wrapperHost{
       *this, "wrapper-host",
       llvm::cl::desc("Compile through kernels and a wrapper host graph "

@@ -2,23 +2,20 @@
 //
 // Part of the Wrapper project.
 //
-// The greedy algorithm and its rules are described with the pass in
-// Passes.td and in docs/Passes.md. In short: ops are visited in program
-// order; each joins the latest producer group that accepts it or starts a
-// new group; groups become tensor_program.fused ops placed at their last
-// op; the block is then re-sorted topologically.
+// --tensor-program-fuse: asks the strategy named by `strategy` for groups
+// (FusionStrategy.h), checks them and builds the fused ops. This file holds
+// the pass and the strategies `none` and `greedy`; FusionCost.cpp holds
+// `cost` and `horizontal`. The rules of each are described with the pass
+// in Passes.td and in docs/Fusion.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+#include "Wrapper/Dialect/TensorProgram/Transforms/FusionStrategy.h"
 #include "Wrapper/Dialect/TensorProgram/Transforms/Passes.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/STLExtras.h"
 
 #define DEBUG_TYPE "tensor-program-fuse"
 
@@ -33,96 +30,48 @@ using namespace mlir;
 using namespace mlir::tensor_program;
 
 namespace {
-/// A group of ops that becomes one fused op.
-struct Group {
-  FusionKind kind = FusionKind::pointwise;
-  SmallVector<Operation *> ops; // in program order
-  llvm::SmallPtrSet<Operation *, 16> members;
-  /// For reduction groups: the shape and dimensions every reduction of the
-  /// group must share.
-  SmallVector<int64_t> reductionShape, reductionDims;
+/// `none`: every fusible op is a kernel of its own (the baseline every
+/// other strategy is measured against).
+struct NoFusion : public FusionStrategy {
+  LogicalResult propose(const FusionGraph &, const FusionOptions &,
+                        FusionPlan &) override {
+    return success();
+  }
 };
 
-/// Cheap producers that are cloned into every group that uses them instead
-/// of becoming inputs: splat or rank-0 constants and tensor.dim (whose
-/// tensor becomes an input).
-bool isClonable(Operation *op) {
-  if (auto constant = dyn_cast<ConstantOp>(op)) {
-    auto type = constant.getType();
-    return type.getRank() == 0 || isa<SplatElementsAttr>(constant.getValue());
-  }
-  return isSizeComputation(op);
-}
-
-/// The reduction space of a reduction op: its input shape and the dims it
-/// reduces.
-std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
-reductionSpace(Operation *op) {
-  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
-  SmallVector<int64_t> dims;
-  if (auto argmax = dyn_cast<ArgMaxOp>(op))
-    dims.push_back(static_cast<int64_t>(argmax.getDim()));
-  else if (auto r = dyn_cast<ReduceSumOp>(op))
-    dims = llvm::to_vector(r.getDims());
-  else if (auto r = dyn_cast<ReduceMeanOp>(op))
-    dims = llvm::to_vector(r.getDims());
-  else if (auto r = dyn_cast<ReduceMaxOp>(op))
-    dims = llvm::to_vector(r.getDims());
-  else if (auto r = dyn_cast<ReduceMinOp>(op))
-    dims = llvm::to_vector(r.getDims());
-  else if (auto r = dyn_cast<ReduceProdOp>(op))
-    dims = llvm::to_vector(r.getDims());
-  return {SmallVector<int64_t>(input.getShape()), dims};
-}
-
-class Fuser {
+/// `greedy`: in program order, an op joins the group of the latest of its
+/// producers that accepts it, or starts a group (the rules are in
+/// Passes.td).
+class Greedy : public FusionStrategy {
 public:
-  Fuser(const TensorProgramFusePassOptions &options) : options(options) {}
-
-  void run(Block &block);
-  unsigned kernels = 0, fusedOps = 0;
+  LogicalResult propose(const FusionGraph &graph, const FusionOptions &options,
+                        FusionPlan &plan) override;
 
 private:
-  bool isFusible(Operation *op);
-  bool accepts(Group &group, Operation *op);
-  bool dependsOn(Operation *op, Group &group);
-  void materialize(Group &group);
+  struct Group {
+    FusionKind kind = FusionKind::pointwise;
+    SmallVector<Operation *> ops; // in program order
+    llvm::SmallPtrSet<Operation *, 16> members;
+    /// For reduction groups: the space every reduction must share.
+    SmallVector<int64_t> reductionShape, reductionDims;
+  };
 
-  const TensorProgramFusePassOptions &options;
+  bool accepts(const FusionGraph &graph, const FusionOptions &options,
+               Group &group, Operation *op);
+  bool dependsOn(const FusionGraph &graph, Operation *op, Group &group);
+
   std::vector<std::unique_ptr<Group>> groups;
   llvm::DenseMap<Operation *, Group *> groupOf;
-  llvm::DenseMap<Operation *, unsigned> position;
 };
 } // namespace
-
-bool Fuser::isFusible(Operation *op) {
-  if (!isa<TensorProgramDialect>(op->getDialect()) || op->getNumResults() != 1)
-    return false;
-  if (isa<ExternOp, CopyBackOp, FusedOp, ConstantOp>(op))
-    return false;
-  if (isComposite(op))
-    return false; // decompose first
-  if (!isElementwise(op) && !isLayout(op) && !isReduction(op) &&
-      !isContraction(op) && !isa<FullOp, IotaOp, UniformOp, FromIndexOp>(op))
-    return false;
-  // Index operands must come from clonable producers.
-  for (Value operand : op->getOperands()) {
-    if (isa<RankedTensorType>(operand.getType()))
-      continue;
-    Operation *def = operand.getDefiningOp();
-    if (!def || !isClonable(def))
-      return false;
-  }
-  return true;
-}
 
 /// Whether `op` (transitively) uses a value produced by `group`. Only ops
 /// after the group's first op can. A member of another group stands for
 /// its whole group: once fused, each of that group's results needs all of
 /// the group's inputs, so a path through any member counts (two groups
 /// that each feed the other would make a cycle of fused ops).
-bool Fuser::dependsOn(Operation *op, Group &group) {
-  unsigned first = position.lookup(group.ops.front());
+bool Greedy::dependsOn(const FusionGraph &graph, Operation *op, Group &group) {
+  unsigned first = graph.getPosition(group.ops.front());
   SmallVector<Operation *> worklist = {op};
   llvm::SmallPtrSet<Operation *, 32> seen;
   llvm::SmallPtrSet<Group *, 8> expanded;
@@ -135,8 +84,8 @@ bool Fuser::dependsOn(Operation *op, Group &group) {
     if (Group *other = groupOf.lookup(current);
         other && other != &group && expanded.insert(other).second)
       llvm::append_range(worklist, other->ops);
-    auto it = position.find(current);
-    if (it == position.end() || it->second < first)
+    if (current->getBlock() != &graph.getBlock() ||
+        graph.getPosition(current) < first)
       continue;
     for (Value operand : current->getOperands())
       if (Operation *def = operand.getDefiningOp())
@@ -145,23 +94,23 @@ bool Fuser::dependsOn(Operation *op, Group &group) {
   return false;
 }
 
-bool Fuser::accepts(Group &group, Operation *op) {
+bool Greedy::accepts(const FusionGraph &graph, const FusionOptions &options,
+                     Group &group, Operation *op) {
   if (group.ops.size() >= options.maxGroupSize)
     return false;
-  bool elementwise = isElementwise(op) || isLayout(op) ||
-                     isa<FullOp, IotaOp, UniformOp, FromIndexOp>(op);
-  if (elementwise) {
+  FusionOpClass kind = graph.classify(op);
+  if (kind == FusionOpClass::Pointwise) {
     if (group.kind == FusionKind::pointwise && !options.fuseElementwise)
       return false;
     if (group.kind == FusionKind::reduction && !options.fuseReductions)
       return false;
     if (group.kind == FusionKind::matmul && !options.fuseMatmulEpilogues)
       return false;
-  } else if (isReduction(op)) {
+  } else if (kind == FusionOpClass::Reduction) {
     if (!options.fuseReductions || group.kind == FusionKind::matmul)
       return false;
     if (group.kind == FusionKind::reduction) {
-      auto [shape, dims] = reductionSpace(op);
+      auto [shape, dims] = FusionGraph::getReductionSpace(op);
       if (shape != group.reductionShape || dims != group.reductionDims)
         return false;
     }
@@ -171,134 +120,73 @@ bool Fuser::accepts(Group &group, Operation *op) {
   // No cycle: the op's other operands must not depend on the group.
   for (Value operand : op->getOperands()) {
     Operation *def = operand.getDefiningOp();
-    if (!def || group.members.contains(def) || isClonable(def))
+    if (!def || group.members.contains(def) || FusionGraph::isClonable(def))
       continue;
-    if (dependsOn(def, group))
+    if (dependsOn(graph, def, group))
       return false;
   }
   return true;
 }
 
-void Fuser::run(Block &block) {
-  unsigned index = 0;
-  for (Operation &op : block)
-    position[&op] = index++;
-
-  for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (!isFusible(&op))
-      continue;
+LogicalResult Greedy::propose(const FusionGraph &graph,
+                              const FusionOptions &options, FusionPlan &plan) {
+  for (Operation *op : graph.getOps()) {
     // The latest producer group that accepts the op.
     Group *target = nullptr;
     unsigned latest = 0;
-    for (Value operand : op.getOperands()) {
+    for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
       if (!def)
         continue;
       Group *group = groupOf.lookup(def);
-      if (!group || (target && position[group->ops.back()] < latest))
+      if (!group ||
+          (target && graph.getPosition(group->ops.back()) < latest))
         continue;
-      if (accepts(*group, &op)) {
+      if (accepts(graph, options, *group, op)) {
         target = group;
-        latest = position[group->ops.back()];
+        latest = graph.getPosition(group->ops.back());
       }
     }
     if (!target) {
       groups.push_back(std::make_unique<Group>());
       target = groups.back().get();
-      if (isContraction(&op))
+      if (graph.classify(op) == FusionOpClass::Contraction)
         target->kind = FusionKind::matmul;
     }
-    if (isReduction(&op) && target->kind == FusionKind::pointwise) {
+    if (graph.classify(op) == FusionOpClass::Reduction &&
+        target->kind == FusionKind::pointwise) {
       target->kind = FusionKind::reduction;
       std::tie(target->reductionShape, target->reductionDims) =
-          reductionSpace(&op);
+          FusionGraph::getReductionSpace(op);
     }
-    target->ops.push_back(&op);
-    target->members.insert(&op);
-    groupOf[&op] = target;
+    target->ops.push_back(op);
+    target->members.insert(op);
+    groupOf[op] = target;
   }
-
-  for (std::unique_ptr<Group> &group : groups)
-    materialize(*group);
-  // Cheap producers were cloned into the groups; drop the dead originals.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (isClonable(&op) && op.use_empty())
-      op.erase();
-  sortTopologically(&block);
+  for (const std::unique_ptr<Group> &group : groups)
+    plan.groups.push_back(group->ops);
+  return success();
 }
 
-void Fuser::materialize(Group &group) {
-  Operation *last = group.ops.back();
-  OpBuilder builder(last);
-  // Inputs: tensors defined outside the group (in first-use order); cheap
-  // producers are cloned instead.
-  llvm::SetVector<Value> inputs;
-  llvm::SetVector<Operation *> clones;
-  std::function<void(Value)> addOperand = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    if (def && group.members.contains(def))
-      return;
-    if (def && isClonable(def)) {
-      for (Value operand : def->getOperands())
-        addOperand(operand);
-      clones.insert(def);
-      return;
-    }
-    inputs.insert(value);
-  };
-  for (Operation *op : group.ops)
-    for (Value operand : op->getOperands())
-      addOperand(operand);
-  // Outputs: results used outside the group. A cheap producer whose users
-  // are all members (the tensor.dim of a member that sizes a member's
-  // reshape) is cloned into the group and does not count.
-  auto usedOutside = [&](Operation *user) {
-    if (group.members.contains(user))
-      return false;
-    return !isClonable(user) || user->use_empty() ||
-           llvm::any_of(user->getUsers(), [&](Operation *userOfUser) {
-             return !group.members.contains(userOfUser);
-           });
-  };
-  SmallVector<Value> outputs;
-  for (Operation *op : group.ops)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), usedOutside))
-        outputs.push_back(result);
+namespace mlir {
+namespace tensor_program {
+void registerCostFusionStrategies(); // FusionCost.cpp
+} // namespace tensor_program
+} // namespace mlir
 
-  SmallVector<Type> resultTypes;
-  for (Value output : outputs)
-    resultTypes.push_back(output.getType());
-  auto fused = FusedOp::create(builder, last->getLoc(), group.kind, resultTypes,
-                               inputs.getArrayRef());
-  Block &body = fused.getBody().front();
-  IRMapping mapping;
-  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
-    mapping.map(input, arg);
-  OpBuilder inner = OpBuilder::atBlockEnd(&body);
-  // Clones and members in program order: a clone may use a member (the
-  // tensor.dim of a member's result) and a member a clone.
-  SmallVector<Operation *> ordered(clones.begin(), clones.end());
-  llvm::append_range(ordered, group.ops);
-  llvm::sort(ordered,
-             [&](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : ordered)
-    inner.clone(*op, mapping);
-  SmallVector<Value> yielded;
-  for (Value output : outputs)
-    yielded.push_back(mapping.lookup(output));
-  YieldOp::create(inner, last->getLoc(), yielded);
-
-  for (auto [output, result] : llvm::zip(outputs, fused.getResults()))
-    output.replaceUsesWithIf(result, [&](OpOperand &use) {
-      return !group.members.contains(use.getOwner());
-    });
-  // Members, and the cheap producers that only they used, latest first.
-  for (Operation *op : llvm::reverse(ordered))
-    if (group.members.contains(op) || op->use_empty())
-      op->erase();
-  ++kernels;
-  fusedOps += group.ops.size();
+void tensor_program::registerBuiltinFusionStrategies() {
+  static bool once = [] {
+    registerFusionStrategy(
+        "none", "every op a kernel of its own (the baseline)",
+        [] { return std::make_unique<NoFusion>(); });
+    registerFusionStrategy(
+        "greedy",
+        "producer-consumer groups in program order (the default)",
+        [] { return std::make_unique<Greedy>(); });
+    registerCostFusionStrategies();
+    return true;
+  }();
+  (void)once;
 }
 
 namespace {
@@ -307,22 +195,50 @@ struct TensorProgramFusePass
           TensorProgramFusePass> {
   using TensorProgramFusePassBase::TensorProgramFusePassBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    // An unknown strategy is an error before any function is touched.
+    if (!createFusionStrategy(strategy)) {
+      std::string names;
+      for (const auto &[name, description] : getFusionStrategies())
+        names += (names.empty() ? "" : ", ") + name;
+      return emitError(UnknownLoc::get(context))
+             << "--tensor-program-fuse: unknown strategy '" << strategy
+             << "'; the registered strategies are " << names;
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    TensorProgramFusePassOptions options;
+    FusionOptions options;
     options.fuseElementwise = fuseElementwise;
     options.fuseReductions = fuseReductions;
     options.fuseMatmulEpilogues = fuseMatmulEpilogues;
     options.maxGroupSize = maxGroupSize;
-    Fuser fuser(options);
-    fuser.run(func.getBody().front());
-    numKernels += fuser.kernels;
-    numFusedOps += fuser.fusedOps;
-    if (report)
-      func.emitRemark() << "fused " << fuser.fusedOps << " ops into "
-                        << fuser.kernels << " kernels";
+    std::unique_ptr<FusionStrategy> chosen = createFusionStrategy(strategy);
+    FusionGraph graph(func.getBody().front());
+    FusionPlan plan;
+    if (failed(chosen->propose(graph, options, plan)))
+      return signalPassFailure();
+    if (std::optional<std::string> problem = checkFusionPlan(graph, plan)) {
+      func.emitError() << "fusion strategy '" << strategy
+                       << "' proposed an illegal grouping: " << *problem;
+      return signalPassFailure();
+    }
+    FusionResult result = applyFusionPlan(graph, std::move(plan));
+    numKernels += result.kernels;
+    numFusedOps += result.fusedOps;
+    if (report) {
+      InFlightDiagnostic remark = func.emitRemark();
+      remark << "fused " << result.fusedOps << " ops into " << result.kernels
+             << " kernels";
+      if (strategy != "greedy")
+        remark << " (strategy '" << strategy << "')";
+      if (result.recomputedOps)
+        remark << ", " << result.recomputedOps << " ops recomputed";
+    }
   }
 };
 } // namespace

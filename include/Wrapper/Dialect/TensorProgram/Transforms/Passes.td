@@ -60,11 +60,24 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
   let summary = "Groups ops into fused regions, one per future kernel";
   let description = [{
     Partitions the computing ops of a function into `tensor_program.fused`
-    regions, each of which becomes one kernel. Every op lands in exactly one
-    group (no work is duplicated), except cheap producers that are cloned
-    into each group using them: splat and rank-0 constants and `tensor.dim`.
+    regions, each of which becomes one kernel. A **fusion strategy**
+    (`strategy=NAME`, docs/Fusion.md) proposes the groups; shared code
+    checks them (every op fusible, in one group unless the strategy asked to
+    recompute it, the kinds' rules below, no cycle between the fused ops:
+    a violation is an error naming the strategy) and builds the fused ops.
+    Every op lands in exactly one group (no work is duplicated) unless the
+    strategy recomputes it, and cheap producers are cloned into each group
+    using them: splat and rank-0 constants and `tensor.dim`. The
+    strategies: `none` (every op a kernel of its own), `greedy` (the
+    default, below), `cost` (pairs merged in order of the bytes they save,
+    cheap broadcasts recomputed per consumer), `horizontal` (greedy, then
+    independent pointwise groups that read a common input merged).
 
-    The algorithm is greedy in program order. An op joins the group of one
+    The rules of every group: at most one matrix product, whose other
+    members consume its result (an epilogue); reductions only over one
+    shape and set of dimensions; no product with a reduction.
+
+    `greedy` works in program order. An op joins the group of one
     of its producers (the latest one it may join) when the rules allow it,
     and otherwise starts a group:
 
@@ -101,6 +114,10 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
     ```
   }];
   let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"greedy\"",
+           "The fusion strategy that proposes the groups: none, greedy, "
+           "cost, horizontal, or one a downstream project registered "
+           "(registerFusionStrategy; docs/Fusion.md)">,
     Option<"fuseElementwise", "elementwise", "bool", /*default=*/"true",
            "Fuse chains of elementwise and layout ops">,
     Option<"fuseReductions", "reductions", "bool", /*default=*/"true",

@@ -1,0 +1,466 @@
+//===- FusionStrategy.cpp - the registry, legality and fused ops ----------===//
+//
+// Part of the Wrapper project.
+//
+// What every fusion strategy shares: the registry of strategies, the op
+// graph they see, the check of their proposals, and the building of the
+// tensor_program.fused ops. The strategies themselves live in Fuse.cpp
+// (none, greedy) and FusionCost.cpp (cost, horizontal).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Wrapper/Dialect/TensorProgram/Transforms/FusionStrategy.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::tensor_program;
+
+FusionStrategy::~FusionStrategy() = default;
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Registered {
+  std::string description;
+  FusionStrategyFactory factory;
+};
+struct Registry {
+  std::mutex lock;
+  llvm::StringMap<Registered> strategies;
+};
+} // namespace
+
+static Registry &registry() {
+  static Registry instance;
+  return instance;
+}
+
+void tensor_program::registerFusionStrategy(StringRef name,
+                                            StringRef description,
+                                            FusionStrategyFactory factory) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> guard(r.lock);
+  r.strategies[name] = Registered{description.str(), std::move(factory)};
+}
+
+std::unique_ptr<FusionStrategy>
+tensor_program::createFusionStrategy(StringRef name) {
+  registerBuiltinFusionStrategies();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> guard(r.lock);
+  auto it = r.strategies.find(name);
+  return it == r.strategies.end() ? nullptr : it->second.factory();
+}
+
+SmallVector<std::pair<std::string, std::string>>
+tensor_program::getFusionStrategies() {
+  registerBuiltinFusionStrategies();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> guard(r.lock);
+  SmallVector<std::pair<std::string, std::string>> names;
+  for (const auto &entry : r.strategies)
+    names.emplace_back(entry.getKey().str(), entry.getValue().description);
+  llvm::sort(names);
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// The op graph
+//===----------------------------------------------------------------------===//
+
+FusionGraph::FusionGraph(Block &block) : block(block) {
+  unsigned index = 0;
+  for (Operation &op : block) {
+    position[&op] = index++;
+    if (isFusible(&op))
+      ops.push_back(&op);
+  }
+}
+
+bool FusionGraph::isClonable(Operation *op) {
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    auto type = constant.getType();
+    return type.getRank() == 0 || isa<SplatElementsAttr>(constant.getValue());
+  }
+  return isSizeComputation(op);
+}
+
+FusionOpClass FusionGraph::classify(Operation *op) const {
+  if (!isa<TensorProgramDialect>(op->getDialect()) || op->getNumResults() != 1)
+    return FusionOpClass::Unfusible;
+  if (isa<ExternOp, CopyBackOp, FusedOp, ConstantOp>(op) || isComposite(op))
+    return FusionOpClass::Unfusible;
+  // Index operands must come from clonable producers.
+  for (Value operand : op->getOperands()) {
+    if (isa<RankedTensorType>(operand.getType()))
+      continue;
+    Operation *def = operand.getDefiningOp();
+    if (!def || !isClonable(def))
+      return FusionOpClass::Unfusible;
+  }
+  if (isContraction(op))
+    return FusionOpClass::Contraction;
+  if (isReduction(op))
+    return FusionOpClass::Reduction;
+  if (isElementwise(op) || isLayout(op) ||
+      isa<FullOp, IotaOp, UniformOp, FromIndexOp>(op))
+    return FusionOpClass::Pointwise;
+  return FusionOpClass::Unfusible;
+}
+
+SmallVector<Operation *> FusionGraph::getProducers(Operation *op) const {
+  SmallVector<Operation *> producers;
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && def->getBlock() == &block && isFusible(def) &&
+        !llvm::is_contained(producers, def))
+      producers.push_back(def);
+  return producers;
+}
+
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+FusionGraph::getReductionSpace(Operation *op) {
+  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+  SmallVector<int64_t> dims;
+  if (auto argmax = dyn_cast<ArgMaxOp>(op))
+    dims.push_back(static_cast<int64_t>(argmax.getDim()));
+  else if (auto r = dyn_cast<ReduceSumOp>(op))
+    dims = llvm::to_vector(r.getDims());
+  else if (auto r = dyn_cast<ReduceMeanOp>(op))
+    dims = llvm::to_vector(r.getDims());
+  else if (auto r = dyn_cast<ReduceMaxOp>(op))
+    dims = llvm::to_vector(r.getDims());
+  else if (auto r = dyn_cast<ReduceMinOp>(op))
+    dims = llvm::to_vector(r.getDims());
+  else if (auto r = dyn_cast<ReduceProdOp>(op))
+    dims = llvm::to_vector(r.getDims());
+  return {SmallVector<int64_t>(input.getShape()), dims};
+}
+
+std::optional<int64_t> FusionGraph::getStaticBytes(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return type.getNumElements() * std::max<int64_t>(1, bits / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+/// "tensor_program.add at loc(...)": an op, for messages.
+static std::string describe(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' at " << op->getLoc();
+  return text;
+}
+
+std::optional<std::string>
+tensor_program::checkFusionPlan(const FusionGraph &graph,
+                                const FusionPlan &plan) {
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  for (auto [index, group] : llvm::enumerate(plan.groups)) {
+    if (group.empty())
+      return "group #" + std::to_string(index) + " is empty";
+    unsigned contractions = 0;
+    Operation *contraction = nullptr, *reduction = nullptr;
+    llvm::SmallPtrSet<Operation *, 16> members(group.begin(), group.end());
+    if (members.size() != group.size())
+      return "group #" + std::to_string(index) + " names an op twice";
+    for (Operation *op : group) {
+      if (op->getBlock() != &graph.getBlock())
+        return describe(op) + " is not in the block being fused";
+      FusionOpClass kind = graph.classify(op);
+      if (kind == FusionOpClass::Unfusible)
+        return describe(op) + " cannot be fused";
+      auto [it, inserted] = groupOf.try_emplace(op, index);
+      if (!inserted && !plan.recompute.contains(op))
+        return describe(op) + " is in groups #" + std::to_string(it->second) +
+               " and #" + std::to_string(index) +
+               " but the strategy did not ask to recompute it";
+      if (plan.recompute.contains(op) && kind != FusionOpClass::Pointwise)
+        return describe(op) +
+               " is recomputed, but only elementwise and layout ops may be";
+      if (kind == FusionOpClass::Contraction) {
+        ++contractions;
+        contraction = op;
+      } else if (kind == FusionOpClass::Reduction) {
+        if (reduction &&
+            FusionGraph::getReductionSpace(op) !=
+                FusionGraph::getReductionSpace(reduction))
+          return "group #" + std::to_string(index) + " holds " +
+                 describe(reduction) + " and " + describe(op) +
+                 ", reductions over different shapes or dimensions";
+        reduction = op;
+      }
+    }
+    if (contractions > 1)
+      return "group #" + std::to_string(index) +
+             " holds more than one matrix product";
+    if (contraction && reduction)
+      return "group #" + std::to_string(index) + " holds a matrix product (" +
+             describe(contraction) + ") and a reduction (" +
+             describe(reduction) + ")";
+    if (contraction) {
+      // A product's kernel takes elementwise consumers (an epilogue), not
+      // producers: every other member must read the product's result,
+      // directly or through members.
+      llvm::SmallPtrSet<Operation *, 16> reached = {contraction};
+      bool grew = true;
+      while (grew) {
+        grew = false;
+        for (Operation *op : group)
+          if (!reached.contains(op) &&
+              llvm::any_of(op->getOperands(), [&](Value operand) {
+                Operation *def = operand.getDefiningOp();
+                return def && reached.contains(def);
+              })) {
+            reached.insert(op);
+            grew = true;
+          }
+      }
+      for (Operation *op : group)
+        if (!reached.contains(op))
+          return describe(op) + " is in the group of the matrix product " +
+                 describe(contraction) +
+                 " but does not consume its result (products take "
+                 "epilogues only)";
+    }
+  }
+
+  // No cycle between the fused ops: the graph of nodes (a group, or an op of
+  // no group) with an edge from each value's producing node to each of its
+  // readers' nodes must be acyclic (Kahn's algorithm). A recomputed op is
+  // computed in every group that holds it: a member of such a group reads
+  // that group's copy; others read the first group's.
+  Block &block = graph.getBlock();
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> nodesOf;
+  for (auto [index, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group)
+      nodesOf[op].push_back(index);
+  unsigned numNodes = plan.groups.size();
+  for (Operation &op : block)
+    if (!nodesOf.count(&op))
+      nodesOf[&op].push_back(numNodes++);
+  SmallVector<llvm::SmallSetVector<unsigned, 4>> successors(numNodes);
+  SmallVector<unsigned> indegree(numNodes, 0);
+  // Cheap producers (constants, tensor.dim) are cloned into each group that
+  // reads them: they are no nodes; what reads one reads its operands.
+  std::function<void(Operation *, SmallVectorImpl<Operation *> &)> addProducer =
+      [&](Operation *def, SmallVectorImpl<Operation *> &producers) {
+        if (!FusionGraph::isClonable(def)) {
+          producers.push_back(def);
+          return;
+        }
+        for (Value operand : def->getOperands())
+          if (Operation *inner = operand.getDefiningOp();
+              inner && inner->getBlock() == &block)
+            addProducer(inner, producers);
+      };
+  for (Operation &user : block) {
+    if (FusionGraph::isClonable(&user))
+      continue;
+    // Every value the op (and its regions) reads that an op of the block
+    // defines.
+    SmallVector<Operation *> producers;
+    user.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->getBlock() == &block && def != &user)
+          addProducer(def, producers);
+    });
+    for (unsigned to : nodesOf[&user])
+      for (Operation *def : producers) {
+        ArrayRef<unsigned> defNodes = nodesOf[def];
+        unsigned from = llvm::is_contained(defNodes, to) ? to : defNodes[0];
+        if (from != to && successors[from].insert(to))
+          ++indegree[to];
+      }
+  }
+  SmallVector<unsigned> ready;
+  for (unsigned i = 0; i < numNodes; ++i)
+    if (indegree[i] == 0)
+      ready.push_back(i);
+  unsigned visited = 0;
+  while (!ready.empty()) {
+    unsigned current = ready.pop_back_val();
+    ++visited;
+    for (unsigned next : successors[current])
+      if (--indegree[next] == 0)
+        ready.push_back(next);
+  }
+  if (visited != numNodes) {
+    for (unsigned i = 0; i < plan.groups.size(); ++i)
+      if (indegree[i] != 0)
+        return "the groups make a cycle of fused ops (group #" +
+               std::to_string(i) + ", holding " +
+               describe(plan.groups[i].front()) +
+               ", both feeds and needs another group)";
+    return std::string("the groups make a cycle of fused ops");
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Building the fused ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Builds one group's tensor_program.fused op.
+class Materializer {
+public:
+  explicit Materializer(FusionResult &result) : result(result) {}
+  void materialize(ArrayRef<Operation *> ops);
+
+private:
+  FusionResult &result;
+};
+} // namespace
+
+/// The fused op's kind: that of its product or reductions, else pointwise.
+static FusionKind kindOf(ArrayRef<Operation *> ops) {
+  FusionKind kind = FusionKind::pointwise;
+  for (Operation *op : ops) {
+    if (isContraction(op))
+      return FusionKind::matmul;
+    if (isReduction(op))
+      kind = FusionKind::reduction;
+  }
+  return kind;
+}
+
+void Materializer::materialize(ArrayRef<Operation *> groupOps) {
+  SmallVector<Operation *> ops(groupOps);
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
+  Operation *last = ops.back();
+  OpBuilder builder(last);
+  // Inputs: tensors defined outside the group (in first-use order); cheap
+  // producers are cloned instead.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> clones;
+  std::function<void(Value)> addOperand = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (def && members.contains(def))
+      return;
+    if (def && FusionGraph::isClonable(def)) {
+      for (Value operand : def->getOperands())
+        addOperand(operand);
+      clones.insert(def);
+      return;
+    }
+    inputs.insert(value);
+  };
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands())
+      addOperand(operand);
+  // Outputs: results used outside the group. A cheap producer whose users
+  // are all members (the tensor.dim of a member that sizes a member's
+  // reshape) is cloned into the group and does not count.
+  auto usedOutside = [&](Operation *user) {
+    if (members.contains(user))
+      return false;
+    return !FusionGraph::isClonable(user) || user->use_empty() ||
+           llvm::any_of(user->getUsers(), [&](Operation *userOfUser) {
+             return !members.contains(userOfUser);
+           });
+  };
+  SmallVector<Value> outputs;
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), usedOutside))
+        outputs.push_back(result);
+
+  SmallVector<Type> resultTypes;
+  for (Value output : outputs)
+    resultTypes.push_back(output.getType());
+  auto fused = FusedOp::create(builder, last->getLoc(), kindOf(ops),
+                               resultTypes, inputs.getArrayRef());
+  Block &body = fused.getBody().front();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+    mapping.map(input, arg);
+  OpBuilder inner = OpBuilder::atBlockEnd(&body);
+  // Clones and members in program order: a clone may use a member (the
+  // tensor.dim of a member's result) and a member a clone.
+  SmallVector<Operation *> ordered(clones.begin(), clones.end());
+  llvm::append_range(ordered, ops);
+  llvm::sort(ordered,
+             [&](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    inner.clone(*op, mapping);
+  SmallVector<Value> yielded;
+  for (Value output : outputs)
+    yielded.push_back(mapping.lookup(output));
+  YieldOp::create(inner, last->getLoc(), yielded);
+
+  for (auto [output, fusedResult] : llvm::zip(outputs, fused.getResults()))
+    output.replaceUsesWithIf(fusedResult, [&](OpOperand &use) {
+      return !members.contains(use.getOwner());
+    });
+  // Members, and the cheap producers that only they used, latest first.
+  for (Operation *op : llvm::reverse(ordered))
+    if (members.contains(op) || op->use_empty())
+      op->erase();
+  ++result.kernels;
+  result.fusedOps += ops.size();
+}
+
+FusionResult tensor_program::applyFusionPlan(FusionGraph &graph,
+                                             FusionPlan plan) {
+  FusionResult result;
+  // Recomputed ops: each group after the first that holds one gets a clone
+  // of its own (placed right after the original), which its members read.
+  llvm::DenseMap<Operation *, unsigned> first;
+  for (unsigned index = 0; index < plan.groups.size(); ++index) {
+    SmallVector<Operation *> &group = plan.groups[index];
+    for (Operation *&op : group) {
+      if (!plan.recompute.contains(op))
+        continue;
+      if (first.try_emplace(op, index).second)
+        continue;
+      OpBuilder builder(op->getContext());
+      builder.setInsertionPointAfter(op);
+      Operation *copy = builder.clone(*op);
+      llvm::SmallPtrSet<Operation *, 16> members(group.begin(), group.end());
+      for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+        from.replaceUsesWithIf(to, [&](OpOperand &use) {
+          return members.contains(use.getOwner());
+        });
+      op = copy;
+      ++result.recomputedOps;
+    }
+  }
+  // Every fusible op of no group is a kernel of its own.
+  llvm::SmallPtrSet<Operation *, 32> grouped;
+  for (const SmallVector<Operation *> &group : plan.groups)
+    grouped.insert(group.begin(), group.end());
+  for (Operation &op : graph.getBlock())
+    if (graph.isFusible(&op) && !grouped.contains(&op))
+      plan.groups.push_back({&op});
+  // The recomputed originals' own group keeps them; a recomputed op no
+  // group kept (all its users got clones) goes with the dead cheap ones.
+  Materializer materializer(result);
+  for (const SmallVector<Operation *> &group : plan.groups)
+    materializer.materialize(group);
+  // Cheap producers were cloned into the groups; drop the dead originals.
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(graph.getBlock())))
+    if (FusionGraph::isClonable(&op) && op.use_empty())
+      op.erase();
+  sortTopologically(&graph.getBlock());
+  return result;
+}
