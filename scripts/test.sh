@@ -70,9 +70,12 @@ if cmake --install "$build" --prefix "$prefix" >"$log" 2>&1 &&
    ninja -C "$downstream" >>"$log" 2>&1 &&
    "$downstream/downstream-opt" "$root/examples/downstream/roundtrip.mlir" |
      "$downstream/downstream-opt" |
-     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/roundtrip.mlir" >>"$log" 2>&1
+     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/roundtrip.mlir" >>"$log" 2>&1 &&
+   "$downstream/downstream-opt" "$root/examples/downstream/strategy.mlir" \
+     --tensor-program-fuse=strategy=first-two |
+     /usr/lib/llvm-22/bin/FileCheck "$root/examples/downstream/strategy.mlir" >>"$log" 2>&1
 then
-  echo "PASS: downstream example builds against the installed package and round-trips"
+  echo "PASS: downstream example builds against the installed package, round-trips and fuses with its own strategy"
   passed=$((passed + 1))
 else
   tail -30 "$log"

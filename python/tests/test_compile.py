@@ -90,6 +90,34 @@ def test_the_gemm_template_and_plain_loops_agree():
     np.testing.assert_allclose(with_gemm, without, rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.parametrize("strategy", ["none", "greedy", "cost", "horizontal", False])
+def test_fusion_strategies_compute_the_same(strategy):
+    # Each fusion strategy (docs/Fusion.md) gives the MLP's values and the
+    # softmax/sum pair's; an unknown name is refused with the known ones.
+    rng = np.random.default_rng(11)
+    args = [rng.standard_normal((6, 64), dtype=np.float32),
+            rng.standard_normal((96, 64), dtype=np.float32) * 0.1,
+            rng.standard_normal(96, dtype=np.float32),
+            rng.standard_normal((32, 96), dtype=np.float32) * 0.1,
+            rng.standard_normal(32, dtype=np.float32)]
+    (y,) = wrapper_mlir.compile(MLP, fuse=strategy)(*args)
+    np.testing.assert_allclose(y, mlp_reference(*args), rtol=1e-4, atol=1e-4)
+    x = rng.standard_normal((3, 50), dtype=np.float32)
+    s, r = wrapper_mlir.compile(SOFTMAX_SUM, fuse=strategy)(x)
+    e = np.exp(x - x.max(1, keepdims=True))
+    np.testing.assert_allclose(s, e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(r, x.sum(1), rtol=1e-5, atol=1e-5)
+
+
+def test_unknown_fusion_strategy():
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match="fuse-strategy 'nope' is not a registered fusion strategy; "
+                             "the strategies are cost, greedy, horizontal, none"):
+        wrapper_mlir.compile(MLP, fuse="nope")
+    with pytest.raises(wrapper_mlir.WrapperError, match="fuse must be True, False or"):
+        wrapper_mlir.compile(MLP, fuse=3)
+
+
 def test_ir_stages(mlp):
     assert "tensor_program.linear" in mlp.ir("source")
     frontend = mlp.ir("frontend")

@@ -8,7 +8,7 @@ from ._compile import WrapperError, _compile_text
 
 def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwargs=None,
             dynamic_batch=False, parallel=True, gemm=True, plan_memory="reuse", fallback=True,
-            cuda_graphs=False):
+            cuda_graphs=False, fuse=True):
     """Compiles `graph` for `target` and returns a callable model.
 
     `graph` is one of:
@@ -30,7 +30,9 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
     `plan_memory` are CPU options). With `cuda_graphs` (CUDA), calls on
     CUDA tensors capture one CUDA graph per input signature and replay it.
     With `fallback`, torch ops the compiler lacks run in PyTorch, each with
-    a warning; without, they are an error.
+    a warning; without, they are an error. `fuse` is True (the default
+    fusion strategy, greedy), False (no fusion) or a strategy's name
+    ("none", "greedy", "cost", "horizontal"; docs/Fusion.md).
     """
     if target is not None and target not in ("cpu", "cuda"):
         raise WrapperError(f"unknown target '{target}'; expected 'cpu' or 'cuda'")
@@ -56,13 +58,13 @@ def compile(graph, example_inputs=None, target=None, *, entry=None, example_kwar
         return compile_torch(graph, example_inputs, example_kwargs=example_kwargs,
                              dynamic_batch=dynamic_batch, parallel=parallel, gemm=gemm,
                              plan_memory=plan_memory, target=target, fallback=fallback,
-                             cuda_graphs=cuda_graphs)
+                             cuda_graphs=cuda_graphs, fuse=fuse)
     if example_inputs is not None or example_kwargs is not None or dynamic_batch:
         raise WrapperError("example_inputs, example_kwargs and dynamic_batch are for torch "
                            "models; tensor_program text carries its own types (write ? for "
                            "a dynamic dimension)")
     model = _compile_text(graph, entry=entry, parallel=parallel, gemm=gemm,
-                          plan_memory=plan_memory, target=target or "cpu")
+                          plan_memory=plan_memory, target=target or "cpu", fuse=fuse)
     if cuda_graphs:
         from ._cuda_graphs import enable
 
