@@ -1,5 +1,5 @@
 """Whole models: cold compile time and time per call, Wrapper against
-Inductor and eager PyTorch, on the public zoo (python/tests/zoo.py).
+Inductor and eager PyTorch, on the public zoo (wrapper_mlir.zoo).
 
     .venv/bin/python bench/models.py [--models a,b] [--batch 2 | --batch 1,8] [--threads 1,2]
                                      [--calls 10] [--no-inductor]

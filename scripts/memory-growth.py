@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Memory of a process calling one compiled zoo model many times: the model
-(python/tests/zoo.py) is compiled with wrapper_mlir.compile, warmed up, then
+(wrapper_mlir.zoo) is compiled with wrapper_mlir.compile, warmed up, then
 called CALLS times on inputs of one shape; the growth of the resident set
 (and, with --device cuda, of the device memory the CUDA runtime and PyTorch
 hold) after the warm-up must stay under BOUND MiB.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The public model zoo (python/tests/zoo.py) compiled under every compiler
+"""The public model zoo (wrapper_mlir.zoo) compiled under every compiler
 configuration (each memory planner with fusion on and off, products as
 loops, untiled and small-tile kernels, one thread: zoo.ALL_CONFIGS), each
 build run on the same inputs for every batch size and compared with eager
