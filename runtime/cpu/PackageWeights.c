@@ -724,6 +724,31 @@ int32_t wrapper_package_num_user_inputs(const wrapper_package_weights *weights,
   return weights->model->api.num_inputs(model) - weights->model->num_inputs;
 }
 
+/* The start of a run: checks that the caller gives the model's inputs
+ * less those the weights fill, and allocates the `total` input slots
+ * (`element` bytes each) and the mask of those the weights fill. */
+static wrapper_status begin_run(const wrapper_package_weights *weights,
+                                const wrapper_model *model, int32_t num_inputs,
+                                size_t element, int32_t *total, void **all,
+                                char **mine) {
+  *total = weights->model->api.num_inputs(model);
+  int32_t filled = weights->model->num_inputs;
+  if (num_inputs != *total - filled)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the model takes %d inputs besides its "
+                                "weights, %d were given",
+                                *total - filled, num_inputs);
+  *all = calloc(*total ? *total : 1, element);
+  *mine = calloc(*total ? *total : 1, 1);
+  if (!*all || !*mine) {
+    free(*all);
+    free(*mine);
+    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                "cannot allocate the model's inputs");
+  }
+  return WRAPPER_OK;
+}
+
 wrapper_status wrapper_package_run(wrapper_package_weights *weights,
                                    wrapper_model *model,
                                    const wrapper_array *inputs,
@@ -733,21 +758,14 @@ wrapper_status wrapper_package_run(wrapper_package_weights *weights,
     return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                 "wrapper_package_run: a null argument");
   const wrapper_model_api *api = &weights->model->api;
-  int32_t total = api->num_inputs(model);
-  int32_t filled = weights->model->num_inputs;
-  if (num_inputs != total - filled)
-    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                                "the model takes %d inputs besides its "
-                                "weights, %d were given",
-                                total - filled, num_inputs);
-  wrapper_array *all = calloc(total ? total : 1, sizeof(wrapper_array));
-  char *mine = calloc(total ? total : 1, 1);
-  if (!all || !mine) {
-    free(all);
-    free(mine);
-    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                                "cannot allocate the model's inputs");
-  }
+  int32_t total, filled = weights->model->num_inputs;
+  wrapper_array *all;
+  char *mine;
+  wrapper_status begun =
+      begin_run(weights, model, num_inputs, sizeof(wrapper_array), &total,
+                (void **)&all, &mine);
+  if (begun != WRAPPER_OK)
+    return begun;
   weight_set *set = acquire(weights);
   wrapper_status status = WRAPPER_OK;
   for (int32_t i = 0; i < filled; ++i) {
@@ -790,22 +808,14 @@ wrapper_status wrapper_package_run_device(wrapper_package_weights *weights,
                                 "wrapper_package_run",
                                 weights->model->api.target);
   const wrapper_model_api *api = &weights->model->api;
-  int32_t total = api->num_inputs(model);
-  int32_t filled = weights->model->num_inputs;
-  if (num_inputs != total - filled)
-    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                                "the model takes %d inputs besides its "
-                                "weights, %d were given",
-                                total - filled, num_inputs);
-  wrapper_strided_array *all =
-      calloc(total ? total : 1, sizeof(wrapper_strided_array));
-  char *mine = calloc(total ? total : 1, 1);
-  if (!all || !mine) {
-    free(all);
-    free(mine);
-    return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
-                                "cannot allocate the model's inputs");
-  }
+  int32_t total, filled = weights->model->num_inputs;
+  wrapper_strided_array *all;
+  char *mine;
+  wrapper_status begun =
+      begin_run(weights, model, num_inputs, sizeof(wrapper_strided_array),
+                &total, (void **)&all, &mine);
+  if (begun != WRAPPER_OK)
+    return begun;
   weight_set *set = acquire(weights);
   wrapper_status status = WRAPPER_OK;
   for (int32_t i = 0; i < filled; ++i) {

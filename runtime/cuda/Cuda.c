@@ -539,7 +539,10 @@ wrapper_status wrapper_cuda_copy_device(void *dst, const void *src,
   return WRAPPER_OK;
 }
 
-wrapper_status wrapper_cuda_synchronize(void) {
+/* Whether the runtime may wait for the GPU now (initialized, not
+ * capturing); with `reportSticky`, also reports (and clears) this thread's
+ * pending error. */
+static wrapper_status readyToWait(int reportSticky) {
   pthread_mutex_lock(&lock);
   wrapper_status status = ready();
   if (status == WRAPPER_OK && capturing)
@@ -547,11 +550,16 @@ wrapper_status wrapper_cuda_synchronize(void) {
         WRAPPER_ERROR_UNSUPPORTED,
         "waiting for the GPU while its stream is captured into a CUDA graph "
         "(between wrapper_cuda_graph_begin and _end)");
-  if (status == WRAPPER_OK && stickyStatus != WRAPPER_OK) {
+  if (status == WRAPPER_OK && reportSticky && stickyStatus != WRAPPER_OK) {
     status = wrapper_report_error(stickyStatus, "%s", stickyMessage);
     stickyStatus = WRAPPER_OK;
   }
   pthread_mutex_unlock(&lock);
+  return status;
+}
+
+wrapper_status wrapper_cuda_synchronize(void) {
+  wrapper_status status = readyToWait(/*reportSticky=*/1);
   if (status != WRAPPER_OK)
     return status;
   CU_CHECK(cu.cuStreamSynchronize(currentStream()), "cuStreamSynchronize");
@@ -559,14 +567,7 @@ wrapper_status wrapper_cuda_synchronize(void) {
 }
 
 wrapper_status wrapper_cuda_device_synchronize(void) {
-  pthread_mutex_lock(&lock);
-  wrapper_status status = ready();
-  if (status == WRAPPER_OK && capturing)
-    status = wrapper_report_error(
-        WRAPPER_ERROR_UNSUPPORTED,
-        "waiting for the GPU while its stream is captured into a CUDA graph "
-        "(between wrapper_cuda_graph_begin and _end)");
-  pthread_mutex_unlock(&lock);
+  wrapper_status status = readyToWait(/*reportSticky=*/0);
   if (status != WRAPPER_OK)
     return status;
   CU_CHECK(cu.cuCtxSynchronize(), "cuCtxSynchronize");

@@ -152,7 +152,8 @@ struct TextScanner {
 /// checking it: a malformed `dimensions = [...]` or `permutation = [...]`
 /// (anything but `[` after `=`, or `[` then `}` or the end of the file)
 /// dereferences a null attribute.
-/// Checks that each such list, in the custom form, is `[` integers `]`.
+/// Checks that each such list, in the custom form, is `[` integers `]`;
+/// and that properties after a linalg op's name are a dictionary.
 static std::optional<std::string> checkLinalgIntegerLists(StringRef text) {
   TextScanner scan{text};
   while (!scan.atEnd()) {
@@ -171,6 +172,21 @@ static std::optional<std::string> checkLinalgIntegerLists(StringRef text) {
     }
     StringRef op = scan.identifier();
     scan.pos += op.size();
+    if (op.starts_with("linalg.")) {
+      // The named ops' parsers read `<...>` after the name as properties and
+      // cast what they parsed to a dictionary unchecked: anything but `<{`
+      // is undefined behaviour there.
+      unsigned line = scan.line;
+      scan.skipSpace();
+      if (scan.peek() == '<') {
+        scan.advance();
+        scan.skipSpace();
+        if (scan.peek() != '{')
+          return ("malformed properties of " + op + " at line " + Twine(line) +
+                  ": expected '<{' attributes '}>'")
+              .str();
+      }
+    }
     if (op != "linalg.reduce" && op != "linalg.broadcast" &&
         op != "linalg.transpose")
       continue;

@@ -17,6 +17,8 @@
 // RUN: not wrapper-opt %S/Inputs/unterminated-dimensions.mlir 2>&1 | FileCheck %s --check-prefix=LIST
 // RUN: not wrapper-run %S/Inputs/unterminated-dimensions.mlir 2>&1 | FileCheck %s --check-prefix=LIST
 // LIST: error: {{.*}}unterminated-dimensions.mlir: malformed 'dimensions' of linalg.reduce at line 4: expected '[' integers separated by ',' ']'
+// RUN: not wrapper-opt %S/Inputs/linalg-properties.mlir 2>&1 | FileCheck %s --check-prefix=PROPS
+// PROPS: error: {{.*}}linalg-properties.mlir: malformed properties of linalg.fill at line 4: expected '<{' attributes '}>'
 //
 // 2 x 10^4 ops compile (fused into one kernel) and compute the right
 // values:
