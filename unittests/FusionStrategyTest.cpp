@@ -166,8 +166,8 @@ TEST_F(FusionStrategyTest, RegisteredStrategiesRunThroughThePass) {
   registerFusionStrategy("test-cyclic", "proposes a cycle",
                          [] { return std::make_unique<Cyclic>(); });
   auto names = getFusionStrategies();
-  for (StringRef name : {"none", "greedy", "cost", "horizontal",
-                         "test-first-pair"})
+  for (StringRef name :
+       {"none", "greedy", "cost", "horizontal", "test-first-pair"})
     EXPECT_TRUE(llvm::any_of(names, [&](const auto &entry) {
       return entry.first == name;
     })) << name.str();

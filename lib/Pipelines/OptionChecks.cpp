@@ -237,8 +237,7 @@ checkFrontend(const FrontendOptionsMixin<Derived, Base> &options) {
   if (tensor_program::createFusionStrategy(name))
     return std::nullopt;
   std::string names;
-  for (const auto &[known, description] :
-       tensor_program::getFusionStrategies())
+  for (const auto &[known, description] : tensor_program::getFusionStrategies())
     names += (names.empty() ? "" : ", ") + known;
   return "fuse-strategy '" + name +
          "' is not a registered fusion strategy; the strategies are " + names;

@@ -139,8 +139,7 @@ LogicalResult Greedy::propose(const FusionGraph &graph,
       if (!def)
         continue;
       Group *group = groupOf.lookup(def);
-      if (!group ||
-          (target && graph.getPosition(group->ops.back()) < latest))
+      if (!group || (target && graph.getPosition(group->ops.back()) < latest))
         continue;
       if (accepts(graph, options, *group, op)) {
         target = group;
@@ -176,12 +175,11 @@ void registerCostFusionStrategies(); // FusionCost.cpp
 
 void tensor_program::registerBuiltinFusionStrategies() {
   static bool once = [] {
+    registerFusionStrategy("none",
+                           "every op a kernel of its own (the baseline)",
+                           [] { return std::make_unique<NoFusion>(); });
     registerFusionStrategy(
-        "none", "every op a kernel of its own (the baseline)",
-        [] { return std::make_unique<NoFusion>(); });
-    registerFusionStrategy(
-        "greedy",
-        "producer-consumer groups in program order (the default)",
+        "greedy", "producer-consumer groups in program order (the default)",
         [] { return std::make_unique<Greedy>(); });
     registerCostFusionStrategies();
     return true;

@@ -193,8 +193,8 @@ LogicalResult CostFusion::propose(const FusionGraph &graph,
       bool only = llvm::all_of(value.getUsers(),
                                [&](Operation *other) { return other == user; });
       int64_t bytes = estimateBytes(value);
-      queue.push({only ? 2 * bytes : bytes, graph.getPosition(user), def,
-                  user});
+      queue.push(
+          {only ? 2 * bytes : bytes, graph.getPosition(user), def, user});
     }
   Groups groups(graph);
   while (!queue.empty()) {
@@ -275,9 +275,10 @@ LogicalResult HorizontalFusion::propose(const FusionGraph &graph,
     for (Operation *op : group)
       if (graph.classify(op) != FusionOpClass::Pointwise)
         return std::nullopt; // products and reductions stay as they are
-    Operation *last = *llvm::max_element(group, [&](Operation *a, Operation *b) {
-      return graph.getPosition(a) < graph.getPosition(b);
-    });
+    Operation *last =
+        *llvm::max_element(group, [&](Operation *a, Operation *b) {
+          return graph.getPosition(a) < graph.getPosition(b);
+        });
     auto type = dyn_cast<RankedTensorType>(last->getResult(0).getType());
     if (!type || !type.hasStaticShape())
       return std::nullopt;
@@ -299,7 +300,8 @@ LogicalResult HorizontalFusion::propose(const FusionGraph &graph,
     for (unsigned i = 0; i < readers.size(); ++i)
       for (unsigned j = i + 1; j < readers.size(); ++j) {
         auto &a = plan.groups[readers[i]], &b = plan.groups[readers[j]];
-        if (a.empty() || b.empty() || a.size() + b.size() > options.maxGroupSize)
+        if (a.empty() || b.empty() ||
+            a.size() + b.size() > options.maxGroupSize)
           continue;
         std::optional<SmallVector<int64_t>> sa = space(a), sb = space(b);
         if (!sa || !sb || *sa != *sb)

@@ -197,9 +197,8 @@ tensor_program::checkFusionPlan(const FusionGraph &graph,
         ++contractions;
         contraction = op;
       } else if (kind == FusionOpClass::Reduction) {
-        if (reduction &&
-            FusionGraph::getReductionSpace(op) !=
-                FusionGraph::getReductionSpace(reduction))
+        if (reduction && FusionGraph::getReductionSpace(op) !=
+                             FusionGraph::getReductionSpace(reduction))
           return "group #" + std::to_string(index) + " holds " +
                  describe(reduction) + " and " + describe(op) +
                  ", reductions over different shapes or dimensions";

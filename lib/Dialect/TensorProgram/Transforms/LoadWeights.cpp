@@ -121,18 +121,17 @@ private:
 
 /// The value of `type` from the file's `stored` tensor, or null with a
 /// message.
-DenseElementsAttr materialize(RankedTensorType type,
-                              const StoredTensor &stored, StringRef name,
-                              std::string &error) {
+DenseElementsAttr materialize(RankedTensorType type, const StoredTensor &stored,
+                              StringRef name, std::string &error) {
   std::string expected = tp::safetensorsDtypeName(type.getElementType());
   // Unsigned bytes stand for signless i8 (PyTorch's uint8).
-  bool dtypeOk = stored.dtype == expected ||
-                 (expected == "I8" && stored.dtype == "U8");
+  bool dtypeOk =
+      stored.dtype == expected || (expected == "I8" && stored.dtype == "U8");
   if (!dtypeOk) {
-    error = "weight '" + name.str() + "' has dtype " + stored.dtype +
-            " in the file, but the constant is " +
-            (expected.empty() ? std::string("of an unsupported type")
-                              : expected);
+    error =
+        "weight '" + name.str() + "' has dtype " + stored.dtype +
+        " in the file, but the constant is " +
+        (expected.empty() ? std::string("of an unsupported type") : expected);
     return nullptr;
   }
   if (ArrayRef<int64_t>(stored.shape) != type.getShape()) {
