@@ -286,7 +286,9 @@ def test_explore_compares_strategies(tmp_path):
     # python -m wrapper_mlir.explore on a tensor_program file: one row per
     # strategy and planner, each correct against the reference interpreter,
     # with fewer kernels and fewer bytes moved for the fusing strategies
-    # than for none; CSV and JSON written; unknown models refused.
+    # than for none; the bytes the runtime counted equal the estimate (a
+    # static program, each call once); CSV, JSON and the PNG plot written;
+    # unknown models refused.
     import csv
     import json
     import subprocess
@@ -305,7 +307,8 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
 """)
     command = [sys.executable, "-m", "wrapper_mlir.explore", str(program), "--fuse",
                "none,greedy,cost", "--plan", "reuse,pool", "--runs", "2",
-               "--csv", str(tmp_path / "out.csv"), "--json", str(tmp_path / "out.json")]
+               "--csv", str(tmp_path / "out.csv"), "--json", str(tmp_path / "out.json"),
+               "--plot", str(tmp_path / "out.png")]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = json.loads((tmp_path / "out.json").read_text())
@@ -315,8 +318,12 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
     by = {(r["fuse"], r["plan"]): r for r in rows}
     assert by["none", "reuse"]["kernels"] == 5 and by["greedy", "reuse"]["kernels"] == 2
     # cost passes no [64, 256] value between kernels: less traffic.
-    assert (by["cost", "reuse"]["bytes_moved"] < by["greedy", "reuse"]["bytes_moved"]
-            < by["none", "reuse"]["bytes_moved"])
+    assert (by["cost", "reuse"]["bytes_estimated"] < by["greedy", "reuse"]["bytes_estimated"]
+            < by["none", "reuse"]["bytes_estimated"])
+    # none: 5 calls; x and the broadcast 64x256 f32 values dominate.
+    assert by["none", "reuse"]["bytes_estimated"] > 5 * 64 * 256 * 4
+    assert all(r["bytes_measured"] == r["bytes_estimated"] for r in rows)
+    assert (tmp_path / "out.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with open(tmp_path / "out.csv") as stream:
         assert len(list(csv.DictReader(stream))) == 6
     refused = subprocess.run([sys.executable, "-m", "wrapper_mlir.explore", "no-such-model",

@@ -516,14 +516,16 @@ def fuse_flags(fuse):
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
-                  target="cpu", weights=None, fuse=True, tile_elements=None):
+                  target="cpu", weights=None, fuse=True, tile_elements=None, profile=False):
     """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
     bytes of its dense_resource constants, written to a safetensors file
-    next to it. `fuse` and `tile_elements` (None: the compiler's default)
-    are wrapper-compile's --fuse and --tile-elements."""
+    next to it. `fuse`, `tile_elements` (None: the compiler's default) and
+    `profile` are wrapper-compile's --fuse, --tile-elements and --profile."""
     flags = fuse_flags(fuse)
     if tile_elements is not None:
         flags.append(f"--tile-elements={int(tile_elements)}")
+    if profile:
+        flags.append("--profile")
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")
     try:
         return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,

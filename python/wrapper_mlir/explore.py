@@ -9,15 +9,19 @@ compared on models, in one command (docs/Fusion.md).
 Models are zoo names (wrapper_mlir.zoo; `zoo` for all of them) or
 tensor_program files. For each model and each choice of the grid (`--fuse`
 strategies x `--plan` memory planners) it prints: kernels formed, the bytes
-the kernel calls read and write (estimated from the compiled host graph's
-static shapes; a dynamic dimension counts as `--batch`), the static peak
-memory (the bytes of the buffers the memory planner leaves the graph to
-allocate), compile ms, run ms (median of `--runs`
-calls after a warm-up, with the spread) and the largest error against the
+the kernel calls read and write, estimated from the compiled host graph
+(each call once, at its static shapes; a dynamic dimension counts as
+`--batch`) and measured (the runtime's profiling counters over the calls a
+run executes, at their run-time sizes: wrapper-compile --profile), the
+static peak memory (the bytes of the buffers the memory planner leaves the
+graph to allocate), compile ms, run ms (median of `--runs` calls after a
+warm-up, with the spread; the profiling adds two clock reads per kernel
+call) and the largest error against the
 reference (eager PyTorch for zoo models, the NumPy reference interpreter
 for files). Each cell runs in a process of its own, so that caches and
 threads do not mix. `--csv`/`--json` write the table; `--plot` draws run
-time against peak memory per choice (needs matplotlib).
+time against peak memory per choice, a PNG (matplotlib, which
+scripts/setup-python.sh installs).
 """
 
 import argparse
@@ -34,8 +38,9 @@ from pathlib import Path
 
 from ._compile import WrapperError
 
-FIELDS = ["model", "fuse", "plan", "kernels", "bytes_moved", "peak_bytes", "compile_ms",
-          "run_ms", "run_ms_min", "run_ms_max", "max_error", "error"]
+FIELDS = ["model", "fuse", "plan", "kernels", "bytes_estimated", "bytes_measured",
+          "peak_bytes", "compile_ms", "run_ms", "run_ms_min", "run_ms_max", "max_error",
+          "error"]
 
 _MEMREF = re.compile(r"memref<([^>]*)>")
 _BITS = {"f32": 32, "f64": 64, "f16": 16, "bf16": 16, "i64": 64, "i32": 32, "i16": 16,
@@ -127,17 +132,20 @@ def _cell(model, fuse, plan, batch, runs, entry=None):
     with tempfile.TemporaryDirectory(prefix="wrapper_explore_") as workdir:
         library, _ = _build_library(workdir, text, entry, True, True, plan, "cpu", weights,
                                     fuse_flags(fuse) + ["--emit-mlir=frontend"])
-        row["kernels"], row["bytes_moved"], row["peak_bytes"] = frontend_stats(
+        row["kernels"], row["bytes_estimated"], row["peak_bytes"] = frontend_stats(
             Path(library).read_text(), batch)
     start = time.perf_counter()
-    compiled = _compile_text(text, entry=entry, weights=weights, plan_memory=plan, fuse=fuse)
+    compiled = _compile_text(text, entry=entry, weights=weights, plan_memory=plan, fuse=fuse,
+                             profile=True)
     row["compile_ms"] = round((time.perf_counter() - start) * 1e3, 1)
     outputs = compiled(*inputs)  # warm-up
+    counters = _ProfileCounters(compiled)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         compiled(*inputs)
         times.append((time.perf_counter() - start) * 1e3)
+    row["bytes_measured"] = counters.bytes() // runs
     row["run_ms"] = round(statistics.median(times), 3)
     row["run_ms_min"], row["run_ms_max"] = round(min(times), 3), round(max(times), 3)
     errors = []
@@ -149,6 +157,30 @@ def _cell(model, fuse, plan, batch, runs, entry=None):
         errors.append(float("inf"))
     row["max_error"] = max(errors, default=0.0)
     return row
+
+
+class _ProfileCounters:
+    """The runtime's kernel profiling counters, as a model compiled with
+    --profile fills them (wrapper_profile_*: process-wide, one id per
+    kernel), reset at construction."""
+
+    def __init__(self, compiled):
+        import ctypes
+
+        # The model's library resolves the runtime's symbols through its
+        # dependencies: the counters its calls fill.
+        self._lib = compiled._lib
+        self._lib.wrapper_profile_read_bytes.argtypes = [ctypes.c_int64]
+        self._lib.wrapper_profile_read_bytes.restype = ctypes.c_uint64
+        self._lib.wrapper_profile_reset()
+
+    def bytes(self):
+        """Bytes the kernel calls passed since the reset, over all ids."""
+        read = self._lib.wrapper_profile_read_bytes
+        return sum(read(i) for i in range(_PROFILE_MAX_KERNELS))
+
+
+_PROFILE_MAX_KERNELS = 4096  # WRAPPER_PROFILE_MAX_KERNELS
 
 
 def _run_cell(model, fuse, plan, args):
@@ -169,7 +201,8 @@ def _format(row):
     if row.get("error"):
         return f"{row['model']:<20} {row['fuse']:<11} {row['plan']:<6} error: {row['error']}"
     return (f"{row['model']:<20} {row['fuse']:<11} {row['plan']:<6} {row['kernels']:>7} "
-            f"{row['bytes_moved'] / 2**20:>10.2f} {row['peak_bytes'] / 2**20:>11.2f} "
+            f"{row['bytes_estimated'] / 2**20:>9.2f} {row['bytes_measured'] / 2**20:>9.2f} "
+            f"{row['peak_bytes'] / 2**20:>11.2f} "
             f"{row['compile_ms']:>10.0f} {row['run_ms']:>9.3f} "
             f"({row['run_ms_min']:.3f}-{row['run_ms_max']:.3f}) {row['max_error']:.2e}")
 
@@ -184,15 +217,29 @@ def _plot(rows, path):
         print(f"explore: --plot needs matplotlib (pip install matplotlib); {path} not written",
               file=sys.stderr)
         return False
-    figure, axes = plt.subplots(figsize=(7, 5))
-    for choice in sorted({(r["fuse"], r["plan"]) for r in rows if not r.get("error")}):
-        points = [r for r in rows if (r["fuse"], r["plan"]) == choice and not r.get("error")]
-        axes.scatter([r["peak_bytes"] / 2**20 for r in points], [r["run_ms"] for r in points],
-                     label=f"fuse={choice[0]} plan={choice[1]}")
+    good = [r for r in rows if not r.get("error")]
+    if not good:
+        print(f"explore: no cell ran; {path} not written", file=sys.stderr)
+        return False
+    figure, axes = plt.subplots(figsize=(8, 6))
+    several = len({r["model"] for r in good}) > 1
+    for choice in sorted({(r["fuse"], r["plan"]) for r in good}):
+        points = [r for r in good if (r["fuse"], r["plan"]) == choice]
+        xs = [r["peak_bytes"] / 2**20 for r in points]
+        ys = [r["run_ms"] for r in points]
+        axes.scatter(xs, ys, label=f"fuse={choice[0]} plan={choice[1]}", alpha=0.8)
+        if several:  # which model each point is
+            for x, y, r in zip(xs, ys, points):
+                axes.annotate(Path(r["model"]).name, (x, y), fontsize=6,
+                              textcoords="offset points", xytext=(3, 3))
+    peaks = [r["peak_bytes"] for r in good if r["peak_bytes"] > 0]
+    if peaks and max(peaks) > 100 * min(peaks):
+        axes.set_xscale("symlog", linthresh=min(peaks) / 2**20)
     axes.set_xlabel("static peak memory (MiB, planned buffers)")
     axes.set_ylabel("run time (ms, median)")
     axes.set_yscale("log")
-    axes.legend()
+    axes.set_title("run time against peak memory per choice")
+    axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path)
     return True
@@ -240,7 +287,8 @@ def main(argv=None):
             models += [name for name, _, _ in zoo.ZOO]
         else:
             models.append(model)
-    print(f"{'model':<20} {'fuse':<11} {'plan':<6} {'kernels':>7} {'moved MiB':>10} "
+    print(f"{'model':<20} {'fuse':<11} {'plan':<6} {'kernels':>7} {'est. MiB':>9} "
+          f"{'meas. MiB':>9} "
           f"{'planned MiB':>11} {'compile ms':>10} {'run ms':>9} (spread) max error", flush=True)
     rows = []
     for model in models:
@@ -257,9 +305,8 @@ def main(argv=None):
                 writer.writerow({k: row.get(k, "") for k in FIELDS})
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
-    if args.plot:
-        _plot(rows, args.plot)
-    return 1 if any(r.get("error") for r in rows) else 0
+    plotted = _plot(rows, args.plot) if args.plot else True
+    return 1 if any(r.get("error") for r in rows) or not plotted else 0
 
 
 if __name__ == "__main__":

@@ -78,6 +78,7 @@ const char *wrapper_status_name(wrapper_status status) {
 static uint64_t profileStart[WRAPPER_PROFILE_MAX_KERNELS];
 static uint64_t profileTotal[WRAPPER_PROFILE_MAX_KERNELS];
 static uint64_t profileCalls[WRAPPER_PROFILE_MAX_KERNELS];
+static uint64_t profileBytes[WRAPPER_PROFILE_MAX_KERNELS];
 
 static uint64_t nowNanoseconds(void) {
   struct timespec t;
@@ -105,9 +106,19 @@ void wrapper_profile_read(int64_t id, uint64_t *nanoseconds, uint64_t *calls) {
     *calls = valid ? profileCalls[id] : 0;
 }
 
+void wrapper_profile_bytes(int64_t id, int64_t bytes) {
+  if (id >= 0 && id < WRAPPER_PROFILE_MAX_KERNELS && bytes > 0)
+    profileBytes[id] += (uint64_t)bytes;
+}
+
+uint64_t wrapper_profile_read_bytes(int64_t id) {
+  return id >= 0 && id < WRAPPER_PROFILE_MAX_KERNELS ? profileBytes[id] : 0;
+}
+
 void wrapper_profile_reset(void) {
   memset(profileTotal, 0, sizeof(profileTotal));
   memset(profileCalls, 0, sizeof(profileCalls));
+  memset(profileBytes, 0, sizeof(profileBytes));
 }
 
 /*===------------------------------------------------------------------===*

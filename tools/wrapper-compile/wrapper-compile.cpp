@@ -120,6 +120,12 @@ static cl::opt<std::string> emitMLIR(
              "for stdout) instead of a model.so: frontend (kernels and the "
              "planned host graph; CPU) or llvm (the LLVM dialect)"),
     cl::value_desc("stage"), cl::cat(category));
+static cl::opt<bool> profile(
+    "profile",
+    cl::desc("Count every kernel call's time and bytes in the runtime's "
+             "profiling counters (wrapper_profile_read, "
+             "wrapper_profile_read_bytes; CPU)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<uint64_t> maxTensorBytes(
     "max-tensor-bytes",
     cl::desc("Refuse a program with a static tensor above this many bytes "
@@ -316,6 +322,11 @@ int main(int argc, char **argv) {
   CPUPipelineOptions options;
   if (failed(setCPUPipelineOptions(options, error)))
     return fail(error);
+  if (cuda && profile)
+    return fail("--profile counts CPU kernel calls; --target=cuda has no "
+                "profiling counters (time a CUDA model with wrapper-run "
+                "--benchmark)");
+  options.profile = profile;
   options.parallel = options.parallel && !cuda;
   options.cInterface = true;
   CUDAPipelineOptions cudaOptions;

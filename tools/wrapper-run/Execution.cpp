@@ -88,15 +88,25 @@ void mlir::wrapper::benchmarkOnCPU(ModuleOp module, unsigned runs,
   double total = 0;
   for (double t : ms)
     total += t;
+  uint64_t totalBytes = 0;
   for (auto [id, kernel] : llvm::enumerate(kernels)) {
     uint64_t ns = 0, calls = 0;
     wrapper_profile_read(id, &ns, &calls);
+    uint64_t bytes = wrapper_profile_read_bytes(id);
+    totalBytes += bytes;
     double perRun = ns * 1e-6 / runs;
     llvm::outs() << "  kernel " << kernel << ": "
                  << llvm::format("%.4f", perRun) << " ms per run ("
                  << llvm::format("%.1f", 100.0 * ns * 1e-6 / total) << "%), "
-                 << calls / runs << " calls per run\n";
+                 << calls / runs << " calls per run, " << bytes / runs
+                 << " bytes per run ("
+                 << llvm::format("%.2f", ns ? double(bytes) / ns : 0.0)
+                 << " GB/s)\n";
   }
+  if (!kernels.empty())
+    llvm::outs() << "  kernels moved " << totalBytes / runs
+                 << " bytes per run (the buffers each call passes, at their "
+                    "run-time sizes)\n";
 }
 
 LogicalResult mlir::wrapper::benchmarkOnGPU(unsigned runs,

@@ -145,6 +145,12 @@ void wrapper_profile_end(int64_t id);
 /* Total nanoseconds and calls recorded for kernel `id` since the last
  * reset; 0 calls for an id never seen. */
 void wrapper_profile_read(int64_t id, uint64_t *nanoseconds, uint64_t *calls);
+/* Adds `bytes` to kernel `id`'s bytes moved: host programs compiled with
+ * profiling call it after each kernel call with the bytes of the buffers
+ * the call passes (each read or written once, at their run-time sizes). */
+void wrapper_profile_bytes(int64_t id, int64_t bytes);
+/* The bytes recorded for kernel `id` since the last reset. */
+uint64_t wrapper_profile_read_bytes(int64_t id);
 void wrapper_profile_reset(void);
 
 /*===------------------------------------------------------------------===*

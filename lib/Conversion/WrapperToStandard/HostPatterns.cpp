@@ -118,6 +118,48 @@ struct ReinterpretOpLowering : OpConversionPattern<ReinterpretOp> {
   }
 };
 
+/// The bytes of the buffers `args` (each once, elements at their run-time
+/// sizes; sub-byte elements stored as bytes), as an i64.
+static Value buildBytesPassed(OpBuilder &b, Location loc, ValueRange args) {
+  int64_t constant = 0;
+  Value dynamic;
+  for (Value arg : args) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type)
+      continue;
+    Type element = type.getElementType();
+    int64_t elementBytes =
+        element.isIntOrFloat()
+            ? std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8)
+            : 8; // index
+    if (auto complex = dyn_cast<ComplexType>(element))
+      elementBytes =
+          2 * (complex.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+    int64_t staticCount = elementBytes;
+    Value count;
+    for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+      if (!ShapedType::isDynamic(size)) {
+        staticCount *= size;
+        continue;
+      }
+      Value extent = memref::DimOp::create(b, loc, arg, dim);
+      count = count ? arith::MulIOp::create(b, loc, count, extent) : extent;
+    }
+    if (!count) {
+      constant += staticCount;
+      continue;
+    }
+    Value bytes = arith::MulIOp::create(
+        b, loc, count, arith::ConstantIndexOp::create(b, loc, staticCount));
+    dynamic = dynamic ? arith::AddIOp::create(b, loc, dynamic, bytes) : bytes;
+  }
+  Value total = arith::ConstantIntOp::create(b, loc, constant, 64);
+  if (!dynamic)
+    return total;
+  Value cast = arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamic);
+  return arith::AddIOp::create(b, loc, total, cast);
+}
+
 /// `call`: `func.call` of the kernel's implementation, each buffer cast to
 /// the parameter's type where they differ; bracketed by the profiling calls
 /// when profiling.
@@ -151,8 +193,12 @@ struct CallOpLowering : HostLoweringPattern<CallOp> {
       func::CallOp::create(rewriter, loc, profiler->begin, id);
     }
     func::CallOp::create(rewriter, loc, impl, args);
-    if (profiler)
+    if (profiler) {
       func::CallOp::create(rewriter, loc, profiler->end, id);
+      func::CallOp::create(
+          rewriter, loc, profiler->bytes,
+          ValueRange{id, buildBytesPassed(rewriter, loc, args)});
+    }
     rewriter.eraseOp(op);
     return success();
   }

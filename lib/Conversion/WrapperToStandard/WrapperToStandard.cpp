@@ -38,8 +38,12 @@ static KernelProfiler declareProfiler(ModuleOp module) {
       func::FuncOp::create(b, module.getLoc(), "wrapper_profile_begin", type);
   profiler.end =
       func::FuncOp::create(b, module.getLoc(), "wrapper_profile_end", type);
+  profiler.bytes = func::FuncOp::create(
+      b, module.getLoc(), "wrapper_profile_bytes",
+      b.getFunctionType({b.getI64Type(), b.getI64Type()}, {}));
   profiler.begin.setPrivate();
   profiler.end.setPrivate();
+  profiler.bytes.setPrivate();
   return profiler;
 }
 

@@ -86,11 +86,13 @@ protected:
 };
 
 /// Kernel profiling: every CPU kernel call bracketed by
-/// `wrapper_profile_begin/end(id)`, with ids in first-call order.
+/// `wrapper_profile_begin/end(id)` and followed by `wrapper_profile_bytes(id,
+/// bytes)` (the bytes of the buffers it passes, at their run-time sizes),
+/// with ids in first-call order.
 struct KernelProfiler {
   llvm::StringMap<int64_t> ids;
   SmallVector<Attribute> names;
-  func::FuncOp begin, end;
+  func::FuncOp begin, end, bytes;
 };
 
 /// Whether `type` is a buffer on a CUDA device (`#wrapper.device<cuda...>`).
