@@ -82,3 +82,35 @@ func.func @product(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf3
   %o = tensor_program.add %m, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
   return %o : tensor<8x32xf32>
 }
+
+// -----
+
+// cost weighs recomputation: a negation read by a row sum and a column max
+// is recomputed in both kernels (one operation per element against the
+// [64, 256] value's write and read saved); a tanh in the same place costs
+// more arithmetic than the traffic it would save, so it stays in one
+// kernel, which writes it for the other.
+// COST-LABEL: func.func @recompute_cheap
+// COST: tensor_program.fused reduction(%arg0) : (tensor<64x256xf32>) -> tensor<64xf32>
+// COST: tensor_program.neg
+// COST: tensor_program.reduce_sum
+// COST: tensor_program.fused reduction(%arg0) : (tensor<64x256xf32>) -> tensor<256xf32>
+// COST: tensor_program.neg
+// COST: tensor_program.reduce_max
+// COST-LABEL: func.func @keep_costly
+// COST: %[[T:.*]]:2 = tensor_program.fused reduction(%arg0) : (tensor<64x256xf32>) -> (tensor<64x256xf32>, tensor<64xf32>)
+// COST: tensor_program.fused reduction(%[[T]]#0) : (tensor<64x256xf32>) -> tensor<256xf32>
+// COST-NOT: tensor_program.tanh
+// COST: return
+func.func @recompute_cheap(%x: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<256xf32>) {
+  %n = tensor_program.neg %x : tensor<64x256xf32>
+  %rows = tensor_program.reduce_sum %n dims [1] : tensor<64x256xf32> -> tensor<64xf32>
+  %cols = tensor_program.reduce_max %n dims [0] : tensor<64x256xf32> -> tensor<256xf32>
+  return %rows, %cols : tensor<64xf32>, tensor<256xf32>
+}
+func.func @keep_costly(%x: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<256xf32>) {
+  %t = tensor_program.tanh %x : tensor<64x256xf32>
+  %rows = tensor_program.reduce_sum %t dims [1] : tensor<64x256xf32> -> tensor<64xf32>
+  %cols = tensor_program.reduce_max %t dims [0] : tensor<64x256xf32> -> tensor<256xf32>
+  return %rows, %cols : tensor<64xf32>, tensor<256xf32>
+}

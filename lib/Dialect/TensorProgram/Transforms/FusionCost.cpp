@@ -6,10 +6,12 @@
 //
 // - `cost`: every op starts alone; producer-consumer pairs are merged in
 //   order of the memory traffic they save (estimated from the shapes),
-//   each merge kept only when the merged group is legal; then cheap
-//   producers whose output is larger than their inputs (broadcasts, casts
-//   up) are recomputed in each consumer's kernel instead of written once
-//   and read by each.
+//   each merge kept only when the merged group is legal; then pointwise
+//   producers whose output is at least as large as their inputs are
+//   recomputed in each consumer's kernel instead of written once and read
+//   by each, where the traffic saved outweighs the arithmetic repeated
+//   (estimated per op from the shapes: broadcasts and casts always, a
+//   costly function of a large tensor not).
 // - `horizontal`: the greedy grouping, then groups of the same kind and
 //   iteration shape that read a common input and do not depend on each
 //   other are merged, so that the input is read once.
@@ -42,6 +44,65 @@ static int64_t estimateBytes(Value value) {
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   return elements * std::max<int64_t>(1, bits / 8);
 }
+
+/// Estimated elements of a value's tensor (dynamic dimensions assumed
+/// kAssumedDynamicSize); 0 for non-tensors.
+static int64_t estimateElements(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return 0;
+  int64_t elements = 1;
+  for (int64_t size : type.getShape())
+    elements *= ShapedType::isDynamic(size) ? kAssumedDynamicSize : size;
+  return elements;
+}
+
+/// Arithmetic operations per element of an elementwise op: 1 for the
+/// basic ones, more for divisions, roots and the functions libm computes
+/// by polynomials (a scalar-code estimate; what counts is the ratio to the
+/// bytes an op moves).
+static int64_t flopsPerElement(Operation *op) {
+  StringRef name = op->getName().stripDialect();
+  if (llvm::is_contained(
+          {"div", "sqrt", "rsqrt", "floor_div", "fmod", "remainder"}, name))
+    return 4;
+  if (llvm::is_contained({"exp", "exp2", "expm1", "log", "log2", "log10",
+                          "log1p", "sigmoid", "silu"},
+                         name))
+    return 12;
+  if (llvm::is_contained({"tanh", "erf", "gelu", "pow", "sin", "cos", "tan",
+                          "asin", "acos", "atan", "atan2", "sinh", "cosh",
+                          "asinh", "acosh", "atanh"},
+                         name))
+    return 24;
+  return 1;
+}
+
+/// Estimated arithmetic of one op from its shapes: per result element for
+/// pointwise ops (layout ops: none), per input element for reductions,
+/// 2 M N K for products.
+static int64_t estimateFlops(const FusionGraph &graph, Operation *op) {
+  switch (graph.classify(op)) {
+  case FusionOpClass::Contraction: {
+    int64_t k = 1;
+    if (auto lhs = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+        lhs && lhs.getRank() > 0 && !lhs.isDynamicDim(lhs.getRank() - 1))
+      k = lhs.getShape().back();
+    return 2 * k * estimateElements(op->getResult(0));
+  }
+  case FusionOpClass::Reduction:
+    return estimateElements(op->getOperand(0));
+  default:
+    if (isa<ReshapeOp, PermuteOp, BroadcastOp, SliceOp, ConcatOp, PadOp>(op))
+      return 0;
+    return flopsPerElement(op) * estimateElements(op->getResult(0));
+  }
+}
+
+/// Arithmetic operations worth one byte of memory traffic: a core does
+/// several vector operations in the time one byte comes from memory. Work
+/// recomputed is weighed against traffic saved at this rate.
+static constexpr int64_t kFlopsPerByte = 4;
 
 namespace {
 /// Groups being merged: union-find over ops, with each group's members in
@@ -205,10 +266,13 @@ LogicalResult CostFusion::propose(const FusionGraph &graph,
   }
   plan = groups.plan();
 
-  // Recomputation: a pointwise op whose output is at least as large as its
-  // inputs together (a broadcast, a cast up), read by groups other than its
-  // own, is computed in each of them too instead of being written once and
-  // read by each: they read its small inputs. Kept only where legal.
+  // Recomputation: a pointwise op read by groups other than its own is
+  // computed in each of them too, instead of being written once and read
+  // by each, when the traffic that saves outweighs the work it repeats
+  // (kFlopsPerByte): each reader then reads the op's inputs instead of its
+  // output. Broadcasts and casts up (outputs larger than their inputs, no
+  // arithmetic) always qualify; a costly function of a large tensor does
+  // not. Kept only where legal.
   if (!options.fuseElementwise)
     return success();
   auto groupOf = [&](Operation *op) -> std::optional<unsigned> {
@@ -223,24 +287,41 @@ LogicalResult CostFusion::propose(const FusionGraph &graph,
     int64_t in = 0;
     for (Value operand : op->getOperands())
       in += estimateBytes(operand);
-    if (estimateBytes(op->getResult(0)) < in)
-      continue;
+    int64_t out = estimateBytes(op->getResult(0));
+    if (out < in)
+      continue; // reading the inputs per reader would cost more
     std::optional<unsigned> own = groupOf(op);
-    // The other groups that read it (every reader must be in a group).
+    // The other groups that read it: every reader must be a fusible op (one
+    // alone becomes a group of its own here).
+    FusionPlan trial = plan;
     SmallVector<unsigned> targets;
-    bool allGrouped = true;
+    bool allFusible = true;
     for (Operation *user : op->getResult(0).getUsers()) {
       std::optional<unsigned> index = groupOf(user);
-      if (!index) {
-        allGrouped = false;
+      if (!index && !graph.isFusible(user)) {
+        allFusible = false;
         break;
+      }
+      if (!index) {
+        index = trial.groups.size();
+        trial.groups.push_back({user});
       }
       if (index != own && !llvm::is_contained(targets, *index))
         targets.push_back(*index);
     }
-    if (!allGrouped || targets.empty() || (!own && targets.size() < 2))
+    if (!allFusible || targets.empty() || (!own && targets.size() < 2))
       continue;
-    FusionPlan trial = plan;
+    // Traffic: today the output is written once and read by each target;
+    // recomputed, it is not written (every reader computes it) and each
+    // target reads the inputs instead; an op alone also no longer reads
+    // its inputs in a kernel of its own. Work: the op runs once more per
+    // target (once less in all when it had no group of its own).
+    int64_t readers = targets.size();
+    int64_t savedBytes = out + (own ? 0 : in) + readers * (out - in);
+    int64_t extraFlops =
+        (own ? readers : readers - 1) * estimateFlops(graph, op);
+    if (savedBytes * kFlopsPerByte < extraFlops)
+      continue;
     trial.recompute.insert(op);
     for (unsigned index : targets)
       trial.groups[index].push_back(op);
