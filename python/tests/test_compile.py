@@ -308,7 +308,7 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
     command = [sys.executable, "-m", "wrapper_mlir.explore", str(program), "--fuse",
                "none,greedy,cost", "--plan", "reuse,pool", "--runs", "2",
                "--csv", str(tmp_path / "out.csv"), "--json", str(tmp_path / "out.json"),
-               "--plot", str(tmp_path / "out.png")]
+               "--plot", str(tmp_path / "out.png"), "--kernels", "2"]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = json.loads((tmp_path / "out.json").read_text())
@@ -323,6 +323,14 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
     # none: 5 calls; x and the broadcast 64x256 f32 values dominate.
     assert by["none", "reuse"]["bytes_estimated"] > 5 * 64 * 256 * 4
     assert all(r["bytes_measured"] == r["bytes_estimated"] for r in rows)
+    # --kernels 2: each cell's two slowest kernels, named as in its IR, with
+    # their ops and bytes; none's kernels are single ops.
+    for r in rows:
+        assert len(r["top_kernels"]) == 2
+        assert all(k["kernel"].startswith("main_kernel_") and k["bytes"] > 0
+                   for k in r["top_kernels"])
+    assert all(len(k["ops"]) == 1 for k in by["none", "reuse"]["top_kernels"])
+    assert all(len(k["ops"]) >= 3 for k in by["cost", "reuse"]["top_kernels"])
     assert (tmp_path / "out.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with open(tmp_path / "out.csv") as stream:
         assert len(list(csv.DictReader(stream))) == 6

@@ -57,6 +57,21 @@ def _memref_bytes(text, dynamic):
     return count * _BITS.get(element, 32) // 8
 
 
+def kernel_calls(ir):
+    """The kernels a compiled host graph calls, in the order of their first
+    call (the ids the profiling counters give them), each with its kind and
+    source ops: [(name, kind, [op, ...])]."""
+    info = {}
+    for match in re.finditer(r'wrapper\.kernel @(\S+) = \S+ metadata \{kind = "(\w+)", '
+                             r'source_ops = \[([^\]]*)\]', ir):
+        info[match.group(1)] = (match.group(2), re.findall(r'"(\w+)"', match.group(3)))
+    order = []
+    for match in re.finditer(r"^\s*wrapper\.call @([\w.$-]+)", ir, re.M):
+        if match.group(1) not in order:
+            order.append(match.group(1))
+    return [(name, *info.get(name, ("?", []))) for name in order]
+
+
 def frontend_stats(ir, dynamic):
     """(kernels, bytes moved, planned bytes) of a compiled host graph
     (wrapper-compile --emit-mlir=frontend): wrapper.kernel definitions, the
@@ -121,7 +136,7 @@ def _load(model, batch, entry=None):
     return imported.text, imported.weights, [t.numpy() for t in example], reference
 
 
-def _cell(model, fuse, plan, batch, runs, entry=None):
+def _cell(model, fuse, plan, batch, runs, entry=None, top=0):
     """One model and choice, measured in this process: a dict of FIELDS."""
     import numpy as np
 
@@ -132,8 +147,9 @@ def _cell(model, fuse, plan, batch, runs, entry=None):
     with tempfile.TemporaryDirectory(prefix="wrapper_explore_") as workdir:
         library, _ = _build_library(workdir, text, entry, True, True, plan, "cpu", weights,
                                     fuse_flags(fuse) + ["--emit-mlir=frontend"])
+        frontend = Path(library).read_text()
         row["kernels"], row["bytes_estimated"], row["peak_bytes"] = frontend_stats(
-            Path(library).read_text(), batch)
+            frontend, batch)
     start = time.perf_counter()
     compiled = _compile_text(text, entry=entry, weights=weights, plan_memory=plan, fuse=fuse,
                              profile=True)
@@ -146,6 +162,14 @@ def _cell(model, fuse, plan, batch, runs, entry=None):
         compiled(*inputs)
         times.append((time.perf_counter() - start) * 1e3)
     row["bytes_measured"] = counters.bytes() // runs
+    if top:
+        per_kernel = []
+        for index, (name, kind, ops) in enumerate(kernel_calls(frontend)):
+            ms, moved = counters.kernel(index)
+            per_kernel.append({"kernel": name, "kind": kind, "ops": ops,
+                               "ms": round(ms / runs, 4), "bytes": moved // runs})
+        per_kernel.sort(key=lambda k: -k["ms"])
+        row["top_kernels"] = per_kernel[:top]
     row["run_ms"] = round(statistics.median(times), 3)
     row["run_ms_min"], row["run_ms_max"] = round(min(times), 3), round(max(times), 3)
     errors = []
@@ -174,6 +198,16 @@ class _ProfileCounters:
         self._lib.wrapper_profile_read_bytes.restype = ctypes.c_uint64
         self._lib.wrapper_profile_reset()
 
+    def kernel(self, index):
+        """(milliseconds, bytes) kernel `index` took and passed since the
+        reset."""
+        import ctypes
+
+        ns, calls = ctypes.c_uint64(), ctypes.c_uint64()
+        self._lib.wrapper_profile_read(ctypes.c_int64(index), ctypes.byref(ns),
+                                       ctypes.byref(calls))
+        return ns.value / 1e6, self._lib.wrapper_profile_read_bytes(index)
+
     def bytes(self):
         """Bytes the kernel calls passed since the reset, over all ids."""
         read = self._lib.wrapper_profile_read_bytes
@@ -186,7 +220,8 @@ _PROFILE_MAX_KERNELS = 4096  # WRAPPER_PROFILE_MAX_KERNELS
 def _run_cell(model, fuse, plan, args):
     """_cell in a process of its own; a failure becomes the row's error."""
     command = [sys.executable, "-m", "wrapper_mlir.explore", "--cell", model, fuse, plan,
-               "--batch", str(args.batch), "--runs", str(args.runs)]
+               "--batch", str(args.batch), "--runs", str(args.runs), "--kernels",
+               str(args.kernels)]
     if args.entry:
         command += ["--entry", args.entry]
     result = subprocess.run(command, capture_output=True, text=True)
@@ -259,6 +294,9 @@ def main(argv=None):
                         help="batch of the zoo's inputs; dynamic dimensions of files")
     parser.add_argument("--entry", help="the function of tensor_program files to run "
                         "(default: the only public one, or main)")
+    parser.add_argument("--kernels", type=int, default=0, metavar="N",
+                        help="also print each cell's N slowest kernels (time and bytes per "
+                        "run from the profiling counters, kind, source ops)")
     parser.add_argument("--csv")
     parser.add_argument("--json")
     parser.add_argument("--plot")
@@ -267,8 +305,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.runs < 1 or args.batch < 1:
         parser.error("--runs and --batch must be at least 1")
+    if args.kernels < 0:
+        parser.error("--kernels must be 0 or more")
     if args.cell:
-        print(json.dumps(_cell(*args.cell, args.batch, args.runs, args.entry)))
+        print(json.dumps(_cell(*args.cell, args.batch, args.runs, args.entry, args.kernels)))
         return 0
     if not args.models:
         parser.error("no models given (zoo names, 'zoo', or tensor_program files)")
@@ -297,6 +337,11 @@ def main(argv=None):
                 row = _run_cell(model, fuse, plan, args)
                 rows.append(row)
                 print(_format(row), flush=True)
+                for k in row.get("top_kernels", []):
+                    rate = k["bytes"] / k["ms"] / 1e6 if k["ms"] else 0.0
+                    print(f"    {k['ms']:>8.3f} ms {k['bytes'] / 2**20:>8.2f} MiB "
+                          f"{rate:>7.1f} GB/s  {k['kernel']} {k['kind']}: "
+                          f"{' '.join(k['ops'])}", flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as out:
             writer = csv.DictWriter(out, FIELDS)
