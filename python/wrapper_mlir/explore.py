@@ -14,12 +14,12 @@ the kernel calls read and write, estimated from the compiled host graph
 `--batch`) and measured (the runtime's profiling counters over the calls a
 run executes, at their run-time sizes: wrapper-compile --profile), the
 static peak memory (the bytes of the buffers the memory planner leaves the
-graph to allocate), compile ms, run ms (median of `--runs` calls after a
-warm-up, with the spread; the profiling adds two clock reads per kernel
-call) and the largest error against the
-reference (eager PyTorch for zoo models, the NumPy reference interpreter
-for files). Each cell runs in a process of its own, so that caches and
-threads do not mix. `--csv`/`--json` write the table; `--plot` draws run
+graph to allocate), compile ms, run ms (median of `--runs` calls after
+half a second of warm-up calls, with the spread; the profiling adds two
+clock reads per kernel call) and the largest error against the reference
+(eager PyTorch for zoo models, the NumPy reference interpreter for files).
+Each cell runs in a process of its own, so that caches and threads do not
+mix. `--kernels N` lists each cell's N slowest kernels. `--csv`/`--json` write the table; `--plot` draws run
 time against peak memory per choice, a PNG (matplotlib, which
 scripts/setup-python.sh installs).
 """
@@ -136,6 +136,9 @@ def _load(model, batch, entry=None):
     return imported.text, imported.weights, [t.numpy() for t in example], reference
 
 
+_WARMUP_SECONDS = 0.5
+
+
 def _cell(model, fuse, plan, batch, runs, entry=None, top=0):
     """One model and choice, measured in this process: a dict of FIELDS."""
     import numpy as np
@@ -154,7 +157,15 @@ def _cell(model, fuse, plan, batch, runs, entry=None, top=0):
     compiled = _compile_text(text, entry=entry, weights=weights, plan_memory=plan, fuse=fuse,
                              profile=True)
     row["compile_ms"] = round((time.perf_counter() - start) * 1e3, 1)
-    outputs = compiled(*inputs)  # warm-up
+    # Warm-up: calls for at least _WARMUP_SECONDS, not one call. Right after
+    # the compilation and the reference, threads of other pools (OpenBLAS's,
+    # an OpenMP runtime's) still spin for a while and take the cores from
+    # the kernels' parallel loops: small models measured then run up to 10x
+    # slower.
+    outputs = compiled(*inputs)
+    warm_until = time.perf_counter() + _WARMUP_SECONDS
+    while time.perf_counter() < warm_until:
+        compiled(*inputs)
     counters = _ProfileCounters(compiled)
     times = []
     for _ in range(runs):
