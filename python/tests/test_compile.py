@@ -306,7 +306,7 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
 }
 """)
     command = [sys.executable, "-m", "wrapper_mlir.explore", str(program), "--fuse",
-               "none,greedy,cost", "--plan", "reuse,pool", "--runs", "2",
+               "none,greedy,cost", "--plan", "reuse,pool", "--runs", "2", "--repeat", "2",
                "--csv", str(tmp_path / "out.csv"), "--json", str(tmp_path / "out.json"),
                "--plot", str(tmp_path / "out.png"), "--kernels", "2"]
     result = subprocess.run(command, capture_output=True, text=True)
@@ -315,6 +315,9 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
     assert [(r["fuse"], r["plan"]) for r in rows] == [
         (f, p) for f in ("none", "greedy", "cost") for p in ("reuse", "pool")]
     assert all(r["max_error"] < 1e-5 for r in rows)
+    # --repeat 2: two processes per cell, the median of their medians.
+    assert all(len(r["run_ms_processes"]) == 2 and r["run_ms_min"] <= r["run_ms"] <= r["run_ms_max"]
+               for r in rows)
     by = {(r["fuse"], r["plan"]): r for r in rows}
     assert by["none", "reuse"]["kernels"] == 5 and by["greedy", "reuse"]["kernels"] == 2
     # cost passes no [64, 256] value between kernels: less traffic.

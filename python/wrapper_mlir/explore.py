@@ -19,7 +19,9 @@ half a second of warm-up calls, with the spread; the profiling adds two
 clock reads per kernel call) and the largest error against the reference
 (eager PyTorch for zoo models, the NumPy reference interpreter for files).
 Each cell runs in a process of its own, so that caches and threads do not
-mix. `--kernels N` lists each cell's N slowest kernels. `--csv`/`--json` write the table; `--plot` draws run
+mix; `--repeat K` measures each cell in K processes, interleaved, and
+takes the median of their medians. `--kernels N` lists each cell's N
+slowest kernels. `--csv`/`--json` write the table; `--plot` draws run
 time against peak memory per choice, a PNG (matplotlib, which
 scripts/setup-python.sh installs).
 """
@@ -243,6 +245,26 @@ def _run_cell(model, fuse, plan, args):
     return {"model": model, "fuse": fuse, "plan": plan, "error": message}
 
 
+def _merge_repeats(cells):
+    """One row of the same cell measured in several processes: the median
+    of their run-time medians (a process can land in a slow state for its
+    whole life: threads placed badly, buffers aliasing in the caches), the
+    spread over all of them, each process's median in run_ms_processes;
+    the first failure if any failed."""
+    failed = [cell for cell in cells if cell.get("error")]
+    if failed:
+        return failed[0]
+    row = dict(cells[0])
+    if len(cells) > 1:
+        row["run_ms_processes"] = [cell["run_ms"] for cell in cells]
+        row["run_ms"] = round(statistics.median(row["run_ms_processes"]), 3)
+        row["run_ms_min"] = min(cell["run_ms_min"] for cell in cells)
+        row["run_ms_max"] = max(cell["run_ms_max"] for cell in cells)
+        row["compile_ms"] = round(statistics.median(cell["compile_ms"] for cell in cells), 1)
+        row["max_error"] = max(cell["max_error"] for cell in cells)
+    return row
+
+
 def _format(row):
     if row.get("error"):
         return f"{row['model']:<20} {row['fuse']:<11} {row['plan']:<6} error: {row['error']}"
@@ -301,6 +323,9 @@ def main(argv=None):
                         help="memory planners: none, reuse, pool (default reuse)")
     parser.add_argument("--target", default="cpu", help="cpu (the only target for now)")
     parser.add_argument("--runs", type=int, default=10, help="timed calls per cell")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="measure each cell in K processes, the choices of a model "
+                        "interleaved round by round; run ms is the median of their medians")
     parser.add_argument("--batch", type=int, default=2,
                         help="batch of the zoo's inputs; dynamic dimensions of files")
     parser.add_argument("--entry", help="the function of tensor_program files to run "
@@ -314,8 +339,8 @@ def main(argv=None):
     parser.add_argument("--cell", nargs=3, metavar=("MODEL", "FUSE", "PLAN"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.batch < 1:
-        parser.error("--runs and --batch must be at least 1")
+    if args.runs < 1 or args.batch < 1 or args.repeat < 1:
+        parser.error("--runs, --batch and --repeat must be at least 1")
     if args.kernels < 0:
         parser.error("--kernels must be 0 or more")
     if args.cell:
@@ -343,16 +368,20 @@ def main(argv=None):
           f"{'planned MiB':>11} {'compile ms':>10} {'run ms':>9} (spread) max error", flush=True)
     rows = []
     for model in models:
-        for fuse in strategies:
-            for plan in plans:
-                row = _run_cell(model, fuse, plan, args)
-                rows.append(row)
-                print(_format(row), flush=True)
-                for k in row.get("top_kernels", []):
-                    rate = k["bytes"] / k["ms"] / 1e6 if k["ms"] else 0.0
-                    print(f"    {k['ms']:>8.3f} ms {k['bytes'] / 2**20:>8.2f} MiB "
-                          f"{rate:>7.1f} GB/s  {k['kernel']} {k['kind']}: "
-                          f"{' '.join(k['ops'])}", flush=True)
+        # --repeat: the model's cells run round after round (interleaved),
+        # each in a fresh process, and merge.
+        choices = [(fuse, plan) for fuse in strategies for plan in plans]
+        rounds = [[_run_cell(model, fuse, plan, args) for fuse, plan in choices]
+                  for _ in range(args.repeat)]
+        for index in range(len(choices)):
+            row = _merge_repeats([cells[index] for cells in rounds])
+            rows.append(row)
+            print(_format(row), flush=True)
+            for k in row.get("top_kernels", []):
+                rate = k["bytes"] / k["ms"] / 1e6 if k["ms"] else 0.0
+                print(f"    {k['ms']:>8.3f} ms {k['bytes'] / 2**20:>8.2f} MiB "
+                      f"{rate:>7.1f} GB/s  {k['kernel']} {k['kind']}: "
+                      f"{' '.join(k['ops'])}", flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as out:
             writer = csv.DictWriter(out, FIELDS)
