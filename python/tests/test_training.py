@@ -389,3 +389,46 @@ def test_attention_backward_math(causal, masked):
     got = attention_backward(grad, q, k, v, out.detach(), lse.detach(), bias, causal, 0.7)[:3]
     for a, b in zip(got, expected):
         torch.testing.assert_close(a, b)
+
+
+def test_grouped_query_attention_backward_math():
+    """With fewer key/value heads than query heads, the math forward equals
+    PyTorch's scaled_dot_product_attention(enable_gqa=True) and the key and
+    value gradients are summed over each group of query heads."""
+    torch.manual_seed(0)
+    q = torch.randn(2, 6, 5, 4, dtype=torch.float64, requires_grad=True)
+    k, v = (torch.randn(2, 2, 5, 4, dtype=torch.float64, requires_grad=True) for _ in range(2))
+    out, lse = attention(q, k, v, None, True, None)
+    reference = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                                           enable_gqa=True)
+    torch.testing.assert_close(out, reference)
+    grad = torch.randn_like(out)
+    expected = torch.autograd.grad(reference, (q, k, v), grad)
+    got = attention_backward(grad, q, k, v, out.detach(), lse.detach(), None, True, None)[:3]
+    assert got[1].shape == k.shape and got[2].shape == v.shape
+    for a, b in zip(got, expected):
+        torch.testing.assert_close(a, b)
+
+
+class _GroupedQueryAttention(nn.Module):
+    """Causal self-attention with 4 query heads sharing 2 key/value heads
+    (scaled_dot_product_attention's enable_gqa), as Llama-style models."""
+
+    def __init__(self):
+        super().__init__()
+        self.query, self.key_value = nn.Linear(32, 32), nn.Linear(32, 32, bias=False)
+        self.out = nn.Linear(32, 10)
+
+    def forward(self, x):
+        batch, tokens, _ = x.shape
+        q = self.query(x).view(batch, tokens, 4, 8).transpose(1, 2)
+        k, v = self.key_value(x).view(batch, tokens, 2, 16).transpose(1, 2).split(8, -1)
+        y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        return self.out(y.transpose(1, 2).reshape(batch, tokens, 32).mean(1))
+
+
+@pytest.mark.parametrize("device", _devices())
+def test_grouped_query_attention_training(device):
+    torch.manual_seed(0)
+    _check_training(_GroupedQueryAttention(), torch.randn(3, 6, 32), torch.randint(0, 10, (3,)),
+                    nn.functional.cross_entropy, "adamw", device=device)

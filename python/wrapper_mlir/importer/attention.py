@@ -5,8 +5,10 @@ reach, and autograd differentiates that kernel, so a training graph holds
 the kernels' backward ops. Both directions become matmuls, a softmax and
 elementwise ops the importer lowers; the backward recomputes the
 probabilities from the forward's log-sum-exp (the flash-attention
-backward, without tiling). Dropout inside attention is not decomposed (the
-kernel keeps its own random stream): those calls run in PyTorch."""
+backward, without tiling). Grouped-query attention (fewer key and value
+heads than query heads) expands the key and value heads in the math and
+sums their gradients per group. Dropout inside attention is not decomposed
+(the kernel keeps its own random stream): those calls run in PyTorch."""
 
 import math
 
@@ -31,8 +33,30 @@ def _scale(query, scale):
     return 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
 
 
+def _expand_heads(query, tensor):
+    """A key or value with fewer heads than the query (grouped-query
+    attention): each of its heads repeated for its group of query heads,
+    as PyTorch's repeat_interleave over the head dimension does (query
+    head h reads key head h // group), by expand and reshape."""
+    heads, shared = query.shape[-3], tensor.shape[-3]
+    if heads == shared:
+        return tensor
+    shape = list(tensor.shape)
+    expanded = tensor.unsqueeze(-3).expand(*shape[:-2], heads // shared, *shape[-2:])
+    return expanded.reshape(*shape[:-3], heads, *shape[-2:])
+
+
+def _reduce_heads(grad, heads):
+    """The gradient of _expand_heads: `grad`'s heads summed per group, to
+    `heads` heads."""
+    if grad.shape[-3] == heads:
+        return grad
+    return grad.unflatten(-3, (heads, grad.shape[-3] // heads)).sum(-3)
+
+
 def attention(query, key, value, bias, is_causal, scale):
     """softmax(q k^T * scale + bias [causal]) v and its log-sum-exp."""
+    key, value = _expand_heads(query, key), _expand_heads(query, value)
     scores = _scores(query, key, bias, is_causal, _scale(query, scale))
     return torch.matmul(torch.softmax(scores, -1), value), torch.logsumexp(scores, -1)
 
@@ -40,7 +64,10 @@ def attention(query, key, value, bias, is_causal, scale):
 def attention_backward(grad_out, query, key, value, out, logsumexp, bias, is_causal, scale):
     """(grad_query, grad_key, grad_value, grad_scores) of attention(): the
     probabilities P = exp(scores - lse), dV = P^T dO, dS = P * (dO V^T -
-    rowsum(dO * O)), dQ = dS K scale, dK = dS^T Q scale."""
+    rowsum(dO * O)), dQ = dS K scale, dK = dS^T Q scale; with fewer key
+    heads (grouped-query attention) dK and dV summed over each group."""
+    heads = key.shape[-3]
+    key, value = _expand_heads(query, key), _expand_heads(query, value)
     scale = _scale(query, scale)
     scores = _scores(query, key, bias, is_causal, scale)
     rows = scores.shape[-2]
@@ -51,12 +78,14 @@ def attention_backward(grad_out, query, key, value, out, logsumexp, bias, is_cau
     grad_scores = probs * (grad_probs - delta)
     grad_query = torch.matmul(grad_scores, key) * scale
     grad_key = torch.matmul(grad_scores.transpose(-2, -1), query) * scale
-    return grad_query, grad_key, grad_value, grad_scores
+    return (grad_query, _reduce_heads(grad_key, heads), _reduce_heads(grad_value, heads),
+            grad_scores)
 
 
 def _same_heads(query, key):
-    """Grouped-query attention (fewer key heads) is not decomposed."""
-    return query.shape[-3] == key.shape[-3]
+    """Whether the key's heads divide the query's (grouped-query attention
+    included); other head counts are left to PyTorch, which refuses them."""
+    return key.shape[-3] > 0 and query.shape[-3] % key.shape[-3] == 0
 
 
 def _seeds(query):
@@ -68,7 +97,7 @@ def _flash_cpu(query, key, value, dropout_p=0.0, is_causal=False, *, attn_mask=N
                scale=None):
     # PyTorch's own decomposition returns the probabilities where the
     # kernel returns the log-sum-exp, which its backward reads.
-    if dropout_p != 0.0:
+    if dropout_p != 0.0 or not _same_heads(query, key):
         return NotImplemented
     out, lse = attention(query, key, value, attn_mask, is_causal, scale)
     # The kernel's output is laid out [N, L, H, E] (strides of a permuted
@@ -87,7 +116,7 @@ def _flash_cpu_backward(grad_out, query, key, value, out, logsumexp, dropout_p, 
 
 def _efficient(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
                is_causal=False, *, scale=None):
-    if dropout_p != 0.0:
+    if dropout_p != 0.0 or not _same_heads(query, key):
         return NotImplemented
     out, lse = attention(query, key, value, attn_bias, is_causal, scale)
     return (out, lse) + _seeds(query)
@@ -123,7 +152,7 @@ def _flash_outputs(query, key, out, lse):
 
 def _flash(query, key, value, dropout_p=0.0, is_causal=False, return_debug_mask=False, *,
            scale=None):
-    if dropout_p != 0.0 or return_debug_mask:
+    if dropout_p != 0.0 or return_debug_mask or not _same_heads(query, key):
         return NotImplemented
     return _flash_outputs(query, key, *attention(query, key, value, None, is_causal, scale))
 
@@ -138,7 +167,7 @@ def _flash_backward(grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_
 
 def _cudnn(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False,
            return_debug_mask=False, *, scale=None):
-    if dropout_p != 0.0 or return_debug_mask:
+    if dropout_p != 0.0 or return_debug_mask or not _same_heads(query, key):
         return NotImplemented
     return _flash_outputs(query, key, *attention(query, key, value, attn_bias, is_causal, scale))
 

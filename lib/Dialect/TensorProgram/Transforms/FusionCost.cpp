@@ -32,19 +32,6 @@ using namespace mlir::tensor_program;
 /// The size a dynamic dimension is assumed to have when estimating bytes.
 static constexpr int64_t kAssumedDynamicSize = 64;
 
-/// Estimated bytes of a value's tensor (dynamic dimensions assumed
-/// kAssumedDynamicSize); 0 for non-tensors.
-static int64_t estimateBytes(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.getElementType().isIntOrFloat())
-    return 0;
-  int64_t elements = 1;
-  for (int64_t size : type.getShape())
-    elements *= ShapedType::isDynamic(size) ? kAssumedDynamicSize : size;
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  return elements * std::max<int64_t>(1, bits / 8);
-}
-
 /// Estimated elements of a value's tensor (dynamic dimensions assumed
 /// kAssumedDynamicSize); 0 for non-tensors.
 static int64_t estimateElements(Value value) {
@@ -56,6 +43,17 @@ static int64_t estimateElements(Value value) {
     elements *= ShapedType::isDynamic(size) ? kAssumedDynamicSize : size;
   return elements;
 }
+
+/// Estimated bytes of a value's tensor (as estimateElements); 0 for
+/// non-tensors and tensors of other element types.
+static int64_t estimateBytes(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.getElementType().isIntOrFloat())
+    return 0;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return estimateElements(value) * std::max<int64_t>(1, bits / 8);
+}
+
 
 /// Arithmetic operations per element of an elementwise op: 1 for the
 /// basic ones, more for divisions, roots and the functions libm computes
