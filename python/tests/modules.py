@@ -90,6 +90,24 @@ class CausalSdpa(nn.Module):
         return y.transpose(1, 2).reshape(b, t, c)
 
 
+class GroupedQueryAttention(nn.Module):
+    """Causal self-attention with 4 query heads sharing 2 key/value heads
+    (scaled_dot_product_attention's enable_gqa), as Llama-style models,
+    and a classifier head."""
+
+    def __init__(self, d=32, classes=10):
+        super().__init__()
+        self.query, self.key_value = nn.Linear(d, d), nn.Linear(d, d, bias=False)
+        self.out = nn.Linear(d, classes)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q = self.query(x).view(b, t, 4, c // 4).transpose(1, 2)
+        k, v = self.key_value(x).view(b, t, 2, c // 2).transpose(1, 2).split(c // 4, -1)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        return self.out(y.transpose(1, 2).reshape(b, t, c).mean(1))
+
+
 class EncoderLayer(nn.Module):
     """A pre-norm transformer encoder layer."""
 
@@ -234,6 +252,7 @@ MODULES = [
     ("swiglu", SwiGlu, lambda b: (_randn(b, 7, 64),), True),
     ("attention", Attention, lambda b: (_randn(b, 10, 64),), True),
     ("causal_sdpa", CausalSdpa, lambda b: (_randn(b, 12, 32),), True),
+    ("grouped_query_attention", GroupedQueryAttention, lambda b: (_randn(b, 6, 32),), True),
     ("encoder_layer", EncoderLayer, lambda b: (_randn(b, 16, 64),), True),
     ("norms", Norms, lambda b: (_randn(b, 3, 40),), True),
     ("manual_rms_norm", ManualRmsNorm, lambda b: (_randn(b, 96),), True),

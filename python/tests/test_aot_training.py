@@ -217,6 +217,25 @@ def test_learning_rate_is_state():
     assert all(np.array_equal(before[n], after[n]) for n in before if not n.startswith("opt"))
 
 
+def test_grouped_query_attention_step_matches_eager():
+    """Grouped-query attention (4 query heads on 2 key/value heads): five
+    AdamW steps of the AOT step against eager."""
+    from modules import GroupedQueryAttention
+
+    torch.manual_seed(0)
+    model = GroupedQueryAttention()
+    reference = copy.deepcopy(model)
+    x, y = torch.randn(3, 6, 32), torch.randint(0, 10, (3,))
+    step = wrapper_mlir.compile_training(model, F.cross_entropy,
+                                         torch.optim.AdamW(model.parameters(), lr=1e-2), [x, y])
+    losses = [step(x, y) for _ in range(5)]
+    expected = _eager(reference, torch.optim.AdamW(reference.parameters(), lr=1e-2), x, y, 5)
+    assert np.allclose(losses, expected, rtol=1e-4), (losses, expected)
+    state = step.state_dict()
+    for param_name, param in reference.named_parameters():
+        assert _relative(state[param_name], param.detach()) < 1e-4, param_name
+
+
 def test_refusals():
     model = _mlp()
     x, y = _batch(model)

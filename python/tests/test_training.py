@@ -410,25 +410,10 @@ def test_grouped_query_attention_backward_math():
         torch.testing.assert_close(a, b)
 
 
-class _GroupedQueryAttention(nn.Module):
-    """Causal self-attention with 4 query heads sharing 2 key/value heads
-    (scaled_dot_product_attention's enable_gqa), as Llama-style models."""
-
-    def __init__(self):
-        super().__init__()
-        self.query, self.key_value = nn.Linear(32, 32), nn.Linear(32, 32, bias=False)
-        self.out = nn.Linear(32, 10)
-
-    def forward(self, x):
-        batch, tokens, _ = x.shape
-        q = self.query(x).view(batch, tokens, 4, 8).transpose(1, 2)
-        k, v = self.key_value(x).view(batch, tokens, 2, 16).transpose(1, 2).split(8, -1)
-        y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-        return self.out(y.transpose(1, 2).reshape(batch, tokens, 32).mean(1))
-
-
 @pytest.mark.parametrize("device", _devices())
 def test_grouped_query_attention_training(device):
     torch.manual_seed(0)
-    _check_training(_GroupedQueryAttention(), torch.randn(3, 6, 32), torch.randint(0, 10, (3,)),
+    from modules import GroupedQueryAttention
+
+    _check_training(GroupedQueryAttention(), torch.randn(3, 6, 32), torch.randint(0, 10, (3,)),
                     nn.functional.cross_entropy, "adamw", device=device)
