@@ -54,7 +54,6 @@ static int64_t estimateBytes(Value value) {
   return estimateElements(value) * std::max<int64_t>(1, bits / 8);
 }
 
-
 /// Arithmetic operations per element of an elementwise op: 1 for the
 /// basic ones, more for divisions, roots and the functions libm computes
 /// by polynomials (a scalar-code estimate; what counts is the ratio to the
