@@ -341,3 +341,14 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
                               "--runs", "1"], capture_output=True, text=True)
     assert refused.returncode == 1
     assert "is neither a tensor_program file nor a zoo model" in refused.stdout
+    # Bad choices are refused before any cell runs, naming what is wrong.
+    for flags, message in [
+            (["--fuse", "greedy,bogus"], "unknown strategy 'bogus'; the registered strategies "
+                                         "are cost, greedy, horizontal, none"),
+            (["--plan", "bogus"], "--plan: unknown planner 'bogus'"),
+            (["--target", "cuda"], "explore measures CPU models only"),
+            (["--repeat", "0"], "must be at least 1")]:
+        refused = subprocess.run([sys.executable, "-m", "wrapper_mlir.explore", str(program)]
+                                 + flags, capture_output=True, text=True)
+        assert refused.returncode == 2 and message in refused.stderr, (flags, refused.stderr)
+        assert "model " not in refused.stdout  # no table started

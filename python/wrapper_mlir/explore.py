@@ -230,6 +230,21 @@ class _ProfileCounters:
 _PROFILE_MAX_KERNELS = 4096  # WRAPPER_PROFILE_MAX_KERNELS
 
 
+def _unknown_strategy(strategy):
+    """None when the compiler knows fusion strategy `strategy`, else its
+    message (which lists the registered strategies): asked once, before
+    any cell runs, of wrapper-opt on an empty module."""
+    from ._install import find_tool
+
+    result = subprocess.run([find_tool("wrapper-opt"), "-",
+                             f"--tensor-program-fuse=strategy={strategy}"],
+                            input="module {}\n", capture_output=True, text=True)
+    if result.returncode == 0:
+        return None
+    lines = [line for line in result.stderr.splitlines() if "error" in line]
+    return (lines or [f"unknown fusion strategy '{strategy}'"])[0].split("error: ", 1)[-1]
+
+
 def _run_cell(model, fuse, plan, args):
     """_cell in a process of its own; a failure becomes the row's error."""
     command = [sys.executable, "-m", "wrapper_mlir.explore", "--cell", model, fuse, plan,
@@ -351,10 +366,18 @@ def main(argv=None):
     if args.target != "cpu":
         parser.error(f"--target {args.target}: explore measures CPU models only for now")
     plans = [p for p in args.plan.split(",") if p]
+    if not plans:
+        parser.error("--plan: no memory planner given")
     for plan in plans:
         if plan not in ("none", "reuse", "pool"):
             parser.error(f"--plan: unknown planner '{plan}' (none, reuse, pool)")
     strategies = [s for s in args.fuse.split(",") if s]
+    if not strategies:
+        parser.error("--fuse: no fusion strategy given")
+    for strategy in dict.fromkeys(strategies):
+        problem = _unknown_strategy(strategy)
+        if problem:
+            parser.error(f"--fuse: {problem}")
     models = []
     for model in args.models:
         if model == "zoo":
