@@ -617,6 +617,109 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     memref::DeallocOp::create(b, loc, ap);
 }
 
+/// Rows of A up to which a product skips the packed GEMM (kSmallM or
+/// fewer, statically): matrix-vector-like products read B once, and the
+/// micro-kernel's mr-row tile would mostly multiply zero rows.
+constexpr int64_t kSmallM = 4;
+
+/// Whether `plan` takes the small-M path: a static M of 1..kSmallM, A not
+/// prepacked, and B prepacked or read with a unit inner stride.
+static bool isSmallMProduct(const GemmPlan &plan) {
+  linalg::MatmulOp matmul = plan.matmul;
+  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+  Value bMat = matmul.getInputs()[1];
+  return !a.isDynamicDim(0) && a.getDimSize(0) >= 1 &&
+         a.getDimSize(0) <= kSmallM && !plan.packedA &&
+         (plan.packedB || hasUnitInnerStride(bMat.getType()));
+}
+
+/// The small-M product: per block of nr columns (the blocks in parallel),
+/// every row's nr/vl accumulator vectors kept in registers across K, each
+/// step broadcasting A[m][k] against one row of the block of B, read in
+/// place (masked past N) or from the compile-time panels; then C stored
+/// (added to when the zero fill stays) and the epilogue applied to the
+/// block.
+static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
+                       bool parallel) {
+  linalg::MatmulOp matmul = plan.matmul;
+  Operation *at = plan.epilogue ? static_cast<Operation *>(plan.epilogue->op)
+                                : matmul.getOperation();
+  OpBuilder b(at);
+  Location loc = matmul.getLoc();
+  Emitter e(b, loc);
+  Type f32 = b.getF32Type();
+  Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
+  Value c = matmul.getOutputs()[0];
+  int64_t rowsM = cast<ShapedType>(a.getType()).getDimSize(0);
+  Value K = e.dim(a, 1), N = e.dim(c, 1);
+  auto vecType = VectorType::get({blk.vl}, f32);
+  auto maskType = VectorType::get({blk.vl}, b.getI1Type());
+  int64_t nv = blk.nr / blk.vl;
+  Value packed;
+  if (plan.packedB) {
+    Value collapsed = memref::CollapseShapeOp::create(
+        b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
+    packed = memref::CastOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, f32), collapsed);
+  }
+  Value zero = arith::ConstantOp::create(b, loc, vecType,
+                                         DenseElementsAttr::get(vecType, 0.0f));
+  e.parallelLoop(parallel, e.ceilDiv(N, blk.nr), [&](Value jp) {
+    Value n = e.mul(jp, blk.nr);
+    Value cols = e.min(e.sub(N, n), blk.nr);
+    SmallVector<Value> masks, columns;
+    for (int64_t j = 0; j < nv; ++j) {
+      columns.push_back(e.add(n, j * blk.vl));
+      masks.push_back(vector::CreateMaskOp::create(
+          b, loc, maskType, ValueRange{e.sub(cols, e.idx(j * blk.vl))}));
+    }
+    SmallVector<Value> init;
+    for (int64_t m = 0; m < rowsM; ++m)
+      for (int64_t j = 0; j < nv; ++j)
+        init.push_back(plan.zeroFill ? zero
+                                     : vector::MaskedLoadOp::create(
+                                           b, loc, vecType, c,
+                                           ValueRange{e.idx(m), columns[j]},
+                                           masks[j], zero)
+                                           .getResult());
+    auto kLoop = scf::ForOp::create(
+        b, loc, e.idx(0), K, e.idx(1), init,
+        [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
+          Emitter ne(nb, l);
+          SmallVector<Value> bVecs;
+          for (int64_t j = 0; j < nv; ++j) {
+            if (packed) {
+              Value off =
+                  ne.add(ne.mul(ne.add(ne.mul(jp, K), k), blk.nr), j * blk.vl);
+              bVecs.push_back(vector::LoadOp::create(nb, l, vecType, packed,
+                                                     ValueRange{off}));
+            } else {
+              bVecs.push_back(vector::MaskedLoadOp::create(
+                  nb, l, vecType, bMat, ValueRange{k, columns[j]}, masks[j],
+                  zero));
+            }
+          }
+          SmallVector<Value> next;
+          for (int64_t m = 0; m < rowsM; ++m) {
+            Value x =
+                memref::LoadOp::create(nb, l, a, ValueRange{ne.idx(m), k});
+            Value splat = vector::BroadcastOp::create(nb, l, vecType, x);
+            for (int64_t j = 0; j < nv; ++j)
+              next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
+                                                   accs[m * nv + j]));
+          }
+          scf::YieldOp::create(nb, l, next);
+        });
+    for (int64_t m = 0; m < rowsM; ++m)
+      for (int64_t j = 0; j < nv; ++j)
+        vector::MaskedStoreOp::create(b, loc, c,
+                                      ValueRange{e.idx(m), columns[j]},
+                                      masks[j], kLoop.getResult(m * nv + j));
+    if (plan.epilogue)
+      emitEpilogue(e, *plan.epilogue, c, e.idx(0), n, e.idx(rowsM), cols, blk);
+  });
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -707,17 +810,29 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
         prepackConstantB(module, func, matmul.getInputs()[1], local.nr,
                          options.prepackArguments, packWhy);
   }
-  func::FuncOp ukernel = getOrCreateMicroKernel(module, local);
-  emitGemm(plan, ukernel, local, parallel);
+  bool smallM = isSmallMProduct(plan);
+  if (smallM)
+    emitSmallM(plan, local, parallel);
+  else
+    emitGemm(plan, getOrCreateMicroKernel(module, local), local, parallel);
 
   llvm::raw_string_ostream os(message);
-  os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
-     << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc " << local.nc
-     << "; B "
-     << (plan.packedB
-             ? (packWhy.empty() ? "prepacked at compile time" : packWhy)
-             : "packed at run time (" + packWhy + ")")
-     << (plan.packedA ? "; A prepacked at compile time" : "") << "; epilogue ";
+  if (smallM) {
+    os << "small M (" << kSmallM << " rows or fewer): " << local.nr
+       << "-column blocks of " << local.nr / local.vl << " x " << local.vl
+       << " lanes; B "
+       << (plan.packedB ? "prepacked at compile time" : "read in place")
+       << "; epilogue ";
+  } else {
+    os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
+       << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc "
+       << local.nc << "; B "
+       << (plan.packedB
+               ? (packWhy.empty() ? "prepacked at compile time" : packWhy)
+               : "packed at run time (" + packWhy + ")")
+       << (plan.packedA ? "; A prepacked at compile time" : "")
+       << "; epilogue ";
+  }
   if (plan.epilogue)
     os << "fused (" << plan.epilogue->op.getBody()->getOperations().size() - 1
        << " payload ops)";

@@ -113,12 +113,22 @@ static bool sliceDependsOnEveryTileLoop(tensor::ExtractSliceOp slice) {
 /// Whether every tile of `producer` that fusing it into a sink's loop would
 /// compute, taken together, is all of it: each of its users among `users`
 /// (the sink and the ops upstream of it) is a linalg op that reads it
-/// through a permutation map. A producer read through a tensor.extract_slice
-/// or a partial or broadcasting map would only have the part the sink needs
-/// computed, so its tiles cannot replace it for uses outside the loop.
+/// through a permutation map whose loops span the whole value, and is
+/// itself computed whole (the sink, or an op for which the same holds). A
+/// producer read through a tensor.extract_slice, a partial or broadcasting
+/// map, or by an op that is itself computed only in part would only have
+/// the part the sink needs computed, so its tiles cannot replace it for
+/// uses outside the loop. Sizes are compared as they are known statically;
+/// two dynamic sizes are taken to agree.
 static bool tilesCoverProducer(Operation *producer,
                                const SetVector<Operation *> &users,
-                               Operation *sink) {
+                               Operation *sink,
+                               llvm::DenseMap<Operation *, bool> &known) {
+  if (producer == sink)
+    return true;
+  if (auto it = known.find(producer); it != known.end())
+    return it->second;
+  known[producer] = false; // a cycle cannot prove coverage
   for (OpOperand &use : producer->getUses()) {
     Operation *user = use.getOwner();
     if (user != sink && !users.contains(user))
@@ -127,8 +137,16 @@ static bool tilesCoverProducer(Operation *producer,
     if (!linalgUser || !linalgUser.isDpsInput(&use) ||
         !linalgUser.getMatchingIndexingMap(&use).isPermutation())
       return false;
+    SmallVector<int64_t> loops = linalgUser.getStaticLoopRanges();
+    AffineMap map = linalgUser.getMatchingIndexingMap(&use);
+    auto type = cast<ShapedType>(use.get().getType());
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (loops[cast<AffineDimExpr>(expr).getPosition()] != type.getDimSize(i))
+        return false;
+    if (!tilesCoverProducer(user, users, sink, known))
+      return false;
   }
-  return true;
+  return known[producer] = true;
 }
 
 /// A matmul that --wrapper-gemm-template takes, or an elementwise op reading
@@ -265,7 +283,8 @@ struct WrapperTileAndFusePass
             // Used outside (a second output of the kernel): yield its tiles,
             // when together they are all of it; else it stays whole,
             // outside the loop.
-            if (!tilesCoverProducer(producerOp, upstream, sink))
+            llvm::DenseMap<Operation *, bool> known;
+            if (!tilesCoverProducer(producerOp, upstream, sink, known))
               return std::nullopt;
             result.yieldProducerReplacement = true;
           }

@@ -220,7 +220,7 @@ wrapper.kernel @ka = @ka_impl metadata {kind = "matmul", source_ops = ["matmul"]
 // epilogue (as bufferization places it) does not keep the epilogue out.
 // CHECK-LABEL: func.func @epilogue_after_an_alloc
 // CHECK-NOT: linalg.generic
-// CHECK: func.call @__wrapper_gemm_ukernel
+// CHECK: vector.fma
 // CHECK: arith.maximumf
 func.func @epilogue_after_an_alloc(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %out: memref<4x16xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -235,5 +235,29 @@ func.func @epilogue_after_an_alloc(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %o
     linalg.yield %m : f32
   }
   memref.copy %r, %out : memref<4x16xf32> to memref<4x16xf32>
+  return
+}
+
+// -----
+
+// Four rows or fewer (static): no packing and no micro-kernel; each block
+// of nr columns keeps every row's accumulators in registers across K and
+// reads B in place, masked past N (here one 64-column block, 40 valid;
+// 2 rows x 4 vectors of accumulators).
+// CHECK-LABEL: func.func @small_m
+// CHECK-NOT: __wrapper_gemm_ukernel
+// CHECK: scf.parallel
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: vector.maskedload %arg1
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: vector.maskedstore %arg2
+// CHECK-NOT: __wrapper_gemm_ukernel
+// CHECK: return
+func.func @small_m(%a: memref<2x24xf32>, %b: memref<24x40xf32>, %out: memref<2x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<2x40xf32>)
+  // expected-remark @below {{GEMM template: small M (4 rows or fewer): 64-column blocks of 4 x 16 lanes; B read in place; epilogue none}}
+  linalg.matmul ins(%a, %b : memref<2x24xf32>, memref<24x40xf32>) outs(%out : memref<2x40xf32>)
   return
 }
