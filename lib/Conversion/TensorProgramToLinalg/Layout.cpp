@@ -170,8 +170,14 @@ struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    strides[dim] = rewriter.getIndexAttr(step);
     RankedTensorType type = op.getType();
+    // A step over a result of one element reads that element alone: stride
+    // 1, so that the views tiling makes of it never carry a non-unit stride
+    // on a unit dimension (MLIR 22's SubViewOp::getDroppedDims crashes when
+    // a rank-reducing view of such a slice has to tell which unit
+    // dimension it dropped).
+    if (type.getDimSize(dim) != 1)
+      strides[dim] = rewriter.getIndexAttr(step);
     if (!inputType.isDynamicDim(dim)) {
       int64_t size = inputType.getDimSize(dim);
       offsets[dim] = rewriter.getIndexAttr(std::min(start, size));
