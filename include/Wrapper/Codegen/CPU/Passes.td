@@ -328,6 +328,15 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
     - **Thread blocks**: column blocks of `nc`, and, when there are fewer than
       `omp_get_max_threads()`, `mc`-aligned row chunks as well. A static M
       below the default `mr` gets an M-row tile (four vectors wide up to M = 6).
+    - **Small M**: a static M of 4 or fewer (a batch-1 linear layer, a
+      matrix-vector product) with A not prepacked skips packing and the
+      micro-kernel: in parallel over blocks of `nr` columns, each block
+      keeps every row's `nr / vl` accumulator vectors in registers across
+      K, and each `k` broadcasts `A[m][k]` against one row of the block of
+      B, read in place (masked past N; B needs a unit inner stride) or from
+      its compile-time panels; C is stored under a mask (added to when the
+      zero fill stays), then the epilogue is applied to the block. The
+      remark says `small M`.
     - **Epilogue**: the next op with memory effects (allocations of fresh
       buffers, such as the epilogue's output, are skipped), if it is a 2-d parallel
       `linalg.generic` on buffers that reads C at `(m, n)`, writes a unit-stride
