@@ -357,14 +357,29 @@ static void copyTile(Emitter &e, Value from, ValueRange fromAt, Value to,
   });
 }
 
+/// Where a plan's code goes: at the epilogue when there is one (only pure
+/// ops lie between the two, and the epilogue may read values they define,
+/// views of its inputs), else at the matmul.
+static Operation *getEmissionPoint(const GemmPlan &plan) {
+  if (plan.epilogue)
+    return plan.epilogue->op;
+  linalg::MatmulOp matmul = plan.matmul;
+  return matmul.getOperation();
+}
+
+/// Compile-time panels ([P][K][r]) as the flat f32 buffer the loops index.
+static Value flattenPanels(OpBuilder &b, Location loc, Value panels) {
+  Value collapsed = memref::CollapseShapeOp::create(
+      b, loc, panels, SmallVector<ReassociationIndices>{{0, 1, 2}});
+  return memref::CastOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+      collapsed);
+}
+
 static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                      const Blocking &blk, bool parallel) {
   linalg::MatmulOp matmul = plan.matmul;
-  // At the epilogue when there is one: only pure ops lie between the two,
-  // and the epilogue may read values they define (views of its inputs).
-  Operation *at = plan.epilogue ? static_cast<Operation *>(plan.epilogue->op)
-                                : matmul.getOperation();
-  OpBuilder b(at);
+  OpBuilder b(getEmissionPoint(plan));
   Location loc = matmul.getLoc();
   Emitter e(b, loc);
   Type f32 = b.getF32Type();
@@ -382,9 +397,7 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Value mPanels = e.ceilDiv(M, blk.mr);
   Value ap;
   if (plan.packedA) {
-    Value collapsed = memref::CollapseShapeOp::create(
-        b, loc, plan.packedA, SmallVector<ReassociationIndices>{{0, 1, 2}});
-    ap = memref::CastOp::create(b, loc, flat, collapsed);
+    ap = flattenPanels(b, loc, plan.packedA);
   } else {
     ap = memref::AllocOp::create(b, loc, flat,
                                  ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
@@ -425,11 +438,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     });
 
   Value bpPrepacked;
-  if (plan.packedB) {
-    Value collapsed = memref::CollapseShapeOp::create(
-        b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
-    bpPrepacked = memref::CastOp::create(b, loc, flat, collapsed);
-  }
+  if (plan.packedB)
+    bpPrepacked = flattenPanels(b, loc, plan.packedB);
   bool unitStrideB = hasUnitInnerStride(bMat.getType());
   Value accumulateFirst =
       arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
@@ -642,9 +652,7 @@ static bool isSmallMProduct(const GemmPlan &plan) {
 static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
                        bool parallel) {
   linalg::MatmulOp matmul = plan.matmul;
-  Operation *at = plan.epilogue ? static_cast<Operation *>(plan.epilogue->op)
-                                : matmul.getOperation();
-  OpBuilder b(at);
+  OpBuilder b(getEmissionPoint(plan));
   Location loc = matmul.getLoc();
   Emitter e(b, loc);
   Type f32 = b.getF32Type();
@@ -656,12 +664,8 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
   auto maskType = VectorType::get({blk.vl}, b.getI1Type());
   int64_t nv = blk.nr / blk.vl;
   Value packed;
-  if (plan.packedB) {
-    Value collapsed = memref::CollapseShapeOp::create(
-        b, loc, plan.packedB, SmallVector<ReassociationIndices>{{0, 1, 2}});
-    packed = memref::CastOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, f32), collapsed);
-  }
+  if (plan.packedB)
+    packed = flattenPanels(b, loc, plan.packedB);
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
   e.parallelLoop(parallel, e.ceilDiv(N, blk.nr), [&](Value jp) {
