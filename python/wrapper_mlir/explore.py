@@ -209,6 +209,8 @@ class _ProfileCounters:
         self._lib = compiled._lib
         self._lib.wrapper_profile_read_bytes.argtypes = [ctypes.c_int64]
         self._lib.wrapper_profile_read_bytes.restype = ctypes.c_uint64
+        self._lib.wrapper_profile_read.argtypes = [
+            ctypes.c_int64, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
         self._lib.wrapper_profile_reset()
 
     def kernel(self, index):
@@ -217,8 +219,7 @@ class _ProfileCounters:
         import ctypes
 
         ns, calls = ctypes.c_uint64(), ctypes.c_uint64()
-        self._lib.wrapper_profile_read(ctypes.c_int64(index), ctypes.byref(ns),
-                                       ctypes.byref(calls))
+        self._lib.wrapper_profile_read(index, ctypes.byref(ns), ctypes.byref(calls))
         return ns.value / 1e6, self._lib.wrapper_profile_read_bytes(index)
 
     def bytes(self):
