@@ -290,8 +290,8 @@ LogicalResult CostFusion::propose(const FusionGraph &graph,
     std::optional<unsigned> own = groupOf(op);
     // The other groups that read it: every reader must be a fusible op (one
     // alone becomes a group of its own here).
-    FusionPlan trial = plan;
     SmallVector<unsigned> targets;
+    SmallVector<Operation *> lone; // readers in no group yet
     bool allFusible = true;
     for (Operation *user : op->getResult(0).getUsers()) {
       std::optional<unsigned> index = groupOf(user);
@@ -300,28 +300,32 @@ LogicalResult CostFusion::propose(const FusionGraph &graph,
         break;
       }
       if (!index) {
-        index = trial.groups.size();
-        trial.groups.push_back({user});
-      }
-      if (index != own && !llvm::is_contained(targets, *index))
+        if (!llvm::is_contained(lone, user))
+          lone.push_back(user);
+      } else if (index != own && !llvm::is_contained(targets, *index)) {
         targets.push_back(*index);
+      }
     }
-    if (!allFusible || targets.empty() || (!own && targets.size() < 2))
+    int64_t readers = targets.size() + lone.size();
+    if (!allFusible || readers == 0 || (!own && readers < 2))
       continue;
-    // Traffic: today the output is written once and read by each target;
+    // Traffic: today the output is written once and read by each reader;
     // recomputed, it is not written (every reader computes it) and each
-    // target reads the inputs instead; an op alone also no longer reads
+    // reader reads the inputs instead; an op alone also no longer reads
     // its inputs in a kernel of its own. Work: the op runs once more per
-    // target (once less in all when it had no group of its own).
-    int64_t readers = targets.size();
+    // reader (once less in all when it had no group of its own).
     int64_t savedBytes = out + (own ? 0 : in) + readers * (out - in);
     int64_t extraFlops =
         (own ? readers : readers - 1) * estimateFlops(graph, op);
     if (savedBytes * kFlopsPerByte < extraFlops)
       continue;
+    // The plan is copied only for a recomputation worth trying.
+    FusionPlan trial = plan;
     trial.recompute.insert(op);
     for (unsigned index : targets)
       trial.groups[index].push_back(op);
+    for (Operation *user : lone)
+      trial.groups.push_back({user, op});
     if (!checkFusionPlan(graph, trial))
       plan = std::move(trial);
   }
