@@ -199,7 +199,9 @@ addCPUKernelCodegen(OpPassManager &pm,
     // Tiled contractions with unit batch loops and batch matmuls become
     // 2-D matmuls the template takes (CSE merges the views of a product
     // that the matmul writes and its epilogue reads).
-    pm.addNestedPass<func::FuncOp>(createWrapperSpecializeContractionsPass());
+    WrapperSpecializeContractionsPassOptions specialize;
+    specialize.parallel = options.parallel;
+    pm.addPass(createWrapperSpecializeContractionsPass(specialize));
     pm.addNestedPass<func::FuncOp>(createCSEPass());
     pm.addPass(createWrapperGemmTemplatePass(
         getGemmTemplatePassOptions(options.gemmOptions, options.parallel)));

@@ -185,14 +185,15 @@ class TorchModel:
         model.options = merged
         return model
 
-    def ir(self, stage="frontend"):
+    def ir(self, stage="frontend", full=False):
         """'aten' (the graph imported), 'source' (the tensor_program, its
-        weights in a file), 'frontend', 'llvm'."""
+        weights in a file), 'frontend', 'llvm'; `full` prints large
+        constants whole."""
         if stage == "aten":
             if self.program is None:
                 raise WrapperError("no ATen graph is kept for this model")
             return str(self.program.graph)
-        return self.compiled.ir(stage)
+        return self.compiled.ir(stage, full=full)
 
 
 def compile_torch(graph, example_inputs=None, *, example_kwargs=None, dynamic_batch=False,

@@ -36,6 +36,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 namespace mlir {
 namespace wrapper {
 #define GEN_PASS_DEF_WRAPPERGEMMTEMPLATEPASS
@@ -85,6 +87,16 @@ bool wrapper::isGemmTemplateCandidate(Operation *op) {
   return llvm::all_of(op->getOperandTypes(), [](Type type) {
     return getElementTypeOrSelf(type).isF32();
   });
+}
+
+func::FuncOp wrapper::gemm::getOrDeclareMaxThreads(ModuleOp module) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>("omp_get_max_threads"))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), "omp_get_max_threads",
+                                   b.getFunctionType({}, {b.getI32Type()}));
+  func.setPrivate();
+  return func;
 }
 
 namespace {
@@ -330,19 +342,6 @@ static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
   });
 }
 
-/// `omp_get_max_threads` (the OpenMP runtime that runs the parallel loops),
-/// declared in the module of `op` if it is not yet.
-static func::FuncOp getOrDeclareMaxThreads(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (auto existing = module.lookupSymbol<func::FuncOp>("omp_get_max_threads"))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(b, module.getLoc(), "omp_get_max_threads",
-                                   b.getFunctionType({}, {b.getI32Type()}));
-  func.setPrivate();
-  return func;
-}
-
 /// Copies rows x cols elements between C at (m, n) and the local tile.
 static void copyTile(Emitter &e, Value from, ValueRange fromAt, Value to,
                      ValueRange toAt, Value rows, Value cols) {
@@ -374,6 +373,51 @@ static Value flattenPanels(OpBuilder &b, Location loc, Value panels) {
   return memref::CastOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
       collapsed);
+}
+
+/// How a product's work is split over `threads`: (row chunks, column
+/// blocks), with at least `minColBlocks` column blocks (B blocks of at most
+/// nc columns). For each divisor d of the threads, d threads share a row
+/// chunk's column blocks (the fewest multiple of d that is at least
+/// `minColBlocks`) and threads / d row chunks split the rows. The choice
+/// minimizes the panels the busiest thread computes (whole panels
+/// counted); ties go to fewer row chunks, since each unit packs its own B
+/// block. Runs once per call: a loop over at most `threads` candidates.
+static std::pair<Value, Value> selectThreadGrid(Emitter &e, Value threads,
+                                                Value mPanels, Value nPanels,
+                                                Value minColBlocks) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value worst = e.idx(std::numeric_limits<int64_t>::max());
+  auto loop = scf::ForOp::create(
+      b, loc, e.idx(1), e.add(threads, 1), e.idx(1),
+      ValueRange{worst, e.idx(1), minColBlocks},
+      [&](OpBuilder &nested, Location, Value d, ValueRange best) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        auto divU = [&](Value x, Value y) {
+          return arith::DivUIOp::create(b, loc, x, y).getResult();
+        };
+        Value divides =
+            e.cmp(arith::CmpIPredicate::eq,
+                  arith::RemUIOp::create(b, loc, threads, d), e.idx(0));
+        Value cols = e.mul(e.ceilDiv(minColBlocks, d), d);
+        Value rows = divU(threads, d);
+        Value cost =
+            e.mul(e.mul(e.ceilDiv(mPanels, rows), e.ceilDiv(nPanels, cols)),
+                  divU(cols, d));
+        Value better = arith::AndIOp::create(
+            b, loc, divides, e.cmp(arith::CmpIPredicate::ule, cost, best[0]));
+        auto pick = [&](Value x, Value y) {
+          return arith::SelectOp::create(b, loc, better, x, y).getResult();
+        };
+        scf::YieldOp::create(b, loc,
+                             ValueRange{pick(cost, best[0]),
+                                        pick(rows, best[1]),
+                                        pick(cols, best[2])});
+      });
+  return {loop.getResult(1), loop.getResult(2)};
 }
 
 static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
@@ -444,34 +488,47 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Value accumulateFirst =
       arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
 
-  // Thread blocks: the nc-column blocks, and when there are fewer of them
-  // than threads (a narrow N), M split into as many mc-aligned chunks as
-  // the threads left per column block (each chunk packs its own B block).
-  Value nBlocks = e.ceilDiv(N, blk.nc);
-  Value mChunk = e.mul(e.ceilDiv(M, blk.mc), blk.mc);
+  // Work units: the mr-row panels split evenly into `rowChunks` and the
+  // nr-column panels into `colBlocks` (at least enough for blocks of at
+  // most nc columns), chosen per call for the threads there are
+  // (selectThreadGrid). Each unit packs its own B block.
+  Value mPanelsTotal = e.ceilDiv(M, blk.mr);
+  Value nPanelsTotal = e.ceilDiv(N, blk.nr);
+  Value minColBlocks = arith::MaxSIOp::create(
+      b, loc, e.idx(1), e.ceilDiv(nPanelsTotal, blk.nc / blk.nr));
+  Value rowChunks = e.idx(1), colBlocks = minColBlocks;
   if (parallel) {
     Value threads = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
-        func::CallOp::create(b, loc, getOrDeclareMaxThreads(matmul),
-                             ValueRange{})
+        func::CallOp::create(
+            b, loc, getOrDeclareMaxThreads(matmul->getParentOfType<ModuleOp>()),
+            ValueRange{})
             .getResult(0));
-    Value split = arith::MaxSIOp::create(
-        b, loc, e.idx(1),
-        arith::DivSIOp::create(
-            b, loc, threads,
-            arith::MaxSIOp::create(b, loc, nBlocks, e.idx(1)))); // N may be 0
-    mChunk = e.mul(e.ceilDiv(e.ceilDiv(M, split), blk.mc), blk.mc);
+    std::tie(rowChunks, colBlocks) =
+        selectThreadGrid(e, arith::MaxSIOp::create(b, loc, threads, e.idx(1)),
+                         mPanelsTotal, nPanelsTotal, minColBlocks);
   }
-  mChunk = arith::MaxSIOp::create(b, loc, mChunk, e.idx(blk.mc));
-  Value mChunks = e.ceilDiv(M, mChunk);
-  e.parallelLoop(parallel, e.mul(mChunks, nBlocks), [&](Value block) {
-    Value jb = arith::RemUIOp::create(b, loc, block, nBlocks);
-    Value mStart =
-        e.mul(arith::DivUIOp::create(b, loc, block, nBlocks), mChunk);
-    Value mEnd = e.min(M, e.add(mStart, mChunk));
-    Value n0 = e.mul(jb, blk.nc);
-    Value nCur = e.min(e.sub(N, n0), blk.nc);
-    Value nPanels = e.ceilDiv(nCur, blk.nr);
+  // The [part * total / parts, (part + 1) * total / parts) share of `total`.
+  auto share = [&](Value part, Value total, Value parts) {
+    auto bound = [&](Value at) {
+      return arith::DivUIOp::create(b, loc, e.mul(at, total), parts)
+          .getResult();
+    };
+    return std::make_pair(bound(part), bound(e.add(part, 1)));
+  };
+  e.parallelLoop(parallel, e.mul(rowChunks, colBlocks), [&](Value block) {
+    auto [rowPanel, rowPanelEnd] =
+        share(arith::DivUIOp::create(b, loc, block, colBlocks), mPanelsTotal,
+              rowChunks);
+    auto [colPanel, colPanelEnd] =
+        share(arith::RemUIOp::create(b, loc, block, colBlocks), nPanelsTotal,
+              colBlocks);
+    Value mStart = e.mul(rowPanel, blk.mr);
+    Value mEnd = e.min(M, e.mul(rowPanelEnd, blk.mr));
+    Value n0 = e.mul(colPanel, blk.nr);
+    Value nPanels = e.sub(colPanelEnd, colPanel);
+    Value nCur = arith::MaxSIOp::create(
+        b, loc, e.idx(0), e.sub(e.min(N, e.mul(colPanelEnd, blk.nr)), n0));
     // On the heap: one allocation per block, and no stack that grows with
     // the number of blocks when the loop is sequential.
     Value local =
@@ -801,8 +858,12 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
     }
     local = *chosen;
   }
-  bool parallel =
-      options.parallel && !isSmallProduct(matmul, options.minParallelWork);
+  // A product inside a parallel loop (a batch split over the threads, a
+  // tile of its consumer) runs on its loop's thread.
+  bool parallel = options.parallel &&
+                  !isSmallProduct(matmul, options.minParallelWork) &&
+                  !matmul->getParentOfType<scf::ParallelOp>() &&
+                  !matmul->getParentOfType<scf::ForallOp>();
   // A constant A (weights on the left, as convolutions give) is packed at
   // compile time too; the report names it only then.
   std::string packWhy = "prepack=false", packWhyA;

@@ -109,6 +109,10 @@ public:
 /// values at bOff + k * nr.
 func::FuncOp getOrCreateMicroKernel(ModuleOp module, const Blocking &blk);
 
+/// `omp_get_max_threads` (the OpenMP runtime that runs the parallel loops),
+/// declared in `module` if it is not yet.
+func::FuncOp getOrDeclareMaxThreads(ModuleOp module);
+
 /// Gives declared micro-kernels (a `func.func private` of that name without
 /// a body, as a test or a tuning harness writes them) their body; an error
 /// for a name or type that is not a micro-kernel's.

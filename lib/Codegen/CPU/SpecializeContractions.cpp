@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmTemplate.h"
+
 #include "Wrapper/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -180,7 +182,8 @@ static Value batchElement(OpBuilder &b, Location loc, Value source,
 /// The batched product `op` (operands a, b, c with `batch` leading batch
 /// dimensions) as a loop nest over the batch of 2-D linalg.matmul.
 static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
-                       Value c, int64_t batch, int64_t minParallelWork) {
+                       Value c, int64_t batch, int64_t minParallelWork,
+                       bool parallel) {
   Location loc = op->getLoc();
   auto aType = cast<MemRefType>(a.getType());
   auto bType = cast<MemRefType>(b.getType());
@@ -202,19 +205,56 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
     Value ci = batchElement(nested, l, c, indices);
     linalg::MatmulOp::create(nested, l, ValueRange{ai, bi}, ValueRange{ci});
   };
-  if (small) {
+  auto parallelLoop = [&] {
     scf::ParallelOp::create(
         rewriter, loc, lower, upper, steps,
         [&](OpBuilder &nested, Location l, ValueRange indices) {
           body(nested, l, indices);
           scf::ReduceOp::create(nested, l);
         });
-  } else {
+  };
+  auto sequentialLoop = [&] {
     scf::buildLoopNest(rewriter, loc, lower, upper, steps,
                        [&](OpBuilder &nested, Location l, ValueRange indices) {
                          body(nested, l, indices);
                        });
-  }
+  };
+  if (small)
+    return parallelLoop(), rewriter.eraseOp(op);
+  if (!parallel)
+    return sequentialLoop(), rewriter.eraseOp(op);
+  // Over the batch when its elements keep every thread busy at least 3/4
+  // of the time (ceil(batch / threads) rounds of `threads` products), else
+  // one product after the other, each spread over the threads.
+  auto module = op->getParentOfType<ModuleOp>();
+  Value threads = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getIndexType(),
+      func::CallOp::create(rewriter, loc,
+                           wrapper::gemm::getOrDeclareMaxThreads(module),
+                           ValueRange{})
+          .getResult(0));
+  threads = arith::MaxSIOp::create(rewriter, loc, threads, one);
+  Value total = one;
+  for (Value size : upper)
+    total = arith::MulIOp::create(rewriter, loc, total, size);
+  Value rounds = arith::CeilDivUIOp::create(rewriter, loc, total, threads);
+  Value slots = arith::MulIOp::create(rewriter, loc, rounds, threads);
+  auto times = [&](Value x, int64_t k) {
+    return arith::MulIOp::create(
+        rewriter, loc, x, arith::ConstantIndexOp::create(rewriter, loc, k));
+  };
+  Value busy = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                     times(total, 4), times(slots, 3));
+  Value several = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ugt, threads, one);
+  auto choice = scf::IfOp::create(
+      rewriter, loc, arith::AndIOp::create(rewriter, loc, busy, several),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+  parallelLoop();
+  rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
+  sequentialLoop();
   rewriter.eraseOp(op);
 }
 
@@ -269,7 +309,7 @@ struct WrapperSpecializeContractionsPass
     });
     for (auto [op, dims] : batched)
       splitBatch(rewriter, op, op.getDpsInputs()[0], op.getDpsInputs()[1],
-                 op.getDpsInits()[0], dims, minParallelWork);
+                 op.getDpsInits()[0], dims, minParallelWork, parallel);
   }
 };
 } // namespace

@@ -20,8 +20,20 @@
 // CHECK-NOT: linalg.
 // CHECK: scf.parallel
 // CHECK: memref.store
-// CHECK: call @omp_get_max_threads
-// CHECK: scf.parallel
+// The thread grid: for each divisor d of the threads, the panels the
+// busiest thread computes with d threads per row chunk; the blocks take
+// even shares of the row and column panels.
+// CHECK: %[[T32:.*]] = call @omp_get_max_threads
+// CHECK: %[[T:.*]] = arith.index_cast %[[T32]]
+// CHECK: %[[TH:.*]] = arith.maxsi %[[T]], %c1
+// CHECK: %[[GRID:.*]]:3 = scf.for %[[D:.*]] = %c1{{.*}} to %{{.*}} step %c1{{.*}} iter_args(%[[COST:.*]] = %c9223372036854775807, %{{.*}} = %c1{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:   arith.remui %[[TH]], %[[D]]
+// CHECK:   arith.cmpi ule, %{{.*}}, %[[COST]]
+// CHECK:   scf.yield
+// CHECK: %[[UNITS:.*]] = arith.muli %[[GRID]]#1, %[[GRID]]#2
+// CHECK: scf.parallel (%[[U:.*]]) = (%c0{{.*}}) to (%[[UNITS]])
+// CHECK:   arith.divui %[[U]], %[[GRID]]#2
+// CHECK:   arith.remui %[[U]], %[[GRID]]#2
 // CHECK: vector.transfer_read
 // CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16
 // CHECK: vector.create_mask

@@ -1,5 +1,6 @@
 // RUN: wrapper-opt %s --wrapper-specialize-contractions --cse --split-input-file | FileCheck %s
-// RUN: wrapper-opt %s --wrapper-specialize-contractions="min-parallel-work=1" --split-input-file | FileCheck %s --check-prefix=SEQ
+// RUN: wrapper-opt %s --wrapper-specialize-contractions="min-parallel-work=1" --split-input-file | FileCheck %s --check-prefix=RUNTIME
+// RUN: wrapper-opt %s --wrapper-specialize-contractions="min-parallel-work=1 parallel=false" --split-input-file | FileCheck %s --check-prefix=SEQ
 
 // A tile of a batched product (unit batch loops) and its elementwise
 // consumer: the product becomes a 2-D linalg.matmul on rank-reducing views,
@@ -38,17 +39,43 @@ func.func @tile(%a: memref<1x1x32x32xf32, strided<[16384, 4096, 32, 1], offset: 
 // -----
 
 // A product batched over two dimensions: a parallel loop over the batch
-// (each 16x8x16 product is below min-parallel-work) of 2-D matmuls; with
-// min-parallel-work=1, a sequential nest (the template parallelizes inside).
+// (each 16x8x16 product is below min-parallel-work) of 2-D matmuls. With
+// min-parallel-work=1, chosen at run time: the parallel loop when the 6
+// products keep the threads busy (6 * 4 >= ceil(6 / t) * t * 3, more than
+// one thread), else a sequential nest (the template parallelizes inside);
+// with parallel=false, always the nest.
 // CHECK-LABEL: func.func @batched(
 // CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%c0, %c0) to (%c2, %c3) step (%c1, %c1)
 // CHECK: memref.subview %arg0[%[[I]], %[[J]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1] : memref<2x3x16x8xf32> to memref<16x8xf32, strided<[8, 1], offset: ?>>
 // CHECK: linalg.matmul
 // CHECK-NOT: linalg.generic
+// RUNTIME-LABEL: func.func @batched(
+// RUNTIME: %[[T32:.*]] = call @omp_get_max_threads() : () -> i32
+// RUNTIME: %[[T:.*]] = arith.index_cast %[[T32]] : i32 to index
+// RUNTIME: %[[TH:.*]] = arith.maxsi %[[T]], %c1 : index
+// RUNTIME: %[[N:.*]] = arith.muli %{{.*}}, %c3 : index
+// RUNTIME: %[[ROUNDS:.*]] = arith.ceildivui %[[N]], %[[TH]] : index
+// RUNTIME: %[[SLOTS:.*]] = arith.muli %[[ROUNDS]], %[[TH]] : index
+// RUNTIME: %[[BUSY4:.*]] = arith.muli %[[N]], %c4 : index
+// RUNTIME: %[[SLOTS3:.*]] = arith.muli %[[SLOTS]], %c3{{.*}} : index
+// RUNTIME: %[[BUSY:.*]] = arith.cmpi uge, %[[BUSY4]], %[[SLOTS3]] : index
+// RUNTIME: %[[SEVERAL:.*]] = arith.cmpi ugt, %[[TH]], %c1 : index
+// RUNTIME: %[[COND:.*]] = arith.andi %[[BUSY]], %[[SEVERAL]] : i1
+// RUNTIME: scf.if %[[COND]] {
+// RUNTIME:   scf.parallel
+// RUNTIME:     linalg.matmul
+// RUNTIME: } else {
+// RUNTIME:   scf.for
+// RUNTIME:     scf.for
+// RUNTIME:       linalg.matmul
+// RUNTIME: func.func private @omp_get_max_threads() -> i32
 // SEQ-LABEL: func.func @batched(
+// SEQ-NOT: omp_get_max_threads
+// SEQ-NOT: scf.parallel
 // SEQ: scf.for
 // SEQ: scf.for
 // SEQ: linalg.matmul
+// SEQ-NOT: omp_get_max_threads
 func.func @batched(%a: memref<2x3x16x8xf32>, %b: memref<2x3x8x16xf32>, %c: memref<2x3x16x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x3x16x8xf32>, memref<2x3x8x16xf32>) outs(%c : memref<2x3x16x16xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):

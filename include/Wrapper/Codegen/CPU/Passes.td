@@ -232,7 +232,7 @@ def WrapperLowerAllocaScopesPass : Pass<"wrapper-lower-alloca-scopes"> {
 }
 
 def WrapperSpecializeContractionsPass
-    : Pass<"wrapper-specialize-contractions", "::mlir::func::FuncOp"> {
+    : Pass<"wrapper-specialize-contractions", "::mlir::ModuleOp"> {
   let summary = "Turns f32 contraction linalg.generics and batch matmuls on "
                 "buffers into 2-D linalg.matmul ops for the GEMM template";
   let description = [{
@@ -252,8 +252,11 @@ def WrapperSpecializeContractionsPass
     - splits an f32 `linalg.batch_matmul` into a loop over the batch of
       `linalg.matmul` on rank-reducing subviews: an `scf.parallel` loop
       when one batch element's product is below `min-parallel-work`
-      (the template runs it on one thread), else an `scf.for` (the template
-      spreads each product over the threads).
+      (the template runs it on one thread). Larger products choose at run
+      time: the batch over the threads when it splits evenly enough (every
+      thread busy at least 3/4 of the time: 6 products on 2 threads, 24 on
+      16), else an `scf.for` over the batch, the template spreading each
+      product over the threads. With `parallel=false`, always the `scf.for`.
 
     Contractions that are not plain products (transposed operands, other
     payloads, non-f32 types) are left alone. Run after bufferization,
@@ -278,6 +281,9 @@ def WrapperSpecializeContractionsPass
            /*default=*/"262144",
            "Products of one batch element with fewer multiply-adds (M*N*K) "
            "run in parallel over the batch">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Larger products may run in parallel over the batch, chosen at "
+           "run time from the threads OpenMP has (omp_get_max_threads)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
