@@ -179,6 +179,9 @@ addCPUKernelCodegen(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createWrapperFuseElementwiseKeepContractionsPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Outputs that are reshapes or slices of what an op computes: written by
+  // that op into the output buffer, not copied there.
+  pm.addNestedPass<func::FuncOp>(createWrapperWriteOutputsInPlacePass());
   // Row tiles with every producer fused in: a kernel streams its data once
   // and its tile loop is the one spread over threads.
   if (options.tileElements != 0) {
@@ -362,6 +365,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
           WrapperFuseElementwiseKeepContractionsPassOptions{
               /*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createWrapperWriteOutputsInPlacePass());
 
   // Buffers, as on the CPU; then the host graph becomes a function that
   // allocates on the device and calls its kernels, and the kernels are

@@ -45,7 +45,8 @@ using namespace mlir;
 
 /// Tile sizes for `op`: 1 on leading parallel loops whose inner loops hold at
 /// least `tileElements` iterations, then the number of rows that make up
-/// `tileElements`, then 0 (untiled). Empty when tiling would not split the
+/// `tileElements`, then 0 (untiled); unit loops are left untiled (0) on the
+/// way. Empty when tiling would not split the
 /// iteration space.
 static SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op,
                                             int64_t tileElements) {
@@ -64,6 +65,10 @@ static SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op,
                   ? tileElements
                   : std::min(tileElements, inner * ranges[e]);
     int64_t extent = ranges[d];
+    // A unit loop (a slice's leading dimension) is one tile already: the
+    // loops inside it are tiled.
+    if (extent == 1)
+      continue;
     int64_t size =
         inner >= tileElements ? 1 : std::max<int64_t>(1, tileElements / inner);
     bool dynamic = ShapedType::isDynamic(extent);

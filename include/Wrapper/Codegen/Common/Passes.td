@@ -184,6 +184,55 @@ def WrapperLowerPackUnpackPass : Pass<"wrapper-lower-pack-unpack"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def WrapperWriteOutputsInPlacePass
+    : Pass<"wrapper-write-outputs-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Makes the ops that compute a function's outputs write them "
+                "into the destination buffers, through reshapes and slices";
+  let description = [{
+    A kernel ends with `bufferization.materialize_in_destination` of each
+    output into its argument buffer. Upstream's empty-tensor elimination,
+    which lets the op computing an output write straight into that buffer,
+    follows only values of the same type: an output that is a reshape or a
+    slice of the tensor an op computes was computed into a temporary buffer
+    and copied (`memref.copy`), a whole extra pass over the output. On
+    tensors, before tiling, this pass:
+
+    - computes slices of a linalg op's result on the slice: when every user
+      of the (single) result is a unit-stride `tensor.extract_slice` of the
+      same rank and the slices hold no more elements than the result
+      (nothing computed twice), each slice becomes the op tiled to it
+      (upstream `tensor::replaceExtractSliceWithTiledProducer`). Products
+      and convolutions are left whole (the GEMM template takes them);
+    - moves the reshapes at the end of an output onto its destination
+      (a memref): `materialize_in_destination(expand_shape(x), d)` becomes
+      `materialize_in_destination(x, collapse_shape(d))`, and a
+      `collapse_shape` an `expand_shape` of `d` (each group at most one
+      dynamic size, derived from `d`), the views made at the top of the
+      function so that the elimination can use them;
+    - folds `tensor.empty` through reshapes and slices (upstream), so that
+      the op's init has the destination view's type.
+
+    Attention's `qkv` projection then writes `q`, `k` and `v` from its
+    transposes into the three output buffers, where it wrote a temporary, a
+    transposed temporary, and copied three slices of it.
+
+    ```mlir
+    %t = linalg.generic ... outs(%e : tensor<394x192xf32>)
+    %x = tensor.expand_shape %t [[0, 1], [2]] output_shape [2, 197, 192] : ...
+    bufferization.materialize_in_destination %x in restrict writable %out
+        : (tensor<2x197x192xf32>, memref<2x197x192xf32>) -> ()
+    // becomes
+    %view = memref.collapse_shape %out [[0, 1], [2]] : memref<2x197x192xf32> into memref<394x192xf32>
+    %t = linalg.generic ... outs(%e : tensor<394x192xf32>)
+    bufferization.materialize_in_destination %t in restrict writable %view
+        : (tensor<394x192xf32>, memref<394x192xf32>) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def WrapperFailPass : Pass<"wrapper-fail", "::mlir::ModuleOp"> {
   let summary = "Fails with a message";
   let description = [{
