@@ -151,6 +151,9 @@ static void addBufferization(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Again after tiling, which may reshape what the outputs are computed in
+  // (unit dimensions dropped).
+  pm.addNestedPass<func::FuncOp>(createWrapperWriteOutputsInPlacePass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Upstream's deallocation, except in functions that free their own

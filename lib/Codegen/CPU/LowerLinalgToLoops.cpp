@@ -66,6 +66,19 @@ struct WrapperLowerLinalgToLoopsPass
     return false;
   }
 
+  /// The lanes `op` is vectorized with: getVectorLanes, or fewer (a power
+  /// of two, at least 4) when its innermost dimension is statically shorter
+  /// (rows of 16 in a 16 x 16 feature map, 8 in a head of 8).
+  static int64_t getLanes(linalg::LinalgOp op, int64_t f32Lanes) {
+    int64_t lanes = wrapper::getVectorLanes(op, f32Lanes);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.empty() || ShapedType::isDynamic(ranges.back()))
+      return lanes;
+    while (lanes > 4 && ranges.back() < lanes)
+      lanes /= 2;
+    return lanes;
+  }
+
   /// The outermost loop of an op's nest as a one-dimensional scf.parallel:
   /// threads split the outer dimension and each runs the inner loops
   /// sequentially (they vectorize; a collapsed multi-dimensional parallel
@@ -111,11 +124,19 @@ struct WrapperLowerLinalgToLoopsPass
           parallel && !insideParallel && !isSmall(op) &&
           !hasLeadingReduction(op) && op.getNumLoops() > 0 &&
           op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
+      // A pooling or depthwise-convolution window: loops over the window
+      // around an elementwise op that vectorizes.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+          generic && f32Lanes != 0 && !wrapper::checkVectorLoops(op, 1).empty())
+        if (FailureOr<linalg::GenericOp> inner =
+                wrapper::decomposeWindowReduction(rewriter, generic);
+            succeeded(inner))
+          op = *inner;
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Operation *>> loops = failure();
       if (f32Lanes != 0)
-        loops = wrapper::lowerLinalgOpToVectorLoops(
-            rewriter, op, wrapper::getVectorLanes(op, f32Lanes));
+        loops = wrapper::lowerLinalgOpToVectorLoops(rewriter, op,
+                                                    getLanes(op, f32Lanes));
       if (failed(loops)) {
         FailureOr<linalg::LinalgLoops> scalar =
             linalg::linalgOpToLoops(rewriter, op);

@@ -29,6 +29,57 @@ namespace wrapper {
 using namespace mlir;
 
 namespace {
+/// An elementwise op of several results (arith.mului_extended, as counter-
+/// based random numbers use) on vectors with leading unit dimensions, as
+/// the op on the innermost vectors: upstream's leading-unit-dimension
+/// patterns take single-result ops only, and the LLVM lowering leaves an
+/// n-D multi-result op to an unrealized cast.
+struct CastAwayMultiResultLeadingOneDim : public RewritePattern {
+  CastAwayMultiResultLeadingOneDim(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() < 2 ||
+        op->getNumRegions() != 0)
+      return failure();
+    auto type = dyn_cast<VectorType>(op->getResult(0).getType());
+    if (!type || type.getRank() < 2 ||
+        llvm::any_of(type.getShape().drop_back(),
+                     [](int64_t size) { return size != 1; }) ||
+        type.isScalable())
+      return failure();
+    auto flat = [](Type t) {
+      auto vector = cast<VectorType>(t);
+      return VectorType::get(vector.getShape().back(), vector.getElementType());
+    };
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (!isa<VectorType>(operand.getType()) ||
+          cast<VectorType>(operand.getType()).getShape() != type.getShape())
+        return failure();
+      operands.push_back(vector::ShapeCastOp::create(
+          rewriter, op->getLoc(), flat(operand.getType()), operand));
+    }
+    SmallVector<Type> resultTypes;
+    for (Type t : op->getResultTypes()) {
+      if (!isa<VectorType>(t) ||
+          cast<VectorType>(t).getShape() != type.getShape())
+        return failure();
+      resultTypes.push_back(flat(t));
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    Operation *flatOp = rewriter.create(state);
+    SmallVector<Value> results;
+    for (auto [result, original] :
+         llvm::zip(flatOp->getResults(), op->getResults()))
+      results.push_back(vector::ShapeCastOp::create(
+          rewriter, op->getLoc(), original.getType(), result));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct WrapperLowerVectorsPass
     : public wrapper::impl::WrapperLowerVectorsPassBase<
           WrapperLowerVectorsPass> {
@@ -40,6 +91,7 @@ struct WrapperLowerVectorsPass
       RewritePatternSet patterns(context);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      patterns.add<CastAwayMultiResultLeadingOneDim>(context);
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
       vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       // Single elements (a row's statistic broadcast over the row) as

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -204,6 +205,20 @@ struct FoldEmptyReshape : public OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// A padded output as a fill of its destination and the padded value
+/// written into its interior (upstream's decomposition), so that the value
+/// is computed where it goes and only the border is filled.
+struct DecomposeOutputPad : public linalg::DecomposePadOpPattern {
+  using linalg::DecomposePadOpPattern::DecomposePadOpPattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    if (!llvm::any_of(pad->getUsers(),
+                      llvm::IsaPred<bufferization::MaterializeInDestinationOp>))
+      return failure();
+    return linalg::DecomposePadOpPattern::matchAndRewrite(pad, rewriter);
+  }
+};
+
 struct WriteOutputsInPlacePass
     : public wrapper::impl::WrapperWriteOutputsInPlacePassBase<
           WriteOutputsInPlacePass> {
@@ -215,7 +230,8 @@ struct WriteOutputsInPlacePass
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
     patterns.add<FoldEmptyReshape<tensor::ExpandShapeOp>,
-                 FoldEmptyReshape<tensor::CollapseShapeOp>>(&getContext());
+                 FoldEmptyReshape<tensor::CollapseShapeOp>, DecomposeOutputPad>(
+        &getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
   }

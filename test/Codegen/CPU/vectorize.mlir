@@ -178,14 +178,14 @@ func.func @f64(%x: memref<100xf64>, %y: memref<100xf64>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // Tests what stays scalar: a contraction (the GEMM template's kind), an
-// innermost dimension shorter than a vector, a buffer of i1 (a byte per
-// element in memory, a bit per element in a vector).
+// innermost dimension shorter than the fewest lanes (4), a buffer of i1 (a
+// byte per element in memory, a bit per element in a vector).
 // CHECK-LABEL: func.func @scalar
 // CHECK-NOT: vector.
 // CHECK: return
-func.func @scalar(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>, %s: memref<8x4xf32>, %m: memref<64xi1>, %x: memref<64xf32>) {
+func.func @scalar(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>, %s: memref<8x3xf32>, %m: memref<64xi1>, %x: memref<64xf32>) {
   linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
-  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%s : memref<8x4xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%s : memref<8x3xf32>) {
   ^bb0(%o: f32):
     %n = arith.negf %o : f32
     linalg.yield %n : f32
@@ -196,6 +196,32 @@ func.func @scalar(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16
     %z = arith.constant 0.0 : f32
     %gt = arith.cmpf ogt, %in, %z : f32
     linalg.yield %gt : i1
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Rows shorter than the op's usual two registers step with fewer lanes (a
+// power of two, at least 4): 16 lanes for rows of 16 and 4 for rows of 4.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: arith.negf {{.*}} : vector<1x16xf32>
+// CHECK: arith.negf {{.*}} : vector<1x4xf32>
+// AVX512-LABEL: func.func @short_rows
+// AVX512: arith.negf {{.*}} : vector<1x16xf32>
+// AVX512: arith.negf {{.*}} : vector<1x4xf32>
+func.func @short_rows(%a: memref<8x16xf32>, %b: memref<8x4xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%a : memref<8x16xf32>) {
+  ^bb0(%o: f32):
+    %n = arith.negf %o : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%b : memref<8x4xf32>) {
+  ^bb0(%o: f32):
+    %n = arith.negf %o : f32
+    linalg.yield %n : f32
   }
   return
 }

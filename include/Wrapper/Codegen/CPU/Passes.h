@@ -167,6 +167,16 @@ FailureOr<SmallVector<Operation *>>
 lowerLinalgOpToVectorLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                            int64_t lanes);
 
+/// A window reduction on buffers (pooling, a depthwise convolution: inputs
+/// read at `stride * output + window` indices, the output at parallel
+/// indices only, static window extents) as scf.for loops over the window,
+/// in the op's order, around one all-parallel linalg.generic on strided
+/// subviews of the inputs, which is returned; fails, leaving `op` untouched,
+/// for any other op (contractions, row reductions, payloads reading
+/// linalg.index).
+FailureOr<linalg::GenericOp> decomposeWindowReduction(RewriterBase &rewriter,
+                                                      linalg::GenericOp op);
+
 #define GEN_PASS_REGISTRATION
 #include "Wrapper/Codegen/CPU/Passes.h.inc"
 
