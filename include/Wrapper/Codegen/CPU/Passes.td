@@ -110,11 +110,20 @@ def WrapperLowerLinalgToLoopsPass
     is carried by the loop, and one reduced horizontally each step is
     carried as a whole vector, combined lane by lane (NaN-propagating
     `maximumf`/`minimumf` stay so) and reduced once after the loop; float
-    sums are thereby reassociated. Ops the vectorizer does not take stay
-    scalar loops: contractions (the GEMM template's), non-permutation
-    accesses (convolution windows), payloads with calls or non-elementwise
-    ops, an innermost dimension statically shorter than L, outputs that
-    do not hold the innermost dimension last.
+    sums are thereby reassociated. An innermost dimension statically
+    shorter than L is stepped with L halved until it fits (down to 4).
+
+    A window reduction (pooling, a depthwise convolution: an input read at
+    `stride * output + window`, the output at parallel indices only,
+    static window extents) first becomes `scf.for` loops over the window,
+    in the op's order (bitwise the same results), around one all-parallel
+    `linalg.generic` on strided subviews of its inputs, which is then
+    vectorized as above.
+
+    Ops the vectorizer does not take stay scalar loops: contractions (the
+    GEMM template's), other non-permutation accesses, payloads with calls
+    or non-elementwise ops, an innermost dimension statically shorter than
+    4, outputs that do not hold the innermost dimension last.
 
     ```mlir
     // A row sum of 8x64 f32 (AVX2: L = 16), after the pass:
