@@ -240,6 +240,10 @@ addCPUHostCodegen(OpPassManager &pm,
   // Loops: tile loops and the parallel dimensions of untiled ops become
   // scf.parallel (run on OpenMP threads), everything inside them scf.for.
   pm.addPass(createForallToParallelLoopPass());
+  // Copies into or out of strided views (a padded output's interior, a
+  // slice) as linalg.copy: vector loops below, where memref.copy would
+  // call the runtime's element-by-element memrefCopy.
+  pm.addNestedPass<func::FuncOp>(createWrapperStridedCopiesToLinalgPass());
   WrapperLowerLinalgToLoopsPassOptions loops;
   loops.parallel = options.parallel;
   loops.vectorize = options.vectorize;

@@ -302,9 +302,11 @@ def WrapperStridedCopiesToLinalgPass
   let summary = "memref.copy between strided buffers as linalg.copy";
   let description = [{
     A `memref.copy` whose source or target has a non-identity layout (a
-    slice, a part of a concatenation) becomes a `linalg.copy`, so that the
-    CUDA pipeline turns it into a kernel; contiguous copies stay
-    `memref.copy` (a `gpu.memcpy` on the device).
+    slice, a part of a concatenation, a padded output's interior) becomes
+    a `linalg.copy`, so that the CUDA pipeline turns it into a kernel and
+    the CPU pipeline into vector loops (`memref.copy` would call the
+    runtime's element-by-element `memrefCopy`); contiguous copies stay
+    `memref.copy` (a `gpu.memcpy` on the device, `memcpy` on the CPU).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
