@@ -265,10 +265,12 @@ struct GemmPlan {
 };
 
 /// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
-/// finished product, vl columns at a time under a mask.
+/// finished product, vl columns at a time under a mask. The product's
+/// values are read from `product` at `productAt` + (r, j) (the region's
+/// own origin in C, or (0, 0) in a local tile).
 static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
-                         Value m, Value n, Value rows, Value cols,
-                         const Blocking &blk) {
+                         ValueRange productAt, Value m, Value n, Value rows,
+                         Value cols, const Blocking &blk) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   linalg::GenericOp generic = epilogue.op;
@@ -293,7 +295,8 @@ static void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
            llvm::zip(generic.getDpsInputOperands(), epilogue.access)) {
         Value arg = generic.getMatchingBlockArgument(input);
         if (access == InputAccess::Product) {
-          mapping.map(arg, maskedLoad(product, {row, col}));
+          mapping.map(arg, maskedLoad(product, {e.add(productAt[0], r),
+                                                e.add(productAt[1], j)}));
           continue;
         }
         AffineMap map = generic.getMatchingIndexingMap(input);
@@ -420,6 +423,33 @@ static std::pair<Value, Value> selectThreadGrid(Emitter &e, Value threads,
   return {loop.getResult(1), loop.getResult(2)};
 }
 
+/// Whether the product of `plan` can live in the local tile only: its
+/// epilogue is fused, K is one slice (static, 1..kc) and C is a buffer of
+/// the kernel's own (memref.alloc) that nothing but the matmul, its zero
+/// fill, the epilogue and its deallocation touches (reading its sizes is
+/// fine). Then C is never
+/// written: a linear layer with a bias or an activation writes its output
+/// once instead of its product and its output.
+static bool usesProductOnlyInEpilogue(const GemmPlan &plan,
+                                      const Blocking &blk) {
+  if (!plan.epilogue)
+    return false;
+  linalg::MatmulOp matmul = plan.matmul;
+  int64_t k = cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
+  if (ShapedType::isDynamic(k) || k <= 0 || k > blk.kc)
+    return false;
+  Value c = matmul.getOutputs()[0];
+  if (!c.getDefiningOp<memref::AllocOp>())
+    return false;
+  Operation *epilogue = plan.epilogue->op;
+  Operation *fill = plan.zeroFill;
+  return llvm::all_of(c.getUsers(), [&](Operation *user) {
+    return user == matmul.getOperation() || user == epilogue ||
+           (fill && user == fill) ||
+           isa<memref::DeallocOp, memref::DimOp>(user);
+  });
+}
+
 static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                      const Blocking &blk, bool parallel) {
   linalg::MatmulOp matmul = plan.matmul;
@@ -487,6 +517,7 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   bool unitStrideB = hasUnitInnerStride(bMat.getType());
   Value accumulateFirst =
       arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
+  bool epilogueFromLocal = usesProductOnlyInEpilogue(plan, blk);
 
   // Work units: the mr-row panels split evenly into `rowChunks` and the
   // nr-column panels into `colBlocks` (at least enough for blocks of at
@@ -634,6 +665,18 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                   b, loc, ukernel,
                   ValueRange{ap, aOff, bp, bOff, kCur, tile, accumulate});
             };
+            if (epilogueFromLocal) {
+              // One K slice and a product only the epilogue reads: every
+              // tile is computed in the local tile (L1) and the epilogue
+              // reads it there; C is never written.
+              e.ifThen(accumulate, [&] {
+                copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows, cols);
+              });
+              callKernel(localTile);
+              emitEpilogue(e, *plan.epilogue, local, {e.idx(0), e.idx(0)}, m, n,
+                           rows, cols, blk);
+              return;
+            }
             e.ifThen(
                 full,
                 [&] {
@@ -657,7 +700,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                 });
             if (plan.epilogue)
               e.ifThen(last, [&] {
-                emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+                emitEpilogue(e, *plan.epilogue, c, {m, n}, m, n, rows, cols,
+                             blk);
               });
           });
         });
@@ -675,7 +719,7 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
         Value rows = e.min(e.sub(M, m), blk.mr);
         e.loop(e.idx(0), N, e.idx(blk.nr), [&](Value n) {
           Value cols = e.min(e.sub(N, n), blk.nr);
-          emitEpilogue(e, *plan.epilogue, c, m, n, rows, cols, blk);
+          emitEpilogue(e, *plan.epilogue, c, {m, n}, m, n, rows, cols, blk);
         });
       });
     });
@@ -777,7 +821,8 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
                                       ValueRange{e.idx(m), columns[j]},
                                       masks[j], kLoop.getResult(m * nv + j));
     if (plan.epilogue)
-      emitEpilogue(e, *plan.epilogue, c, e.idx(0), n, e.idx(rowsM), cols, blk);
+      emitEpilogue(e, *plan.epilogue, c, {e.idx(0), n}, e.idx(0), n,
+                   e.idx(rowsM), cols, blk);
   });
 }
 

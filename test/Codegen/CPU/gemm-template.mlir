@@ -34,10 +34,16 @@
 // CHECK: scf.parallel (%[[U:.*]]) = (%c0{{.*}}) to (%[[UNITS]])
 // CHECK:   arith.divui %[[U]], %[[GRID]]#2
 // CHECK:   arith.remui %[[U]], %[[GRID]]#2
+// One K slice (50) and a product only the epilogue reads: every tile is
+// computed in the local tile and the epilogue reads it there; C is never
+// written (no view of it for the micro-kernel).
+// CHECK: %[[LOCAL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12x32xf32>
+// CHECK: %[[TILE:.*]] = memref.cast %[[LOCAL]]
 // CHECK: vector.transfer_read
-// CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16
+// CHECK-NOT: memref.subview
+// CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16({{.*}}, %[[TILE]], %{{.*}})
 // CHECK: vector.create_mask
-// CHECK: vector.maskedload
+// CHECK: vector.maskedload %[[LOCAL]]
 // CHECK: vector.maskedload
 // CHECK: arith.addf {{.*}} : vector<16xf32>
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>

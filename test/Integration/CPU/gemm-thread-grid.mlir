@@ -10,6 +10,7 @@
 // RUN: wrapper-run %s --entry=wide --verify --print=false --num-threads=2 | FileCheck %s
 // RUN: wrapper-run %s --entry=wide --verify --print=false --num-threads=5 --gemm-options="nc=64" | FileCheck %s
 // RUN: wrapper-run %s --entry=wide --verify --print=false --num-threads=4 --gemm-options="nc=32 mc=24" | FileCheck %s
+// RUN: wrapper-run %s --entry=wide --verify --print=false --num-threads=3 --gemm-options="kc=16" | FileCheck %s
 // RUN: wrapper-run %s --entry=narrow --verify --print=false --num-threads=7 | FileCheck %s
 // RUN: wrapper-run %s --entry=dyn --verify --print=false --dynamic-size=29 --num-threads=3 | FileCheck %s
 // RUN: wrapper-run %s --entry=dyn --verify --print=false --dynamic-size=1 --num-threads=4 | FileCheck %s
@@ -26,7 +27,8 @@ func.func @odd(%a: tensor<197x64xf32>, %b: tensor<64x197xf32>) -> tensor<197x197
   return %c : tensor<197x197xf32>
 }
 
-// More columns than one nc block, with a bias epilogue.
+// More columns than one nc block, with a bias epilogue: read from the local
+// tile with one K slice (40), from C with kc=16 (three slices).
 func.func @wide(%a: tensor<50x40xf32>, %b: tensor<40x600xf32>, %bias: tensor<600xf32>) -> tensor<50x600xf32> {
   %c = tensor_program.matmul %a, %b : (tensor<50x40xf32>, tensor<40x600xf32>) -> tensor<50x600xf32>
   %d = tensor_program.add %c, %bias : (tensor<50x600xf32>, tensor<600xf32>) -> tensor<50x600xf32>
