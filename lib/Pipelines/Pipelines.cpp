@@ -77,6 +77,7 @@ getGemmTemplatePassOptions(const GemmTemplateOptions &user, bool parallel) {
   set(options.nc, user.nc);
   set(options.prepack, user.prepack);
   set(options.epilogues, user.epilogues);
+  set(options.bf16Pairs, user.bf16Pairs);
   if (user.prepackArguments.hasValue())
     options.prepackArguments.assign(user.prepackArguments.begin(),
                                     user.prepackArguments.end());
@@ -104,7 +105,8 @@ mlir::wrapper::operator<<(llvm::raw_ostream &os,
     if (option->hasValue())
       os << separator << option->ArgStr << "=" << option->getValue();
   for (const PipelineOption<bool> *option :
-       {&options.prepack, &options.epilogues, &options.report})
+       {&options.prepack, &options.epilogues, &options.bf16Pairs,
+        &options.report})
     if (option->hasValue())
       os << separator << option->ArgStr << "="
          << (option->getValue() ? "true" : "false");
@@ -507,6 +509,8 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp,
   // sums in a reassociated order, see --wrapper-lower-linalg-to-loops).
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
+  // The GEMM template's bf16 micro-kernel (x86vector.avx512.dot).
+  vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // With the runtime allocator, buffers come from _mlir_memref_to_llvm_alloc
   // and go back through _mlir_memref_to_llvm_free, which the runtime

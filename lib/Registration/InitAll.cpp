@@ -58,6 +58,7 @@
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -79,7 +80,8 @@ void mlir::wrapper::registerAllDialects(DialectRegistry &registry) {
               func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
               LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
               memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
-              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
+              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect,
+              x86vector::X86VectorDialect>();
   // func.call inlining (--wrapper-cuda-pipeline inlines a graph's
   // kernels into its host function).
   func::registerInlinerExtension(registry);

@@ -91,6 +91,40 @@ def test_outputs_share_memory_with_the_model_buffers():
     assert out.is_contiguous()
 
 
+def test_bfloat16_tensors_in_and_out():
+    """bf16 tensors go in and come out without a copy or a NumPy type (their
+    bits as int16, viewed as bf16 by torch), from compile() and from the
+    torch.compile backend; NumPy, which has no bf16, gets an error naming
+    the dtypes."""
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.GELU(),
+                              torch.nn.Linear(96, 32)).eval().to(torch.bfloat16)
+    x = torch.randn(8, 64, dtype=torch.bfloat16)
+    model = wrapper_mlir.compile(net, [x], dynamic_batch=True, fallback=False)
+    assert model.inputs == [("bfloat16", (None, 64))]
+    assert model.outputs == [("bfloat16", (None, 32))]
+    transposed = torch.randn(64, 5, dtype=torch.bfloat16).t()  # not contiguous
+    for value in (x, transposed):
+        with torch.no_grad():
+            expected = net(value)
+        got = model(value)
+        assert got.dtype == torch.bfloat16 and got.shape == expected.shape
+        torch.testing.assert_close(got, expected, rtol=2e-2, atol=2e-2)
+    with pytest.raises(wrapper_mlir.WrapperError,
+                       match="input arg0 has dtype float32, expected bfloat16"):
+        model.compiled(x.float().numpy())
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    compiled = torch.compile(net, backend="wrapper", options={"fallback": False})
+    with torch.no_grad():
+        got = compiled(x)
+    assert got.dtype == torch.bfloat16
+    torch.testing.assert_close(got, net(x), rtol=2e-2, atol=2e-2)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["inference"] == 1 and not stats["graph_fallbacks"]
+
+
 def test_ir_stages():
     module = build("gelu_mlp")
     x = torch.randn(2, 5, 48)

@@ -32,6 +32,17 @@ _DTYPES = {
 }
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
+_BFLOAT16 = 9
+
+
+class _Raw:
+    """An array of a dtype NumPy lacks (bf16): its bits as a NumPy array of
+    the same item size, and the runtime's dtype code. Torch tensors of such
+    dtypes go in and come out this way (torch views the bits as bf16)."""
+
+    def __init__(self, bits, code):
+        self.bits = bits
+        self.code = code
 
 
 class _Array(ctypes.Structure):
@@ -192,16 +203,32 @@ def _is_torch_tensor(value):
 def _to_numpy(value, target="cpu"):
     """A torch CPU tensor as a NumPy array over its storage (no copy); for a
     CUDA model, a CUDA tensor's copy in host memory (the model copies its
-    inputs to the device itself)."""
+    inputs to the device itself). A bf16 tensor becomes a _Raw over its
+    bits."""
     if _is_torch_tensor(value):
         if value.device.type == "cuda" and target == "cuda":
-            return value.detach().cpu().numpy()
-        if value.device.type != "cpu":
+            value = value.detach().cpu()
+        elif value.device.type != "cpu":
             raise WrapperError(
                 f"input on device '{value.device}', the model runs on "
                 f"{'the CPU' if target == 'cpu' else target}")
-        return value.detach().numpy()
+        tensor = value.detach()
+        if str(tensor.dtype) == "torch.bfloat16":
+            import torch
+
+            return _Raw(tensor.view(torch.int16).numpy(), _BFLOAT16)
+        return tensor.numpy()
     return value
+
+
+def _to_torch(array):
+    """A model output (a NumPy array, or a _Raw of bf16 bits) as a torch
+    tensor over the same memory."""
+    import torch
+
+    if isinstance(array, _Raw):
+        return torch.from_numpy(array.bits).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 def _torch_device(args):
@@ -327,11 +354,9 @@ class CompiledModel:
         if device is not None and self._run_device is not None:
             return self._run_on_device(args, device)
         torch_inputs = any(_is_torch_tensor(a) for a in args)
-        outputs = self._run([_to_numpy(a, self.target) for a in args])
+        outputs = self._run([_to_numpy(a, self.target) for a in args], raw=torch_inputs)
         if torch_inputs:
-            import torch
-
-            results = [torch.from_numpy(o) for o in outputs]
+            results = [_to_torch(o) for o in outputs]
             return [r.to(device) for r in results] if device else results
         return list(outputs)
 
@@ -422,7 +447,9 @@ class CompiledModel:
             tensors.append(from_dlpack(_capsule_new(managed, _DLTENSOR, None)))
         return tensors
 
-    def _run(self, args):
+    def _run(self, args, raw=False):
+        """Runs on NumPy arrays (or _Raw bits); outputs of a dtype NumPy
+        lacks come back as _Raw with `raw`, else are an error."""
         count = len(self.inputs)
         if len(args) != count:
             raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
@@ -430,7 +457,7 @@ class CompiledModel:
         results = len(self.outputs)
         outputs = (_Array * max(1, results))()
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
-        adopted = [_adopt(self._destroy, outputs[i]) for i in range(results)]
+        adopted = [_adopt(self._destroy, outputs[i], raw) for i in range(results)]
         for index, result in enumerate(adopted):
             if isinstance(result, WrapperError):
                 raise WrapperError(f"output #{index}: {result}")
@@ -461,8 +488,11 @@ def _arrays_of(args):
     arrays = (_Array * max(1, len(args)))()
     keep = []
     for i, value in enumerate(args):
-        array = value if type(value) is np.ndarray else np.asarray(value)
-        code = _CODES.get(array.dtype)
+        if isinstance(value, _Raw):
+            array, code = value.bits, value.code
+        else:
+            array = value if type(value) is np.ndarray else np.asarray(value)
+            code = _CODES.get(array.dtype)
         if code is None:
             raise WrapperError(f"input #{i}: unsupported dtype {array.dtype}")
         rank = array.ndim
@@ -481,25 +511,29 @@ def _arrays_of(args):
     return arrays, keep
 
 
-def _adopt(destroy, out):
+def _adopt(destroy, out, raw=False):
     """A NumPy array over the runtime array `out` (a ctypes _Array, or an
     element of an array of them), freed with `destroy` when the NumPy array
-    goes (the finalizer's reference keeps `out`'s memory alive). A
-    WrapperError (not raised) for a dtype NumPy lacks."""
+    goes (the finalizer's reference keeps `out`'s memory alive). bf16 comes
+    back as a _Raw of its bits with `raw`; otherwise a dtype NumPy lacks is
+    a WrapperError (not raised)."""
     descriptor = ctypes.byref(out)
     dtype = _DTYPES.get(out.dtype)
-    if dtype is None:
+    if dtype is None and raw and out.dtype == _BFLOAT16:
+        dtype = np.dtype(np.int16)
+    elif dtype is None:
         destroy(descriptor)
         return WrapperError(f"dtype {_NAMES.get(out.dtype, out.dtype)} has no NumPy type")
     shape = tuple(out.shape[: out.rank])
     count = math.prod(shape)
     if count == 0 or not out.data:
         destroy(descriptor)
-        return np.zeros(shape, dtype)
-    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
-    array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
-    weakref.finalize(buffer, destroy, descriptor)
-    return array
+        array = np.zeros(shape, dtype)
+    else:
+        buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(out.data)
+        array = np.frombuffer(buffer, dtype=dtype).reshape(shape)
+        weakref.finalize(buffer, destroy, descriptor)
+    return _Raw(array, out.dtype) if out.dtype not in _DTYPES else array
 
 
 def fuse_flags(fuse):

@@ -40,6 +40,10 @@ struct GemmTemplateOptions : public PassPipelineOptions<GemmTemplateOptions> {
   PipelineOption<bool> epilogues{
       *this, "epilogues",
       llvm::cl::desc("Fuse the elementwise consumer into the write-back")};
+  PipelineOption<bool> bf16Pairs{
+      *this, "bf16-pairs",
+      llvm::cl::desc("bf16 products in bf16 pairs with vdpbf16ps where the "
+                     "target has AVX512-BF16")};
   mlir::detail::PassOptions::ListOption<int64_t> prepackArguments{
       *this, "prepack-arguments",
       llvm::cl::desc("Graph arguments (by position) holding weights that the "

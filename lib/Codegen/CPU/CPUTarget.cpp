@@ -75,6 +75,25 @@ int64_t mlir::wrapper::getTargetVectorWidth(Operation *op) {
   return target ? target->vectorWidth : getHostCPUTarget().vectorWidth;
 }
 
+bool mlir::wrapper::targetHasFeature(Operation *op, StringRef name) {
+  auto module = op ? dyn_cast<ModuleOp>(op) : ModuleOp();
+  if (op && !module)
+    module = op->getParentOfType<ModuleOp>();
+  std::optional<CPUTarget> target =
+      module ? getCPUTarget(module) : std::nullopt;
+  std::string features =
+      target ? target->features : getHostCPUTarget().features;
+  SmallVector<StringRef> entries;
+  StringRef(features).split(entries, ',', -1, /*KeepEmpty=*/false);
+  bool has = false;
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry.size() > 1 && entry.drop_front() == name)
+      has = entry.front() == '+';
+  }
+  return has;
+}
+
 void mlir::wrapper::setCPUTarget(ModuleOp module, const CPUTarget &target) {
   Builder b(module.getContext());
   module->setAttr(

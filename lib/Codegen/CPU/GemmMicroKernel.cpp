@@ -13,6 +13,7 @@
 #include "GemmTemplate.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -20,17 +21,20 @@ using namespace mlir;
 using namespace mlir::wrapper;
 using namespace mlir::wrapper::gemm;
 
-/// The name of the micro-kernel for a blocking.
-static std::string microKernelName(const Blocking &blk) {
-  return llvm::formatv("__wrapper_gemm_ukernel_f32_{0}x{1}_v{2}", blk.mr,
-                       blk.nr, blk.vl);
+/// The name of the micro-kernel for a blocking and panel format.
+static std::string microKernelName(const Blocking &blk,
+                                   const PanelFormat &format) {
+  return llvm::formatv("__wrapper_gemm_ukernel_{0}_{1}x{2}_v{3}",
+                       format.isPairs() ? "bf16x2" : "f32", blk.mr, blk.nr,
+                       blk.vl);
 }
 
 /// The micro-kernel's type: (Ap, aOff, Bp, bOff, kc, C tile, accumulate).
-static FunctionType microKernelType(MLIRContext *context, const Blocking &blk) {
+static FunctionType microKernelType(MLIRContext *context, const Blocking &blk,
+                                    Type panel) {
   Type f32 = Float32Type::get(context);
   Type index = IndexType::get(context);
-  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
+  auto flat = MemRefType::get({ShapedType::kDynamic}, panel);
   auto tileType =
       MemRefType::get({blk.mr, blk.nr}, f32,
                       StridedLayoutAttr::get(context, ShapedType::kDynamic,
@@ -41,24 +45,31 @@ static FunctionType microKernelType(MLIRContext *context, const Blocking &blk) {
       {});
 }
 
-static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk);
+static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk,
+                                 const PanelFormat &format);
 
-func::FuncOp gemm::getOrCreateMicroKernel(ModuleOp module,
-                                          const Blocking &blk) {
-  std::string name = microKernelName(blk);
+func::FuncOp gemm::getOrCreateMicroKernel(ModuleOp module, const Blocking &blk,
+                                          const PanelFormat &format) {
+  std::string name = microKernelName(blk, format);
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   MLIRContext *context = module.getContext();
   Location loc = NameLoc::get(StringAttr::get(context, name));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(b, loc, name, microKernelType(context, blk));
+  auto func = func::FuncOp::create(
+      b, loc, name, microKernelType(context, blk, format.panel));
   func.setPrivate();
-  buildMicroKernelBody(func, blk);
+  buildMicroKernelBody(func, blk, format);
   return func;
 }
 
 /// The accumulators are mr * nr / vl vectors carried through the k loop.
-static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
+/// f32 panels: per k, nr / vl vectors of B and mr broadcast values of A, an
+/// FMA each. bf16 pairs: per pair of k, nr / vl vectors of 2 * vl bf16 (vl
+/// pairs) of B and, per row, the pair of A broadcast to every lane (as one
+/// 32-bit value), a vdpbf16ps each (x86vector.avx512.dot).
+static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk,
+                                 const PanelFormat &format) {
   MLIRContext *context = func.getContext();
   Location loc = func.getLoc();
   Type f32 = Float32Type::get(context);
@@ -86,7 +97,37 @@ static void buildMicroKernelBody(func::FuncOp func, const Blocking &blk) {
                                          DenseElementsAttr::get(vecType, 0.0f));
   SmallVector<Value> zeros(blk.mr * nv, zero);
 
-  auto kLoop = scf::ForOp::create(
+  auto pairLoop = [&](OpBuilder &nb, Location l, Value k2, ValueRange accs) {
+    Emitter ne(nb, l);
+    Type bf16 = nb.getBF16Type();
+    auto pairsType = VectorType::get({2 * blk.vl}, bf16);
+    auto pairType = VectorType::get({2}, bf16);
+    auto oneWord = VectorType::get({1}, nb.getI32Type());
+    auto words = VectorType::get({blk.vl}, nb.getI32Type());
+    Value bRow = ne.add(bOff, ne.mul(k2, 2 * blk.nr));
+    SmallVector<Value> bVecs;
+    for (int64_t j = 0; j < nv; ++j)
+      bVecs.push_back(vector::LoadOp::create(
+          nb, l, pairsType, bp, ValueRange{ne.add(bRow, 2 * j * blk.vl)}));
+    Value aCol = ne.add(aOff, ne.mul(k2, 2 * blk.mr));
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < blk.mr; ++r) {
+      Value pair = vector::LoadOp::create(nb, l, pairType, ap,
+                                          ValueRange{ne.add(aCol, 2 * r)});
+      Value word = vector::BitCastOp::create(nb, l, oneWord, pair);
+      Value splat = vector::BroadcastOp::create(
+          nb, l, words, vector::ExtractOp::create(nb, l, word, 0));
+      Value aVec = vector::BitCastOp::create(nb, l, pairsType, splat);
+      for (int64_t j = 0; j < nv; ++j)
+        next.push_back(x86vector::DotBF16Op::create(
+            nb, l, vecType, accs[r * nv + j], aVec, bVecs[j]));
+    }
+    scf::YieldOp::create(nb, l, next);
+  };
+  auto kLoop = format.isPairs()
+      ? scf::ForOp::create(b, loc, e.idx(0), e.ceilDiv(kc, 2), e.idx(1), zeros,
+                           pairLoop)
+      : scf::ForOp::create(
       b, loc, e.idx(0), kc, e.idx(1), zeros,
       [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
         Emitter ne(nb, l);
@@ -162,12 +203,14 @@ LogicalResult gemm::defineDeclaredMicroKernels(ModuleOp module) {
     std::string problem = checkRegisterTile(blk);
     if (!problem.empty())
       return func.emitError("wrapper-gemm-template: micro-kernel ") << problem;
-    FunctionType expected = microKernelType(func.getContext(), blk);
+    auto format = PanelFormat::extended(Float32Type::get(func.getContext()));
+    FunctionType expected =
+        microKernelType(func.getContext(), blk, format.panel);
     if (func.getFunctionType() != expected)
       return func.emitError("wrapper-gemm-template: micro-kernel declared "
                             "with type ")
              << func.getFunctionType() << ", expected " << expected;
-    buildMicroKernelBody(func, blk);
+    buildMicroKernelBody(func, blk, format);
   }
   return success();
 }

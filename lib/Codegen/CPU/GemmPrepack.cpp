@@ -16,6 +16,8 @@
 
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/Support/ScopedPrinter.h"
+
 using namespace mlir;
 using namespace mlir::wrapper;
 using namespace mlir::wrapper::gemm;
@@ -85,6 +87,7 @@ static Value prepackGraphArgument(func::FuncOp func, BlockArgument arg,
 
 static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
                              StringRef name, int64_t panelDim, int64_t width,
+                             const PanelFormat &format,
                              ArrayRef<int64_t> graphArguments,
                              std::string &why) {
   auto arg = dyn_cast<BlockArgument>(operand);
@@ -120,7 +123,8 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
   wrapper::CallOp call = calls.front();
   Value passed = call.getArgs()[arg.getArgNumber()];
   auto get = passed.getDefiningOp<wrapper::GetConstantOp>();
-  if (!get && panelDim == 1 && !graphArguments.empty())
+  if (!get && panelDim == 1 && !graphArguments.empty() &&
+      format.panel == format.operand && format.kp == 1)
     return prepackGraphArgument(func, arg, passed, width, graphArguments, why);
   if (!get) {
     why = (name + " is not a wrapper.constant").str();
@@ -133,35 +137,51 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
                : nullptr;
   auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
   if (!valueType || valueType.getRank() != 2 ||
-      !valueType.getElementType().isF32()) {
-    why = ("the constant " + name + " has no f32 value at compile time").str();
+      valueType.getElementType() != format.operand) {
+    why = ("the constant " + name + " has no " +
+           llvm::to_string(format.operand) + " value at compile time")
+              .str();
     return nullptr;
   }
   // Element (i, j) of the value goes to panel p = x / width of the panel
-  // dimension's index x, at (p, y, x % width) for the other index y.
+  // dimension's index x, at (p, y / kp, x % width, y % kp) for the other
+  // index y (zero where nothing goes: past the end of either).
   int64_t rows = valueType.getDimSize(0), cols = valueType.getDimSize(1);
   int64_t along = panelDim == 0 ? rows : cols;
   int64_t other = panelDim == 0 ? cols : rows;
   int64_t panels = (along + width - 1) / width;
-  std::vector<float> packed(panels * other * width, 0.0f);
-  auto values = value.getValues<float>();
+  int64_t kp = format.kp;
+  int64_t depth = (other + kp - 1) / kp;
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(format.panel).getFloatSemantics();
+  std::vector<APFloat> packed(panels * depth * width * kp,
+                              APFloat::getZero(semantics));
+  auto values = value.getValues<APFloat>();
   auto it = values.begin();
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j, ++it) {
       int64_t x = panelDim == 0 ? i : j, y = panelDim == 0 ? j : i;
-      packed[((x / width) * other + y) * width + x % width] = *it;
+      APFloat element = *it;
+      bool lost;
+      element.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+      packed[(((x / width) * depth + y / kp) * width + x % width) * kp +
+             y % kp] = element;
     }
 
   MLIRContext *context = module.getContext();
-  Type f32 = Float32Type::get(context);
-  auto packedType = MemRefType::get({panels, other, width}, f32);
-  auto packedValue =
-      DenseElementsAttr::get(RankedTensorType::get({panels, other, width}, f32),
-                             ArrayRef<float>(packed));
+  SmallVector<int64_t> packedShape = {panels, depth, width * kp};
+  auto packedType = MemRefType::get(packedShape, format.panel);
+  auto packedValue = DenseElementsAttr::get(
+      RankedTensorType::get(packedShape, format.panel), ArrayRef(packed));
   OpBuilder builder(constant);
   builder.setInsertionPointAfter(constant);
+  // f32 panels keep the plain name; others say their type and pairing.
+  std::string suffix;
+  if (format.panel != format.operand || kp != 1)
+    suffix = "_" + llvm::to_string(format.panel) + "x" + std::to_string(kp);
   std::string packedName = (constant.getSymName() + "_packed" +
-                            (panelDim == 0 ? "A" : "") + llvm::Twine(width))
+                            (panelDim == 0 ? "A" : "") + llvm::Twine(width) +
+                            suffix)
                                .str();
   // Another kernel may have packed the same weights the same way already.
   auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(packedName);
@@ -190,13 +210,16 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
 }
 
 Value gemm::prepackConstantA(ModuleOp module, func::FuncOp func, Value a,
-                             int64_t mr, std::string &why) {
-  return prepackConstant(module, func, a, "A", /*panelDim=*/0, mr, {}, why);
+                             int64_t mr, const PanelFormat &format,
+                             std::string &why) {
+  return prepackConstant(module, func, a, "A", /*panelDim=*/0, mr, format, {},
+                         why);
 }
 
 Value gemm::prepackConstantB(ModuleOp module, func::FuncOp func, Value b,
-                             int64_t nr, ArrayRef<int64_t> graphArguments,
+                             int64_t nr, const PanelFormat &format,
+                             ArrayRef<int64_t> graphArguments,
                              std::string &why) {
-  return prepackConstant(module, func, b, "B", /*panelDim=*/1, nr,
+  return prepackConstant(module, func, b, "B", /*panelDim=*/1, nr, format,
                          graphArguments, why);
 }

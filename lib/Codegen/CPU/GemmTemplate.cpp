@@ -84,9 +84,13 @@ bool wrapper::isGemmTemplateCandidate(Operation *op) {
       : batched ? batched.hasUserDefinedMaps()
                 : !getBatchedMatmulDims(op))
     return false;
-  return llvm::all_of(op->getOperandTypes(), [](Type type) {
-    return getElementTypeOrSelf(type).isF32();
-  });
+  // f32 products, and f16/bf16 ones accumulated in f32.
+  if (op->getNumOperands() != 3)
+    return false;
+  Type a = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type b = getElementTypeOrSelf(op->getOperand(1).getType());
+  Type c = getElementTypeOrSelf(op->getOperand(2).getType());
+  return a == b && c.isF32() && (a.isF32() || a.isBF16() || a.isF16());
 }
 
 func::FuncOp wrapper::gemm::getOrDeclareMaxThreads(ModuleOp module) {
@@ -258,10 +262,12 @@ static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
 
 struct GemmPlan {
   linalg::MatmulOp matmul;
+  PanelFormat format;               // how A and B are held in panels
   linalg::FillOp zeroFill;          // dropped when set
   std::optional<Epilogue> epilogue; // fused when set
-  Value packedA;                    // [M/mr][K][mr] when A was prepacked
-  Value packedB;                    // [N/nr][K][nr] when B was prepacked
+  Value packedA; // [M/mr][K/kp][mr*kp] when A was prepacked
+  Value packedB; // [N/nr][K/kp][nr*kp] when B was prepacked
+  int64_t staticK = ShapedType::kDynamic; // K before any prepacking
 };
 
 /// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
@@ -369,13 +375,28 @@ static Operation *getEmissionPoint(const GemmPlan &plan) {
   return matmul.getOperation();
 }
 
-/// Compile-time panels ([P][K][r]) as the flat f32 buffer the loops index.
+/// Compile-time panels ([P][K/kp][r*kp]) as the flat buffer the loops
+/// index.
 static Value flattenPanels(OpBuilder &b, Location loc, Value panels) {
   Value collapsed = memref::CollapseShapeOp::create(
       b, loc, panels, SmallVector<ReassociationIndices>{{0, 1, 2}});
   return memref::CastOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic},
+                      getElementTypeOrSelf(panels.getType())),
       collapsed);
+}
+
+/// `v` (a scalar or a vector of the operands' type) in the panels' type.
+static Value toPanelType(OpBuilder &b, Location loc, Value v,
+                         const PanelFormat &format) {
+  Type element = getElementTypeOrSelf(v.getType());
+  if (element == format.panel)
+    return v;
+  Type to = format.panel;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    to = VectorType::get(vec.getShape(), format.panel);
+  return arith::ExtFOp::create(b, loc, to, v);
 }
 
 /// How a product's work is split over `threads`: (row chunks, column
@@ -435,7 +456,7 @@ static bool usesProductOnlyInEpilogue(const GemmPlan &plan,
   if (!plan.epilogue)
     return false;
   linalg::MatmulOp matmul = plan.matmul;
-  int64_t k = cast<ShapedType>(matmul.getInputs()[0].getType()).getDimSize(1);
+  int64_t k = plan.staticK; // A may be retyped to its panels
   if (ShapedType::isDynamic(k) || k <= 0 || k > blk.kc)
     return false;
   Value c = matmul.getOutputs()[0];
@@ -457,30 +478,40 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Location loc = matmul.getLoc();
   Emitter e(b, loc);
   Type f32 = b.getF32Type();
+  const PanelFormat &format = plan.format;
+  int64_t kp = format.kp;
   Value a = matmul.getInputs()[0], bMat = matmul.getInputs()[1];
   Value c = matmul.getOutputs()[0];
-  // A may be prepacked already ([M/mr][K][mr]): M and N from C.
-  Value M = e.dim(c, 0), K = e.dim(a, 1), N = e.dim(c, 1);
-  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
+  // A or B may be prepacked already: M and N from C, K from before.
+  Value M = e.dim(c, 0), N = e.dim(c, 1);
+  Value K = ShapedType::isDynamic(plan.staticK) ? e.dim(a, 1)
+                                                : e.idx(plan.staticK);
+  // Groups of kp consecutive k (the last padded with zeros).
+  Value kGroups = e.ceilDiv(K, kp);
+  auto flat = MemRefType::get({ShapedType::kDynamic}, format.panel);
   auto tileType = cast<FunctionType>(ukernel.getFunctionType()).getInput(5);
-  auto vecType = VectorType::get({blk.vl}, f32);
-  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto vecType = VectorType::get({blk.vl}, format.operand);
+  Value zeroOperand =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(format.operand));
+  Value zeroVec =
+      arith::ConstantOp::create(b, loc, vecType, b.getZeroAttr(vecType));
 
-  // A into [ceil(M/mr)][K][mr] panels, zero rows past M (at compile time
-  // when A is a constant).
+  // A into [ceil(M/mr)][ceil(K/kp)][mr*kp] panels, zero rows past M (at
+  // compile time when A is a constant).
   Value mPanels = e.ceilDiv(M, blk.mr);
   Value ap;
   if (plan.packedA) {
     ap = flattenPanels(b, loc, plan.packedA);
   } else {
-    ap = memref::AllocOp::create(b, loc, flat,
-                                 ValueRange{e.mul(e.mul(mPanels, K), blk.mr)},
-                                 b.getI64IntegerAttr(64));
+    ap = memref::AllocOp::create(
+        b, loc, flat, ValueRange{e.mul(e.mul(mPanels, kGroups), blk.mr * kp)},
+        b.getI64IntegerAttr(64));
   }
   // Column by column of the panel: mr loads from mr row streams, mr
-  // contiguous stores (a whole panel without the row checks).
+  // contiguous stores (a whole panel without the row checks); with pairs,
+  // the columns k and k + 1 interleaved (zero past K).
   auto packPanel = [&](Value p, bool whole) {
-    Value panelBase = e.mul(e.mul(p, K), blk.mr);
+    Value panelBase = e.mul(e.mul(p, kGroups), blk.mr * kp);
     SmallVector<Value> rows, valid;
     for (int64_t r = 0; r < blk.mr; ++r) {
       Value row = e.add(e.mul(p, blk.mr), r);
@@ -492,13 +523,26 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
       rows.push_back(
           arith::SelectOp::create(b, loc, valid.back(), row, e.idx(0)));
     }
-    e.loop(K, [&](Value k) {
-      Value dst = e.add(panelBase, e.mul(k, blk.mr));
-      for (int64_t r = 0; r < blk.mr; ++r) {
-        Value v = memref::LoadOp::create(b, loc, a, ValueRange{rows[r], k});
-        if (!whole)
-          v = arith::SelectOp::create(b, loc, valid[r], v, zeroF);
-        memref::StoreOp::create(b, loc, v, ap, ValueRange{e.add(dst, r)});
+    e.loop(kGroups, [&](Value group) {
+      Value dst = e.add(panelBase, e.mul(group, blk.mr * kp));
+      for (int64_t i = 0; i < kp; ++i) {
+        Value k = e.add(e.mul(group, kp), i);
+        Value kValid;
+        if (kp > 1) { // only the last group can reach past K
+          kValid = e.cmp(arith::CmpIPredicate::ult, k, K);
+          k = arith::SelectOp::create(b, loc, kValid, k, e.idx(0));
+        }
+        for (int64_t r = 0; r < blk.mr; ++r) {
+          Value v = memref::LoadOp::create(b, loc, a, ValueRange{rows[r], k});
+          Value keep = whole ? kValid
+                       : kValid
+                           ? arith::AndIOp::create(b, loc, valid[r], kValid)
+                           : valid[r];
+          if (keep)
+            v = arith::SelectOp::create(b, loc, keep, v, zeroOperand);
+          memref::StoreOp::create(b, loc, toPanelType(b, loc, v, format), ap,
+                                  ValueRange{e.add(dst, r * kp + i)});
+        }
       }
     });
   };
@@ -568,74 +612,91 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     Value localTile = memref::CastOp::create(b, loc, tileType, local);
     Value bBuf;
     if (!bpPrepacked)
-      bBuf = memref::AllocOp::create(b, loc,
-                                     MemRefType::get({blk.nc * blk.kc}, f32),
-                                     b.getI64IntegerAttr(64));
+      bBuf = memref::AllocOp::create(
+          b, loc, MemRefType::get({blk.nc * blk.kc}, format.panel),
+          b.getI64IntegerAttr(64));
     Value bp = bpPrepacked
                    ? bpPrepacked
                    : memref::CastOp::create(b, loc, flat, bBuf).getResult();
     e.loop(e.idx(0), K, e.idx(blk.kc), [&](Value pc) {
       Value kCur = e.min(e.sub(K, pc), blk.kc);
+      Value kcGroups = e.ceilDiv(kCur, kp);
       if (!bpPrepacked) {
-        // The kc x nc block of B into [nc/nr][kc][nr] panels: plain
+        // The kc x nc block of B into [nc/nr][kc/kp][nr*kp] panels: plain
         // vector loads for whole panels of a unit-stride B, masked ones (zero
         // past N) for the last, lane by lane for any other layout.
-        // Row by row (each row of the block is nc contiguous floats of B),
-        // with the row `prefetchRows` ahead prefetched: consecutive rows
-        // are a page or more apart, beyond the hardware prefetchers.
+        // Row by row (each row of the block is nc contiguous elements of
+        // B; with pairs, rows k and k + 1 interleaved, zero past K), with
+        // the row `prefetchRows` ahead prefetched: consecutive rows are a
+        // page or more apart, beyond the hardware prefetchers.
         const int64_t prefetchRows = 8;
-        auto packRow = [&](Value k, Value jp, bool whole) {
-          Value row = e.add(pc, k);
+        auto loadRow = [&](Value row, Value col, bool whole) -> Value {
+          if (unitStrideB && whole)
+            return vector::LoadOp::create(b, loc, vecType, bMat,
+                                          ValueRange{row, col});
+          if (unitStrideB)
+            return vector::TransferReadOp::create(b, loc, vecType, bMat,
+                                                  ValueRange{row, col},
+                                                  zeroOperand,
+                                                  ArrayRef<bool>{false});
+          Value v = zeroVec;
+          for (int64_t lane = 0; lane < blk.vl; ++lane) {
+            Value at = e.add(col, lane);
+            Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
+            Value safe = arith::SelectOp::create(b, loc, valid, at, e.idx(0));
+            Value x =
+                memref::LoadOp::create(b, loc, bMat, ValueRange{row, safe});
+            x = arith::SelectOp::create(b, loc, valid, x, zeroOperand);
+            v = vector::InsertOp::create(b, loc, x, v, lane);
+          }
+          return v;
+        };
+        auto packRow = [&](Value group, Value jp, bool whole) {
+          Value row = e.add(pc, e.mul(group, kp));
           Value col0 = e.add(n0, e.mul(jp, blk.nr));
-          Value dst = e.mul(e.add(e.mul(jp, kCur), k), blk.nr);
+          Value dst = e.mul(e.add(e.mul(jp, kcGroups), group), blk.nr * kp);
+          Value nextValid, nextRow;
+          if (kp == 2) {
+            nextRow = e.add(row, 1);
+            nextValid = e.cmp(arith::CmpIPredicate::ult, nextRow, K);
+            nextRow = arith::SelectOp::create(b, loc, nextValid, nextRow, row);
+          }
           for (int64_t j = 0; j < blk.nr; j += blk.vl) {
             Value col = e.add(col0, j);
-            Value v;
-            if (unitStrideB && whole) {
-              v = vector::LoadOp::create(b, loc, vecType, bMat,
-                                         ValueRange{row, col});
-            } else if (unitStrideB) {
-              v = vector::TransferReadOp::create(b, loc, vecType, bMat,
-                                                 ValueRange{row, col}, zeroF,
-                                                 ArrayRef<bool>{false});
-            } else {
-              v = arith::ConstantOp::create(b, loc, vecType,
-                                            b.getZeroAttr(vecType));
-              for (int64_t lane = 0; lane < blk.vl; ++lane) {
-                Value at = e.add(col, lane);
-                Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
-                Value safe =
-                    arith::SelectOp::create(b, loc, valid, at, e.idx(0));
-                Value x =
-                    memref::LoadOp::create(b, loc, bMat, ValueRange{row, safe});
-                x = arith::SelectOp::create(b, loc, valid, x, zeroF);
-                v = vector::InsertOp::create(b, loc, x, v, lane);
-              }
+            Value v = loadRow(row, col, whole);
+            if (kp == 2) {
+              Value next = arith::SelectOp::create(
+                  b, loc, nextValid, loadRow(nextRow, col, whole), zeroVec);
+              v = vector::InterleaveOp::create(b, loc, v, next);
             }
-            vector::StoreOp::create(b, loc, v, bBuf, ValueRange{e.add(dst, j)});
+            vector::StoreOp::create(b, loc, toPanelType(b, loc, v, format),
+                                    bBuf, ValueRange{e.add(dst, j * kp)});
           }
         };
-        e.loop(kCur, [&](Value k) {
+        e.loop(kcGroups, [&](Value group) {
           if (unitStrideB) {
-            Value ahead = e.add(pc, e.add(k, prefetchRows));
-            e.ifThen(e.cmp(arith::CmpIPredicate::ult, ahead, K), [&] {
-              e.loop(e.idx(0), nCur, e.idx(16), [&](Value j) {
-                memref::PrefetchOp::create(b, loc, bMat,
-                                           ValueRange{ahead, e.add(n0, j)},
-                                           /*isWrite=*/false,
-                                           /*localityHint=*/3,
-                                           /*isDataCache=*/true);
+            for (int64_t i = 0; i < kp; ++i) {
+              Value ahead =
+                  e.add(pc, e.add(e.mul(group, kp), prefetchRows + i));
+              e.ifThen(e.cmp(arith::CmpIPredicate::ult, ahead, K), [&] {
+                e.loop(e.idx(0), nCur, e.idx(16), [&](Value j) {
+                  memref::PrefetchOp::create(b, loc, bMat,
+                                             ValueRange{ahead, e.add(n0, j)},
+                                             /*isWrite=*/false,
+                                             /*localityHint=*/3,
+                                             /*isDataCache=*/true);
+                });
               });
-            });
+            }
           }
           e.loop(nPanels, [&](Value jp) {
             if (!unitStrideB)
-              return packRow(k, jp, /*whole=*/false);
+              return packRow(group, jp, /*whole=*/false);
             Value end = e.add(e.add(n0, e.mul(jp, blk.nr)), blk.nr);
             e.ifThen(
                 e.cmp(arith::CmpIPredicate::ule, end, N),
-                [&] { packRow(k, jp, /*whole=*/true); },
-                [&] { packRow(k, jp, /*whole=*/false); });
+                [&] { packRow(group, jp, /*whole=*/true); },
+                [&] { packRow(group, jp, /*whole=*/false); });
           });
         });
       }
@@ -650,13 +711,16 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
           Value cols = e.min(e.sub(N, n), blk.nr);
           Value bOff =
               bpPrepacked
-                  ? e.mul(e.add(e.mul(e.add(e.div(n0, blk.nr), jp), K), pc),
-                          blk.nr)
-                  : e.mul(e.mul(jp, kCur), blk.nr);
+                  ? e.mul(e.add(e.mul(e.add(e.div(n0, blk.nr), jp), kGroups),
+                                e.div(pc, kp)),
+                          blk.nr * kp)
+                  : e.mul(e.mul(jp, kcGroups), blk.nr * kp);
           e.loop(e.idx(0), mCur, e.idx(blk.mr), [&](Value ir) {
             Value m = e.add(ic, ir);
             Value rows = e.min(e.sub(M, m), blk.mr);
-            Value aOff = e.mul(e.add(e.mul(e.div(m, blk.mr), K), pc), blk.mr);
+            Value aOff = e.mul(
+                e.add(e.mul(e.div(m, blk.mr), kGroups), e.div(pc, kp)),
+                blk.mr * kp);
             Value full = arith::AndIOp::create(
                 b, loc, e.cmp(arith::CmpIPredicate::eq, rows, e.idx(blk.mr)),
                 e.cmp(arith::CmpIPredicate::eq, cols, e.idx(blk.nr)));
@@ -713,7 +777,7 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   });
   // With K = 0 no K slice ran, so no tile got its epilogue: C holds what it
   // held (the kept fill), and the epilogue is applied to all of it.
-  if (plan.epilogue && cast<ShapedType>(a.getType()).getDimSize(1) <= 0) {
+  if (plan.epilogue && plan.staticK <= 0) {
     e.ifThen(e.cmp(arith::CmpIPredicate::eq, K, e.idx(0)), [&] {
       e.loop(e.idx(0), M, e.idx(blk.mr), [&](Value m) {
         Value rows = e.min(e.sub(M, m), blk.mr);
@@ -733,14 +797,20 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
 /// micro-kernel's mr-row tile would mostly multiply zero rows.
 constexpr int64_t kSmallM = 4;
 
-/// Whether `plan` takes the small-M path: a static M of 1..kSmallM, A not
-/// prepacked, and B prepacked or read with a unit inner stride.
+/// Whether the product has a static M of 1..kSmallM.
+static bool hasSmallM(linalg::MatmulOp matmul) {
+  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+  return !a.isDynamicDim(0) && a.getDimSize(0) >= 1 &&
+         a.getDimSize(0) <= kSmallM;
+}
+
+/// Whether `plan`, of a product with a static M of 1..kSmallM (hasSmallM,
+/// asked before prepacking), takes the small-M path: A not prepacked, f32
+/// panels, and B prepacked or read with a unit inner stride.
 static bool isSmallMProduct(const GemmPlan &plan) {
   linalg::MatmulOp matmul = plan.matmul;
-  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
   Value bMat = matmul.getInputs()[1];
-  return !a.isDynamicDim(0) && a.getDimSize(0) >= 1 &&
-         a.getDimSize(0) <= kSmallM && !plan.packedA &&
+  return !plan.packedA && !plan.format.isPairs() &&
          (plan.packedB || hasUnitInnerStride(bMat.getType()));
 }
 
@@ -762,6 +832,8 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
   int64_t rowsM = cast<ShapedType>(a.getType()).getDimSize(0);
   Value K = e.dim(a, 1), N = e.dim(c, 1);
   auto vecType = VectorType::get({blk.vl}, f32);
+  // f16/bf16 B rows are read in place and extended (never prepacked here).
+  auto operandVecType = VectorType::get({blk.vl}, plan.format.operand);
   auto maskType = VectorType::get({blk.vl}, b.getI1Type());
   int64_t nv = blk.nr / blk.vl;
   Value packed;
@@ -769,6 +841,8 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
     packed = flattenPanels(b, loc, plan.packedB);
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
+  Value zeroOperand = arith::ConstantOp::create(
+      b, loc, operandVecType, b.getZeroAttr(operandVecType));
   e.parallelLoop(parallel, e.ceilDiv(N, blk.nr), [&](Value jp) {
     Value n = e.mul(jp, blk.nr);
     Value cols = e.min(e.sub(N, n), blk.nr);
@@ -799,15 +873,20 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
               bVecs.push_back(vector::LoadOp::create(nb, l, vecType, packed,
                                                      ValueRange{off}));
             } else {
-              bVecs.push_back(vector::MaskedLoadOp::create(
-                  nb, l, vecType, bMat, ValueRange{k, columns[j]}, masks[j],
-                  zero));
+              bVecs.push_back(toPanelType(
+                  nb, l,
+                  vector::MaskedLoadOp::create(nb, l, operandVecType, bMat,
+                                               ValueRange{k, columns[j]},
+                                               masks[j], zeroOperand),
+                  plan.format));
             }
           }
           SmallVector<Value> next;
           for (int64_t m = 0; m < rowsM; ++m) {
-            Value x =
-                memref::LoadOp::create(nb, l, a, ValueRange{ne.idx(m), k});
+            Value x = toPanelType(
+                nb, l,
+                memref::LoadOp::create(nb, l, a, ValueRange{ne.idx(m), k}),
+                plan.format);
             Value splat = vector::BroadcastOp::create(nb, l, vecType, x);
             for (int64_t j = 0; j < nv; ++j)
               next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
@@ -850,8 +929,8 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
     return GemmLoweringStatus::Refused;
   };
   if (!isGemmTemplateCandidate(matmul))
-    return refuse("operands are not all f32 (or the matmul has its own "
-                  "indexing maps)");
+    return refuse("operands are not f32, or f16/bf16 into f32 (or the "
+                  "matmul has its own indexing maps)");
   if (!matmul.hasPureBufferSemantics())
     return refuse("the matmul is on tensors (run bufferization first)");
   Value c = matmul.getOutputs()[0];
@@ -909,22 +988,41 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
                   !isSmallProduct(matmul, options.minParallelWork) &&
                   !matmul->getParentOfType<scf::ParallelOp>() &&
                   !matmul->getParentOfType<scf::ForallOp>();
+  // How A and B are held: f32 panels (f16/bf16 extended while packed), or
+  // bf16 pairs for vdpbf16ps where the target has AVX512-BF16 (full
+  // 16-lane vectors, K slices of an even depth; products of a few rows read
+  // B in place instead).
+  // (Read before prepacking, which retypes A and B to their panels.)
+  auto aType = cast<ShapedType>(matmul.getInputs()[0].getType());
+  Type operand = aType.getElementType();
+  plan.staticK = aType.getDimSize(1);
+  bool fewRows = hasSmallM(matmul);
+  plan.format = PanelFormat::extended(operand);
+  if (operand.isBF16() && options.bf16Pairs && local.vl == 16 &&
+      local.kc % 2 == 0 && !fewRows &&
+      targetHasFeature(module, "avx512bf16"))
+    plan.format = PanelFormat::bf16Pairs(matmul.getContext());
   // A constant A (weights on the left, as convolutions give) is packed at
-  // compile time too; the report names it only then.
+  // compile time too; the report names it only then. f16/bf16 products of
+  // a few rows read B in place (half the bytes of f32 panels).
   std::string packWhy = "prepack=false", packWhyA;
   if (options.prepack) {
     packWhy.clear();
     plan.packedA = prepackConstantA(module, func, matmul.getInputs()[0],
-                                    local.mr, packWhyA);
-    plan.packedB =
-        prepackConstantB(module, func, matmul.getInputs()[1], local.nr,
-                         options.prepackArguments, packWhy);
+                                    local.mr, plan.format, packWhyA);
+    if (!operand.isF32() && fewRows)
+      packWhy = "f16/bf16 rows read in place";
+    else
+      plan.packedB =
+          prepackConstantB(module, func, matmul.getInputs()[1], local.nr,
+                           plan.format, options.prepackArguments, packWhy);
   }
-  bool smallM = isSmallMProduct(plan);
+  bool smallM = fewRows && isSmallMProduct(plan);
   if (smallM)
     emitSmallM(plan, local, parallel);
   else
-    emitGemm(plan, getOrCreateMicroKernel(module, local), local, parallel);
+    emitGemm(plan, getOrCreateMicroKernel(module, local, plan.format), local,
+             parallel);
 
   llvm::raw_string_ostream os(message);
   if (smallM) {
@@ -935,8 +1033,13 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
        << "; epilogue ";
   } else {
     os << "micro-kernel " << local.mr << "x" << local.nr << " (" << local.vl
-       << " lanes), kc " << local.kc << ", mc " << local.mc << ", nc "
-       << local.nc << "; B "
+       << " lanes";
+    if (plan.format.isPairs())
+      os << ", bf16 pairs (vdpbf16ps)";
+    else if (!operand.isF32())
+      os << ", " << operand << " extended to f32";
+    os << "), kc " << local.kc << ", mc " << local.mc << ", nc " << local.nc
+       << "; B "
        << (plan.packedB
                ? (packWhy.empty() ? "prepacked at compile time" : packWhy)
                : "packed at run time (" + packWhy + ")")
@@ -970,6 +1073,7 @@ struct WrapperGemmTemplatePass
     options.prepackArguments.assign(prepackArguments.begin(),
                                     prepackArguments.end());
     options.epilogues = epilogues;
+    options.bf16Pairs = bf16Pairs;
     options.parallel = parallel;
     options.minParallelWork = minParallelWork;
     // Inconsistent options are an error whether or not a product takes

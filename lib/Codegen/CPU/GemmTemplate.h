@@ -34,6 +34,29 @@ using Blocking = GemmBlocking;
 /// string: vl a power of two up to 64, mr from 1 to 32, nr 1 to 8 vectors.
 std::string checkRegisterTile(const Blocking &blk);
 
+/// How a product's A and B are held in the template's panels. A panel of
+/// `width` lanes (mr rows of A, nr columns of B) stores its k-th values at
+/// ((k / kp) * width + lane) * kp + k % kp: kp = 1 is the f32 layout (one
+/// k after the other), kp = 2 keeps pairs of consecutive k together in each
+/// lane, the layout AVX512-BF16's vdpbf16ps multiplies (a K that is odd is
+/// padded with a zero). The accumulators and C are always f32.
+struct PanelFormat {
+  Type operand; // element type of A and B in memory: f32, bf16 or f16
+  Type panel;   // element type of the panels: f32, or bf16 when kp = 2
+  int64_t kp = 1;
+
+  /// f32 panels, f16/bf16 operands extended while packed.
+  static PanelFormat extended(Type operand) {
+    return {operand, Float32Type::get(operand.getContext()), 1};
+  }
+  /// bf16 pairs for vdpbf16ps.
+  static PanelFormat bf16Pairs(MLIRContext *context) {
+    Type bf16 = BFloat16Type::get(context);
+    return {bf16, bf16, 2};
+  }
+  bool isPairs() const { return kp == 2; }
+};
+
 /// Builds index arithmetic and structured loops at one builder position.
 class Emitter {
 public:
@@ -100,14 +123,18 @@ public:
   Location loc;
 };
 
-/// The micro-kernel of `blk`'s register tile, created in `module` (with its
-/// body) unless it is there already:
+/// The micro-kernel of `blk`'s register tile for panels of `format`,
+/// created in `module` (with its body) unless it is there already:
 ///   @__wrapper_gemm_ukernel_f32_<mr>x<nr>_v<vl>(Ap, aOff, Bp, bOff, kc,
 ///                                               C tile, accumulate)
 /// computes C[mr x nr] (+)= Ap[kc x mr]^T * Bp[kc x nr], where Ap's k-th
 /// column of mr values starts at aOff + k * mr and Bp's k-th row of nr
-/// values at bOff + k * nr.
-func::FuncOp getOrCreateMicroKernel(ModuleOp module, const Blocking &blk);
+/// values at bOff + k * nr. For bf16 pairs the kernel is
+/// @__wrapper_gemm_ukernel_bf16x2_<mr>x<nr>_v<vl> on bf16 panels, whose
+/// k-th pair of columns starts at aOff + (k / 2) * mr * 2 (and likewise
+/// for B), one vdpbf16ps per pair of k, vector and row.
+func::FuncOp getOrCreateMicroKernel(ModuleOp module, const Blocking &blk,
+                                    const PanelFormat &format);
 
 /// `omp_get_max_threads` (the OpenMP runtime that runs the parallel loops),
 /// declared in `module` if it is not yet.
@@ -127,12 +154,15 @@ LogicalResult defineDeclaredMicroKernels(ModuleOp module);
 /// nothing else, that argument becomes [ceil(N/nr)][K][nr] with
 /// `wrapper.packed_b = nr`, and `why` says so. Null with the reason in `why`
 /// otherwise.
+/// Values of f16/bf16 are packed in `format` ([ceil(N/nr)][ceil(K/kp)][nr *
+/// kp] of its panel type); graph arguments only when they are f32.
 Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b, int64_t nr,
+                       const PanelFormat &format,
                        ArrayRef<int64_t> graphArguments, std::string &why);
 /// The same for A: [ceil(M/mr)][K][mr] panels (zero rows past M), the layout
 /// the template packs A into at run time.
 Value prepackConstantA(ModuleOp module, func::FuncOp func, Value a, int64_t mr,
-                       std::string &why);
+                       const PanelFormat &format, std::string &why);
 
 } // namespace gemm
 } // namespace wrapper

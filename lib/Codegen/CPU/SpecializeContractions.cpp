@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements --wrapper-specialize-contractions: f32 contraction generics
-// with unit batch loops (and their elementwise consumer) lose those loops
+// Implements --wrapper-specialize-contractions: contraction generics (f32,
+// or f16/bf16 into f32) with unit batch loops (and their elementwise consumer) lose those loops
 // and become linalg.matmul; linalg.batch_matmul becomes a loop of
 // linalg.matmul over the batch. Both on buffers, for the GEMM template.
 //
@@ -36,13 +36,16 @@ namespace wrapper {
 
 using namespace mlir;
 
-/// Whether every operand of `op` is an f32 memref.
-static bool allF32Buffers(linalg::LinalgOp op) {
-  return op.hasPureBufferSemantics() &&
-         llvm::all_of(op->getOperandTypes(), [](Type type) {
-           auto memref = dyn_cast<MemRefType>(type);
-           return memref && memref.getElementType().isF32();
-         });
+/// Whether `op` is a product on buffers whose element types the GEMM
+/// template takes: f32, or f16/bf16 operands into an f32 result.
+static bool isTemplateProductOnBuffers(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op->getNumOperands() != 3 ||
+      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return false;
+  Type a = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type b = getElementTypeOrSelf(op->getOperand(1).getType());
+  Type c = getElementTypeOrSelf(op->getOperand(2).getType());
+  return a == b && c.isF32() && (a.isF32() || a.isBF16() || a.isF16());
 }
 
 /// Whether some loop of `op` has a static extent of 1.
@@ -268,7 +271,8 @@ struct WrapperSpecializeContractionsPass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> contractions;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (allF32Buffers(op) && linalg::isaContractionOpInterface(op))
+      if (isTemplateProductOnBuffers(op) &&
+          linalg::isaContractionOpInterface(op))
         contractions.push_back(op);
     });
     for (linalg::GenericOp op : contractions) {
@@ -297,7 +301,7 @@ struct WrapperSpecializeContractionsPass
     // dimensions (the named op has one).
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> batched;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!allF32Buffers(op))
+      if (!isTemplateProductOnBuffers(op))
         return;
       if (auto named = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
         if (!named.hasUserDefinedMaps())

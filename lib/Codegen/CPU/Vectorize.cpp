@@ -9,7 +9,8 @@
 // reductions of any rank): an op is tiled 1 x ... x 1 x lanes with upstream
 // tiling, the innermost tile loop is peeled so that its full steps have a
 // static tile, that tile goes through upstream linalg vectorization, and the
-// remainder is one shorter vector step (static size) or a scalar loop
+// remainder is one shorter vector step (static size; power-of-two pieces
+// for f16/bf16) or a scalar loop
 // (dynamic size). Reads that are the same every step move out of the vector
 // loop (hoistInvariantReads), and reductions keep their accumulators in
 // vector registers (hoistAccumulator, carryWholeVectors). The rationale (why
@@ -154,6 +155,63 @@ static LogicalResult lowerToScalarLoops(RewriterBase &rewriter,
     return failure();
   rewriter.eraseOp(tile);
   return success();
+}
+
+/// Whether `op` reads or writes f16 or bf16 elements.
+static bool hasNarrowFloats(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    return element && element.getWidth() < 32;
+  });
+}
+
+/// Vectorizes the tile `tile`, whose shape is static, or lowers it to
+/// scalar loops when it does not vectorize. A tile of f16/bf16 whose width
+/// is not a power of two is vectorized in power-of-two pieces (17 as 16 and
+/// 1): LLVM's InstCombine narrows f32 arithmetic between extensions and a
+/// truncation to bf16 arithmetic, which its x86 backend cannot legalize on
+/// vectors of such widths ("Do not know how to soft promote this
+/// operator's operand").
+static void vectorizeStaticTile(RewriterBase &rewriter, linalg::LinalgOp tile) {
+  int64_t width = tile.getStaticLoopRanges().back();
+  if (hasNarrowFloats(tile) && width > 1 && !llvm::isPowerOf2_64(width)) {
+    SmallVector<int64_t> sizes(tile.getNumLoops(), 0);
+    sizes.back() = llvm::bit_floor(static_cast<uint64_t>(width));
+    linalg::LinalgTilingOptions options;
+    options.setTileSizes(sizes).setLoopType(
+        linalg::LinalgTilingLoopType::Loops);
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::TiledLinalgOp> tiled =
+        linalg::tileLinalgOp(rewriter, tile, options);
+    if (succeeded(tiled) && tiled->loops.size() == 1) {
+      rewriter.eraseOp(tile);
+      auto piece = cast<scf::ForOp>(tiled->loops.front());
+      scf::ForOp rest;
+      if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, piece, rest)))
+        rest = nullptr;
+      for (scf::ForOp loop : {piece, rest}) {
+        if (!loop)
+          continue;
+        linalg::LinalgOp inner = findTile(loop);
+        Region *region = &loop.getRegion();
+        if (inner && succeeded(loop.promoteIfSingleIteration(rewriter)))
+          region = inner->getParentRegion();
+        makeTileStatic(*region);
+        if (inner && !inner.hasDynamicShape())
+          vectorizeStaticTile(rewriter, inner);
+        else if (inner)
+          (void)lowerToScalarLoops(rewriter, inner);
+      }
+      return;
+    }
+  }
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (succeeded(vectorized))
+    rewriter.replaceOp(tile, vectorized->replacements);
+  else
+    (void)lowerToScalarLoops(rewriter, tile);
 }
 
 //===----------------------------------------------------------------------===//
@@ -444,16 +502,10 @@ mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
     } else {
       makeTileStatic(remainder.getRegion());
     }
-    if (rest) {
-      rewriter.setInsertionPoint(rest);
-      FailureOr<linalg::VectorizationResult> restVectorized = failure();
-      if (!rest.hasDynamicShape())
-        restVectorized = linalg::vectorize(rewriter, rest);
-      if (succeeded(restVectorized))
-        rewriter.replaceOp(rest, restVectorized->replacements);
-      else
-        (void)lowerToScalarLoops(rewriter, rest);
-    }
+    if (rest && !rest.hasDynamicShape())
+      vectorizeStaticTile(rewriter, rest);
+    else if (rest)
+      (void)lowerToScalarLoops(rewriter, rest);
   }
   return loops;
 }

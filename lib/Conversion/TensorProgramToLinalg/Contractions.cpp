@@ -2,12 +2,14 @@
 //
 // Part of the Wrapper project.
 //
-// 2-D f32 matmul and 3-D f32 batch_matmul become the named linalg ops (which
-// later GEMM templates recognize), as does an f32 matmul of an N-d lhs by a
-// 2-d rhs (a linear layer on [batch, tokens, features]: the leading
-// dimensions fold into the rows); other cases become a contraction
-// linalg.generic with broadcast batch dimensions, accumulating in f32 for
-// f16/bf16.
+// 2-D matmul and 3-D batch_matmul of floats become the named linalg ops
+// (which later GEMM templates recognize), as does a matmul of an N-d lhs by
+// a 2-d rhs (a linear layer on [batch, tokens, features]: the leading
+// dimensions fold into the rows); f16/bf16 operands go in as they are and
+// the named op accumulates into f32, rounded to the result type by an
+// elementwise op after it (the GEMM template's epilogue). Other cases become
+// a contraction linalg.generic with broadcast batch dimensions, also
+// accumulating in f32 for f16/bf16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +126,37 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return result;
 }
 
+/// Whether a product of `type` becomes a named linalg op: f32, or f16/bf16
+/// accumulated in f32.
+static bool hasNamedProductType(RankedTensorType type) {
+  Type element = type.getElementType();
+  return element.isF32() || element.isBF16() || element.isF16();
+}
+
+/// lhs x rhs as the named op `NamedOp` producing `type`: into a zero-filled
+/// f32 accumulator, rounded to `type`'s element type after the product when
+/// that is narrower (f16/bf16 operands are extended by the op itself).
+template <typename NamedOp>
+static Value buildNamedProduct(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, RankedTensorType type) {
+  Type element = type.getElementType();
+  Type compute = getComputeType(element);
+  auto accType = RankedTensorType::get(type.getShape(), compute);
+  Value zero = scalarConstant(b, loc, compute, 0);
+  Value init = createFilled(b, loc, accType,
+                            contractionSizes(b, loc, accType, lhs, rhs),
+                            compute, zero);
+  Value product =
+      NamedOp::create(b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, init)
+          ->getResult(0);
+  if (compute == element)
+    return product;
+  return mapElements(b, loc, product, type,
+                     [&](OpBuilder &nb, Location l, Value v) {
+                       return convertScalar(nb, l, v, element);
+                     });
+}
+
 /// lhs [B..., M, K] x rhs [K, N] for f32, with B... and M folded into one
 /// row dimension: collapse lhs to [B*...*M, K], a 2-D linalg.matmul (which
 /// the GEMM template takes), expand the result back. Null when the product
@@ -135,7 +168,7 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = lhsType.getRank();
   if (rank <= 2 || rhsType.getRank() != 2 || resultType.getRank() != rank ||
-      !resultType.getElementType().isF32())
+      !hasNamedProductType(resultType))
     return {};
   ArrayRef<int64_t> rows = lhsType.getShape().drop_back();
   if (llvm::count_if(rows, ShapedType::isDynamic) > 1)
@@ -154,13 +187,8 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
       tensor::CollapseShapeOp::create(b, loc, flatType, lhs, lhsGroups);
   auto productType = RankedTensorType::get({m, resultType.getDimSize(rank - 1)},
                                            resultType.getElementType());
-  Value zero = scalarConstant(b, loc, resultType.getElementType(), 0);
-  Value init = createFilled(b, loc, productType,
-                            contractionSizes(b, loc, productType, flat, rhs),
-                            resultType.getElementType(), zero);
-  Value product = linalg::MatmulOp::create(b, loc, TypeRange{productType},
-                                           ValueRange{flat, rhs}, init)
-                      ->getResult(0);
+  Value product = buildNamedProduct<linalg::MatmulOp>(b, loc, flat, rhs,
+                                                      productType);
   SmallVector<OpFoldResult> outputShape;
   for (int64_t d = 0; d < rank; ++d) {
     if (!resultType.isDynamicDim(d)) {
@@ -177,7 +205,7 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
 }
 
 namespace {
-/// `SourceOp` becomes the named linalg op `NamedOp` for f32 results of rank
+/// `SourceOp` becomes the named linalg op `NamedOp` for float results of rank
 /// `namedRank` (where GEMM templates will find it), and a contraction
 /// linalg.generic otherwise.
 template <typename SourceOp, typename NamedOp, int64_t namedRank>
@@ -195,14 +223,11 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
         return success();
       }
     }
-    if (type.getRank() == namedRank && type.getElementType().isF32()) {
-      Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
-      Value init = createFilled(rewriter, loc, type,
-                                contractionSizes(rewriter, loc, type, lhs, rhs),
-                                type.getElementType(), zero);
-      auto named = NamedOp::create(rewriter, loc, TypeRange{type},
-                                   ValueRange{lhs, rhs}, init);
-      rewriter.replaceOp(op, named->getResult(0));
+    if (type.getRank() == namedRank && hasNamedProductType(type) &&
+        cast<ShapedType>(lhs.getType()).getRank() == namedRank &&
+        cast<ShapedType>(rhs.getType()).getRank() == namedRank) {
+      rewriter.replaceOp(
+          op, buildNamedProduct<NamedOp>(rewriter, loc, lhs, rhs, type));
       return success();
     }
     rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));

@@ -119,9 +119,9 @@ func.func @accumulate_no_epilogue(%a: memref<?x8xf32>, %b: memref<8x16xf32>, %c:
 func.func @refused(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>,
                    %i: memref<4x4xi32>, %t: tensor<4x4xf32>,
                    %f: memref<4x4xf32>, %s: memref<4x4xf32, strided<[1, 4]>>) -> tensor<4x4xf32> {
-  // expected-remark @below {{GEMM template not used: operands are not all f32}}
+  // expected-remark @below {{GEMM template not used: operands are not f32, or f16/bf16 into f32}}
   linalg.matmul ins(%a, %b : memref<4x4xf16>, memref<4x4xf16>) outs(%c : memref<4x4xf16>)
-  // expected-remark @below {{GEMM template not used: operands are not all f32}}
+  // expected-remark @below {{GEMM template not used: operands are not f32, or f16/bf16 into f32}}
   linalg.matmul ins(%i, %i : memref<4x4xi32>, memref<4x4xi32>) outs(%i : memref<4x4xi32>)
   // expected-remark @below {{GEMM template not used: the matmul is on tensors (run bufferization first)}}
   %r = linalg.matmul ins(%t, %t : tensor<4x4xf32>, tensor<4x4xf32>) outs(%t : tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -79,10 +79,10 @@ func.func @dynamic_slice(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // -----
 
-// Tests that 2-D f32 matmul and 3-D f32 batch_matmul use the named ops, that
-// an N-d lhs by a 2-d rhs folds its leading dimensions into the rows of a
-// 2-D linalg.matmul, and that other batch broadcasting or f16 use a
-// contraction generic accumulating in f32.
+// Tests that 2-D matmul and 3-D batch_matmul use the named ops (f16 operands
+// accumulated into an f32 C, then rounded), that an N-d lhs by a 2-d rhs
+// folds its leading dimensions into the rows of a 2-D linalg.matmul, and
+// that other batch broadcasting uses a contraction generic.
 // CHECK-LABEL: func.func @contractions
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>)
 // CHECK: linalg.batch_matmul
@@ -90,8 +90,9 @@ func.func @dynamic_slice(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 // CHECK: %[[P:.*]] = linalg.matmul ins(%[[FLAT]], %{{.*}} : tensor<12x8xf32>, tensor<8x2xf32>)
 // CHECK: tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2]] output_shape [3, 4, 2] : tensor<12x2xf32> into tensor<3x4x2xf32>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK: arith.extf
+// CHECK: %[[F16ACC:.*]] = linalg.fill {{.*}} -> tensor<4x2xf32>
+// CHECK: %[[F16P:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x2xf16>) outs(%[[F16ACC]] : tensor<4x2xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[F16P]] : tensor<4x2xf32>) outs(%{{.*}} : tensor<4x2xf16>)
 // CHECK: arith.truncf
 func.func @contractions(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<3x4x8xf32>, %d: tensor<3x8x2xf32>,
                         %h: tensor<4x8xf16>, %k: tensor<8x2xf16>)

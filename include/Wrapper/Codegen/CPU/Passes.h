@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -49,6 +50,11 @@ void setCPUTarget(ModuleOp module, const CPUTarget &target);
 /// The f32 lanes code in `op`'s module is generated for: the module's
 /// recorded target, else the host's.
 int64_t getTargetVectorWidth(Operation *op);
+
+/// Whether the CPU that code in `op`'s module is generated for has the LLVM
+/// feature `name` (as in "avx512bf16"): the last +name or -name of the
+/// module's recorded features, else the host's.
+bool targetHasFeature(Operation *op, StringRef name);
 
 /// The blocking of one product under the GEMM template: the register tile
 /// (mr x nr, vl f32 lanes per vector) and the cache blocks (kc, mc, nc).
@@ -96,6 +102,9 @@ struct GemmLoweringOptions {
   llvm::SmallVector<int64_t> prepackArguments;
   /// Fuse the elementwise consumer of C into the write-back.
   bool epilogues = true;
+  /// bf16 products in bf16 pairs (vdpbf16ps) where the target has
+  /// AVX512-BF16; else extended to f32 while packed.
+  bool bf16Pairs = true;
   /// Make the column-block loop and the A packing parallel, for products
   /// with a static M*N*K of at least `minParallelWork` (or a dynamic one).
   bool parallel = true;

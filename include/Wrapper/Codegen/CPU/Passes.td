@@ -300,12 +300,13 @@ def WrapperSpecializeContractionsPass
 }
 
 def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> {
-  let summary = "Lowers f32 linalg.matmul on buffers to a packed, blocked, "
-                "multi-threaded GEMM with a vector micro-kernel and a fused "
-                "epilogue";
+  let summary = "Lowers f32 (and f16/bf16 into f32) linalg.matmul on buffers "
+                "to a packed, blocked, multi-threaded GEMM with a vector "
+                "micro-kernel and a fused epilogue";
   let description = [{
     The CPU GEMM (a module pass, after bufferization): every `linalg.matmul`
-    on buffers whose operands are f32 becomes a packed, blocked,
+    on buffers whose operands are f32, or f16/bf16 accumulated into an f32
+    C, becomes a packed, blocked,
     multi-threaded GEMM in the style of BLIS and of Inductor's C++ GEMM
     template (seed 002):
 
@@ -378,8 +379,25 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
       row-major type, the graph argument becomes `[ceil(N/nr)][K][nr]` and
       gets `wrapper.packed_b = nr`: the caller packs it (zero past N) before
       calling. Listed arguments that B does not read stay as they are.
-    - **Refused**, with a remark under `report=true`: operands that are not all
-      f32, matmuls with their own indexing maps, matmuls on tensors, a C with a
+    - **f16 and bf16 operands** (C f32: the tensor_program lowering
+      accumulates such products in f32 and rounds in the epilogue): by
+      default extended to f32 while packed, so the f32 micro-kernel runs on
+      them (products of 4 rows or fewer read B in place and extend each
+      vector). Where the target has AVX512-BF16 (`+avx512bf16` in the
+      module's `wrapper.cpu_target`, 16 lanes, an even `kc`), bf16
+      products of more than 4 rows keep bf16 panels with pairs of
+      consecutive k interleaved in each lane (`[panels][ceil(K/2)][r * 2]`,
+      a zero past an odd K) and the micro-kernel
+      `__wrapper_gemm_ukernel_bf16x2_<mr>x<nr>_v<vl>` does one
+      `x86vector.avx512.dot` (vdpbf16ps: two products per lane) per pair of
+      k, vector and row: half the bytes packed and twice the products per
+      instruction. `bf16-pairs=false` keeps the extended f32 path. Constant
+      weights are packed at compile time in the same layout
+      (`@<name>_packed<nr>_bf16x2`, `_f32x1` when extended). vdpbf16ps
+      treats subnormal inputs as zero and flushes subnormal results, as
+      oneDNN's bf16 kernels do.
+    - **Refused**, with a remark under `report=true`: operands that are not
+      f32 or f16/bf16 into f32, matmuls with their own indexing maps, matmuls on tensors, a C with a
       non-unit inner stride. Such matmuls stay for the loop lowering.
     - `parallel=false` makes both parallel loops `scf.for`.
 
@@ -413,6 +431,9 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
            "Pack constant B (wrapper.constant weights) at compile time">,
     Option<"epilogues", "epilogues", "bool", "true",
            "Fuse the elementwise consumer of C into the write-back">,
+    Option<"bf16Pairs", "bf16-pairs", "bool", "true",
+           "bf16 products in bf16 pairs with vdpbf16ps where the target has "
+           "AVX512-BF16 (false: extended to f32)">,
     ListOption<"prepackArguments", "prepack-arguments", "int64_t",
                "Arguments of the wrapper.graph (by position) that hold "
                "weights: a B read from one is taken packed from the caller "
@@ -429,7 +450,8 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
 }
 
 def WrapperCPUTargetPass : Pass<"wrapper-cpu-target", "::mlir::ModuleOp"> {
