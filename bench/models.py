@@ -2,7 +2,7 @@
 Inductor and eager PyTorch, on the public zoo (wrapper_mlir.zoo).
 
     .venv/bin/python bench/models.py [--models a,b] [--batch 2 | --batch 1,8] [--threads 1,2]
-                                     [--calls 10] [--no-inductor]
+                                     [--calls 10] [--no-inductor] [--dtype bf16]
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
     ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
     ... --device cuda --cuda-graphs   (ours with options={"cuda_graphs": True},
@@ -21,7 +21,8 @@ take lists: every model runs at each batch size and thread count
 (torch.set_num_threads in the measuring process; the compiled models run
 on PyTorch's threads). When iree-turbine is installed in the environment
 (`pip install iree-turbine`), its CPU backend (`turbine_cpu`, the MLIR-based
-peer) is measured too.
+peer) is measured too. --dtype bf16 converts each model's weights and
+floating-point inputs to bfloat16 (inference; errors against eager bf16).
 
 With --train, a training step instead (forward, backward and an eager
 SGD-with-momentum update; models in train mode): resnet18 at batch 8 on
@@ -73,7 +74,8 @@ def _turbine_available():
         return False
 
 
-def measure(name, backend, batch, calls, device="cpu", threads=None, cuda_graphs=False):
+def measure(name, backend, batch, calls, device="cpu", threads=None, cuda_graphs=False,
+            dtype="f32"):
     """One model, one backend, in this process."""
     import warnings
 
@@ -95,6 +97,9 @@ def measure(name, backend, batch, calls, device="cpu", threads=None, cuda_graphs
     model, inputs = build(name)
     model = model.to(device)
     x = tuple(_to(v, device) for v in inputs(batch))
+    if dtype == "bf16":
+        model = model.to(torch.bfloat16)
+        x = tuple(v.to(torch.bfloat16) if v.is_floating_point() else v for v in x)
     if backend == "eager":
         compiled = model
     elif cuda_graphs and backend == "wrapper":
@@ -122,7 +127,7 @@ def measure(name, backend, batch, calls, device="cpu", threads=None, cuda_graphs
             _synchronize(device)
             eager.append(time.perf_counter() - t)
     return {"model": name, "backend": backend, "batch": batch, "device": device,
-            "threads": torch.get_num_threads(), "cuda_graphs": cuda_graphs,
+            "dtype": dtype, "threads": torch.get_num_threads(), "cuda_graphs": cuda_graphs,
             "compile_s": round(compile_seconds, 3), "max_rel_error": error,
             "call_ms": round(statistics.median(ours) * 1e3, 3),
             "call_ms_range": [round(min(ours) * 1e3, 3), round(max(ours) * 1e3, 3)],
@@ -259,6 +264,8 @@ def main():
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--dtype", default="f32", choices=["f32", "bf16"],
+                        help="the models' weights and floating-point inputs (inference)")
     parser.add_argument("--cuda-graphs", action="store_true",
                         help="CUDA graphs: ours with the cuda_graphs option, Inductor "
                              "with mode='reduce-overhead'")
@@ -278,7 +285,7 @@ def main():
         else:
             print(json.dumps(measure(args.one, args.backend, int(args.batch), args.calls,
                                      args.device, int(args.threads) if args.threads else None,
-                                     args.cuda_graphs)))
+                                     args.cuda_graphs, args.dtype)))
         return
     backends = (["wrapper"] + (["wrapper-aot"] if args.train and args.device == "cpu" else [])
                 + ([] if args.no_inductor else ["inductor"])
@@ -291,6 +298,8 @@ def main():
         parser.error("--batch and --threads take comma-separated integers")
     if args.cuda_graphs and (args.device != "cuda" or args.train):
         parser.error("--cuda-graphs is for inference on --device cuda")
+    if args.train and args.dtype != "f32":
+        parser.error("--dtype is for inference; --train runs in f32")
     if args.train and (len(batches) > 1 or batches != [2]):
         parser.error("--train uses each model's own batch; leave --batch out")
     rows = {}
@@ -310,7 +319,7 @@ def main():
             result = subprocess.run(
                 [sys.executable, __file__, "--one", name, "--backend", backend,
                  "--batch", str(batch), "--calls", str(args.calls),
-                 "--device", args.device]
+                 "--device", args.device, "--dtype", args.dtype]
                 + (["--threads", str(threads)] if threads else [])
                 + (["--cuda-graphs"] if args.cuda_graphs else [])
                 + (["--train"] if args.train else []),
