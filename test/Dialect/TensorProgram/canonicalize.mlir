@@ -126,3 +126,34 @@ func.func @partial_slice(%x: tensor<4x8xf32>) -> tensor<4x7xf32> {
   %0 = tensor_program.slice %x dim 1 start 1 : tensor<4x8xf32> -> tensor<4x7xf32>
   return %0 : tensor<4x7xf32>
 }
+
+// -----
+
+// A product by a matrix broadcast over the batch is a product by the matrix
+// (aten.matmul's expand + bmm of a linear layer on a non-contiguous input),
+// from either side; a broadcast that also expands the matrix's own
+// dimensions, or whose removal would change the result, stays.
+// CHECK-LABEL: func.func @product_of_broadcast_matrix
+// CHECK-SAME: (%[[X:.*]]: tensor<197x2x768xf32>, %[[W:.*]]: tensor<768x64xf32>, %[[A:.*]]: tensor<5x6xf32>, %[[B:.*]]: tensor<3x6x4xf32>, %[[R:.*]]: tensor<1x64xf32>, %[[S:.*]]: tensor<6x4xf32>)
+// CHECK: %[[P0:.*]] = tensor_program.matmul %[[X]], %[[W]] : (tensor<197x2x768xf32>, tensor<768x64xf32>) -> tensor<197x2x64xf32>
+// CHECK: %[[P1:.*]] = tensor_program.matmul %[[X]], %[[W]] : (tensor<197x2x768xf32>, tensor<768x64xf32>) -> tensor<197x2x64xf32>
+// CHECK: %[[P2:.*]] = tensor_program.matmul %[[A]], %[[B]] : (tensor<5x6xf32>, tensor<3x6x4xf32>) -> tensor<3x5x4xf32>
+// CHECK: tensor_program.broadcast %[[R]]
+// CHECK: tensor_program.batch_matmul
+// CHECK: %[[BS:.*]] = tensor_program.broadcast %[[S]] : tensor<6x4xf32> -> tensor<3x6x4xf32>
+// CHECK: tensor_program.matmul %[[A]], %[[BS]]
+func.func @product_of_broadcast_matrix(%x: tensor<197x2x768xf32>, %w: tensor<768x64xf32>,
+                                       %a: tensor<5x6xf32>, %b: tensor<3x6x4xf32>,
+                                       %r: tensor<1x64xf32>, %s: tensor<6x4xf32>)
+    -> (tensor<197x2x64xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>) {
+  %wb = tensor_program.broadcast %w : tensor<768x64xf32> -> tensor<197x768x64xf32>
+  %0 = tensor_program.matmul %x, %wb : (tensor<197x2x768xf32>, tensor<197x768x64xf32>) -> tensor<197x2x64xf32>
+  %1 = tensor_program.batch_matmul %x, %wb : (tensor<197x2x768xf32>, tensor<197x768x64xf32>) -> tensor<197x2x64xf32>
+  %ab = tensor_program.broadcast %a : tensor<5x6xf32> -> tensor<3x5x6xf32>
+  %2 = tensor_program.batch_matmul %ab, %b : (tensor<3x5x6xf32>, tensor<3x6x4xf32>) -> tensor<3x5x4xf32>
+  %rb = tensor_program.broadcast %r : tensor<1x64xf32> -> tensor<197x768x64xf32>
+  %3 = tensor_program.batch_matmul %x, %rb : (tensor<197x2x768xf32>, tensor<197x768x64xf32>) -> tensor<197x2x64xf32>
+  %sb = tensor_program.broadcast %s : tensor<6x4xf32> -> tensor<3x6x4xf32>
+  %4 = tensor_program.matmul %a, %sb : (tensor<5x6xf32>, tensor<3x6x4xf32>) -> tensor<3x5x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<197x2x64xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>
+}

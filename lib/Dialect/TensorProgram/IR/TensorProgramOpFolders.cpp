@@ -161,6 +161,64 @@ void FullOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 //===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A product whose operand is a matrix broadcast over leading (batch)
+/// dimensions becomes a matmul by the matrix itself, when the result keeps
+/// its type (see the ops' descriptions).
+template <typename ProductOp>
+struct ProductOfBroadcastMatrix : public OpRewritePattern<ProductOp> {
+  using OpRewritePattern<ProductOp>::OpRewritePattern;
+
+  /// The matrix `value` broadcasts, if it is a broadcast that only adds
+  /// leading dimensions to a rank-2 value.
+  static Value broadcastMatrix(Value value) {
+    auto broadcast = value.template getDefiningOp<BroadcastOp>();
+    if (!broadcast)
+      return {};
+    auto input = cast<RankedTensorType>(broadcast.getInput().getType());
+    auto result = cast<RankedTensorType>(broadcast.getType());
+    if (input.getRank() != 2 || result.getRank() <= 2 ||
+        input.getShape() != result.getShape().take_back(2))
+      return {};
+    return broadcast.getInput();
+  }
+
+  LogicalResult matchAndRewrite(ProductOp op,
+                                PatternRewriter &rewriter) const override {
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (Value matrix = broadcastMatrix(rhs))
+      rhs = matrix;
+    else if (Value matrix = broadcastMatrix(lhs))
+      lhs = matrix;
+    else
+      return rewriter.notifyMatchFailure(op, "no operand is a broadcast matrix");
+    SmallVector<Type> inferred;
+    if (failed(MatmulOp::inferReturnTypes(
+            op.getContext(), op.getLoc(), ValueRange{lhs, rhs},
+            op->getAttrDictionary(), op->getPropertiesStorage(),
+            op->getRegions(), inferred)) ||
+        inferred.size() != 1 || inferred.front() != op.getType())
+      return rewriter.notifyMatchFailure(op, "the result would change type");
+    rewriter.replaceOpWithNewOp<MatmulOp>(op, op.getType(), lhs, rhs);
+    return success();
+  }
+};
+} // namespace
+
+void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<ProductOfBroadcastMatrix<MatmulOp>>(context);
+}
+
+void BatchMatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                MLIRContext *context) {
+  results.add<ProductOfBroadcastMatrix<BatchMatmulOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
 // Layout
 //===----------------------------------------------------------------------===//
 

@@ -37,11 +37,19 @@ def TP_MatmulOp : TensorProgram_Op<"matmul", [
     %1 = tensor_program.matmul %q, %k
         : (tensor<2x4x16x8xf32>, tensor<4x8x16xf32>) -> tensor<2x4x16x16xf32>
     ```
+
+    Canonicalization: an operand that is a `broadcast` adding only leading
+    dimensions to a matrix (the same matrix for every batch element, as
+    `aten.matmul`'s `expand` + `bmm` gives for a linear layer on a
+    non-contiguous input) is replaced by the matrix itself when the result
+    keeps its type: the product then reads the matrix once instead of a
+    copy per batch element.
   }];
   let arguments = (ins TP_Tensor:$lhs, TP_Tensor:$rhs);
   let results = (outs TP_Tensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def TP_BatchMatmulOp : TensorProgram_Op<"batch_matmul", [
@@ -55,11 +63,15 @@ def TP_BatchMatmulOp : TensorProgram_Op<"batch_matmul", [
     %0 = tensor_program.batch_matmul %a, %b
         : (tensor<2x4x8xf32>, tensor<2x8x3xf32>) -> tensor<2x4x3xf32>
     ```
+
+    Canonicalization: with an operand that is a matrix broadcast over the
+    batch, a `matmul` of the other operand by the matrix (see `matmul`).
   }];
   let arguments = (ins TP_Tensor:$lhs, TP_Tensor:$rhs);
   let results = (outs TP_Tensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def TP_LinearOp : TensorProgram_Op<"linear", [
