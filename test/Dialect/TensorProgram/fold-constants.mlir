@@ -12,8 +12,11 @@
 // CHECK: %[[M:.*]] = tensor_program.matmul %[[X]], %[[W]]
 // CHECK: %[[R:.*]] = tensor_program.add %[[M]], %[[B]]
 // CHECK: return %[[R]]
+// A permutation never makes the weights larger: folded above max-elements
+// too (SMALL), on the raw bytes.
 // SMALL-LABEL: func.func @weights
-// SMALL: tensor_program.permute
+// SMALL: tensor_program.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// SMALL-NOT: tensor_program.permute
 // SMALL-NOT: tensor_program.mul
 func.func @weights(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %w = tensor_program.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
@@ -197,4 +200,20 @@ func.func @not_batch_norm(%x: tensor<1x1x4x4xf32>, %v: tensor<2x1x1x1xf32>) -> (
   %c3 = tensor_program.convolution %x, %v stride [1, 1] dilation [1, 1] groups 1 : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
   %n = tensor_program.mul %c3, %t : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
   return %m, %a, %c2, %n : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Permutations of any rank and element width move raw bytes: i64 with
+// [2, 0, 1], and bf16 transposed.
+// CHECK-LABEL: func.func @raw_permutations
+// CHECK-DAG: tensor_program.constant dense<{{\[\[\[}}0, 4, 8], [12, 16, 20]], {{\[\[}}1, 5, 9], [13, 17, 21]], {{\[\[}}2, 6, 10], [14, 18, 22]], {{\[\[}}3, 7, 11], [15, 19, 23]]]> : tensor<4x2x3xi64>
+// CHECK-DAG: tensor_program.constant dense<{{\[\[}}1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xbf16>
+// CHECK-NOT: tensor_program.permute
+func.func @raw_permutations() -> (tensor<4x2x3xi64>, tensor<3x2xbf16>) {
+  %i = tensor_program.constant dense<[[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], [[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]]]> : tensor<2x3x4xi64>
+  %p = tensor_program.permute %i [2, 0, 1] : tensor<2x3x4xi64> -> tensor<4x2x3xi64>
+  %b = tensor_program.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xbf16>
+  %t = tensor_program.permute %b [1, 0] : tensor<2x3xbf16> -> tensor<3x2xbf16>
+  return %p, %t : tensor<4x2x3xi64>, tensor<3x2xbf16>
 }

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <cstring>
+#include <limits>
 
 namespace mlir {
 namespace tensor_program {
@@ -248,8 +249,13 @@ struct TensorProgramFoldConstantsPass
     }
   }
 
-  /// Whether `op` may be replaced by its value.
+  /// Whether `op` may be replaced by its value. Reshapes and permutations
+  /// never make weights larger and are folded at any size (the transpose
+  /// of a linear layer's 100M-element weight would otherwise run on every
+  /// call).
   bool isFoldable(Operation *op) {
+    if (isa<tp::ReshapeOp, tp::PermuteOp>(op))
+      return tp::canPrecomputeOp(op, std::numeric_limits<int64_t>::max());
     return tp::canPrecomputeOp(op, maxElements);
   }
 };

@@ -150,7 +150,9 @@ def TensorProgramFoldConstantsPass
     first to fold their parts). Ops with regions (`fused`), extern calls and
     `copy_back` are never folded, nor an op whose result would have more
     than `max-elements` elements (a broadcast would otherwise turn a scalar
-    into a large constant), nor one the interpreter cannot evaluate.
+    into a large constant; reshapes and permutations, which never make the
+    weights larger, are folded at any size, on the raw bytes), nor one the
+    interpreter cannot evaluate.
 
     Inference batch norm is then folded into the convolution before it (as
     Inductor's freezing does): `mul(conv(x, w, b), s)` and
