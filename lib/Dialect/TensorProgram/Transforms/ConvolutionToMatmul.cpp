@@ -42,8 +42,11 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     auto wType = cast<RankedTensorType>(w.getType());
     RankedTensorType type = op.getType();
     int64_t k = xType.getRank() - 2;
-    if (op.getGroups() != 1)
-      return rewriter.notifyMatchFailure(op, "grouped convolution");
+    int64_t groups = op.getGroups();
+    // One input channel per group (depthwise, and channel multipliers): a
+    // product one channel deep; the window-loop lowering serves those.
+    if (groups != 1 && wType.getDimSize(1) == 1)
+      return rewriter.notifyMatchFailure(op, "one input channel per group");
     if (!wType.hasStaticShape() ||
         llvm::any_of(xType.getShape().drop_front(), ShapedType::isDynamic) ||
         llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
@@ -147,11 +150,32 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
           stacked, ValueRange{cols});
     }
 
-    // [F, C * K] (the weight's own layout) times the columns.
-    Value w2 = ReshapeOp::create(
-        rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
-        ValueRange{});
-    Value product = MatmulOp::create(rewriter, loc, w2, column);
+    // [F, C * K] (the weight's own layout) times the columns. Grouped: per
+    // group g, the weight's [F / G, C / G * K] rows g times the column
+    // rows of the group's channels (the column matrix's leading rows are
+    // channel-major): one batched product over the groups, whose result
+    // [G, F / G, N * P] is [F, N * P] as it lies.
+    Value product;
+    if (groups == 1) {
+      Value w2 = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
+          ValueRange{});
+      product = MatmulOp::create(rewriter, loc, w2, column);
+    } else {
+      int64_t groupDepth = depth / groups, groupFilters = filters / groups;
+      Value w3 = ReshapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({groups, groupFilters, groupDepth}, element), w,
+          ValueRange{});
+      Value c3 = ReshapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({groups, groupDepth, columns}, element), column,
+          dynamicBatch ? ValueRange{cols} : ValueRange{});
+      Value grouped = BatchMatmulOp::create(rewriter, loc, w3, c3);
+      product = ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get({filters, columns}, element),
+          grouped, dynamicBatch ? ValueRange{cols} : ValueRange{});
+    }
     if (Value bias = op.getBias()) {
       Value b2 = ReshapeOp::create(rewriter, loc,
                                    RankedTensorType::get({filters, 1}, element),
