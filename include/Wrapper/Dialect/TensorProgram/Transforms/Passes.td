@@ -280,10 +280,10 @@ def TensorProgramConvolutionToMatmulPass
     : Pass<"tensor-program-convolution-to-matmul"> {
   let summary = "Rewrites convolutions as column matrices and products";
   let description = [{
-    A convolution without groups whose input has static channels and
-    spatial sizes (the batch may be dynamic) and whose weight is static
-    becomes one matrix product, so that its arithmetic runs in the
-    matrix-product kernels (the packed GEMM template on the CPU):
+    A convolution whose input has static channels and spatial sizes (the
+    batch may be dynamic) and whose weight is static becomes one matrix
+    product (grouped: one batched product), so that its arithmetic runs in
+    the matrix-product kernels (the packed GEMM template on the CPU):
 
     * the column matrix `[C * K, N * P]`: row `(c, kk)` holds input channel
       `c` at kernel offset `kk` for every image and output position. With a
@@ -295,15 +295,21 @@ def TensorProgramConvolutionToMatmulPass
       (`permute` to `[C, N, S...]`) and one strided `slice` per kernel offset,
       `concat`enated;
     * `matmul` of the weight in its own layout, `[F, C * K]`, by the columns,
-      giving `[F, N * P]`; the bias added as `[F, 1]`;
+      giving `[F, N * P]`; the bias added as `[F, 1]`; with G groups,
+      `batch_matmul` of the weight as `[G, F / G, C / G * K]` by the columns
+      as `[G, C / G * K, N * P]` (the column rows are channel-major, so each
+      group's rows are contiguous), whose `[G, F / G, N * P]` result is
+      `[F, N * P]` as it lies;
     * reshaped to `[F, N, O...]` and permuted to `[N, F, O...]` (only a
       reshape when the batch is 1).
 
     The columns read runs of consecutive input elements (along the
     innermost dimension, with stride 1), and the product's output is already
     channels-first: unlike the usual `[N * P, C * K]` im2col, no gather
-    through an index table and no transposed output. Grouped convolutions,
-    and those whose column matrix would have more than `max-column-elements`
+    through an index table and no transposed output. Convolutions with one
+    input channel per group (depthwise, channel multipliers: products one
+    channel deep, which the CPU's window loops serve better), and those
+    whose column matrix would have more than `max-column-elements`
     elements, stay direct.
 
     Before:
