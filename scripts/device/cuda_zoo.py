@@ -1,15 +1,29 @@
 """On the GPU machine (scripts/device/setup.sh first): each zoo model compiled with target="cuda"
 (wrapper_mlir.compile, dynamic batch), against eager on the GPU; time per
-call of both (synchronize, perf_counter; median of 20) at batch 8."""
+call of both (synchronize, perf_counter; median of 20) at batch 8.
+    python3 scripts/device/cuda_zoo.py [cuda|cpu] [--bf16] [MODEL...]
+--bf16 converts the models and their floating-point inputs to bfloat16."""
 import sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, "python/tests")
 import torch, wrapper_mlir
 from zoo import ZOO, build, tensors
 
-target = sys.argv[1] if len(sys.argv) > 1 else "cuda"
+args = sys.argv[1:]
+bf16 = "--bf16" in args
+args = [a for a in args if a != "--bf16"]
+target = args[0] if args else "cuda"
 device = "cuda" if target == "cuda" else "cpu"
-names = sys.argv[2:] or [n for n, _, _ in ZOO]
+names = args[1:] or [n for n, _, _ in ZOO]
+
+
+def convert(model, inputs):
+    """The model and an input maker, in bf16 when asked."""
+    if not bf16:
+        return model, inputs
+    low = lambda t: t.to(torch.bfloat16) if t.is_floating_point() else t
+    return model.to(torch.bfloat16), lambda batch: [low(t) for t in inputs(batch)]
+
 def timed(fn, xs, reps=20):
     out = []
     for _ in range(reps):
@@ -19,7 +33,7 @@ def timed(fn, xs, reps=20):
         out.append(time.perf_counter() - t)
     return sorted(out)[len(out) // 2] * 1e3
 for name in names:
-    model, inputs = build(name)
+    model, inputs = convert(*build(name))
     model = model.to(device)
     start = time.time()
     try:
