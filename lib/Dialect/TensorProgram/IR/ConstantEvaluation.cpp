@@ -19,7 +19,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -477,60 +476,6 @@ FailureOr<Values> evaluateLayout(Operation *op, ArrayRef<Values> in,
 }
 } // namespace
 
-/// `op` (a reshape or a permutation of the non-splat constant in
-/// `operands`) evaluated on the raw bytes of its operand, or failure for
-/// anything else.
-static FailureOr<DenseElementsAttr>
-moveRawElements(Operation *op, ArrayRef<DenseElementsAttr> operands,
-                RankedTensorType type) {
-  if (!isa<ReshapeOp, PermuteOp>(op) || operands.size() != 1 ||
-      operands[0].isSplat() ||
-      operands[0].getElementType() != type.getElementType())
-    return failure();
-  DenseElementsAttr input = operands[0];
-  if (isa<ReshapeOp>(op))
-    return input.reshape(type);
-  // Bit-packed (i1) data has no byte per element.
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return failure();
-  size_t bytes = element.getIntOrFloatBitWidth() / 8;
-  ArrayRef<char> raw = input.getRawData();
-  auto inType = cast<RankedTensorType>(input.getType());
-  if (raw.size() != static_cast<size_t>(inType.getNumElements()) * bytes)
-    return failure();
-  ArrayRef<int64_t> perm = cast<PermuteOp>(op).getPermutation();
-  SmallVector<int64_t> inStrides = stridesOf(inType.getShape());
-  // The input's stride along each output dimension.
-  SmallVector<int64_t> strides;
-  for (int64_t d : perm)
-    strides.push_back(inStrides[d]);
-  ArrayRef<int64_t> shape = type.getShape();
-  std::vector<char> out(raw.size());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> index(rank, 0);
-  int64_t count = type.getNumElements();
-  int64_t inner = rank ? shape.back() : 1;
-  int64_t innerStride = rank ? strides.back() : 0;
-  // Row by row of the output: the innermost dimension gathers with one
-  // stride, the outer index advances like an odometer.
-  for (int64_t flat = 0; flat < count; flat += inner) {
-    int64_t at = 0;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      at += index[d] * strides[d];
-    char *dst = out.data() + flat * bytes;
-    for (int64_t j = 0; j < inner; ++j)
-      std::memcpy(dst + j * bytes, raw.data() + (at + j * innerStride) * bytes,
-                  bytes);
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, out);
-}
-
 bool mlir::tensor_program::canPrecomputeOp(Operation *op, int64_t maxElements) {
   if (!canEvaluateConstantOp(op))
     return false;
@@ -583,13 +528,6 @@ mlir::tensor_program::evaluateConstantOp(Operation *op,
     return SmallVector<DenseElementsAttr>{
         DenseElementsAttr::get(type, value.getSplatValue<Attribute>())};
   }
-
-  // Reshapes and permutations move bytes: done on the raw data (weights
-  // of hundreds of millions of elements, such as a large linear layer's
-  // transpose, are folded in a fraction of a second).
-  if (FailureOr<DenseElementsAttr> moved = moveRawElements(op, operands, type);
-      succeeded(moved))
-    return SmallVector<DenseElementsAttr>{*moved};
 
   SmallVector<Values> in;
   for (DenseElementsAttr a : operands) {

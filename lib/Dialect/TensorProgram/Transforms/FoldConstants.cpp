@@ -250,9 +250,9 @@ struct TensorProgramFoldConstantsPass
   }
 
   /// Whether `op` may be replaced by its value. Reshapes and permutations
-  /// never make weights larger and are folded at any size (the transpose
-  /// of a linear layer's 100M-element weight would otherwise run on every
-  /// call).
+  /// never make weights larger and are folded at any size, on the raw
+  /// bytes (foldLayout): the transpose of a linear layer's 100M-element
+  /// weight would otherwise run on every call.
   bool isFoldable(Operation *op) {
     if (isa<tp::ReshapeOp, tp::PermuteOp>(op))
       return tp::canPrecomputeOp(op, std::numeric_limits<int64_t>::max());

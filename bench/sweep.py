@@ -1,0 +1,272 @@
+"""A wider sweep than the zoo: many torchvision, timm and Hugging Face
+models (random weights, small inputs), each compiled with
+wrapper_mlir.compile in a process of its own; per model one JSON line with
+the compile seconds, the ops that fell back to PyTorch, the largest error
+against eager (relative to the output's largest magnitude) and the time
+per call against eager (median of 5 calls each, not interleaved: a first
+look, not a benchmark; bench/models.py measures properly), then a summary
+of the failures, fallbacks and models slower than eager.
+
+    .venv/bin/python bench/sweep.py                 # every model
+    .venv/bin/python bench/sweep.py 'timm_*' hf_bert_like
+    .venv/bin/python bench/sweep.py --list
+
+timm models need `pip install timm` in the environment (scripts/setup-python.sh
+installs it); families whose package is missing are skipped with a line
+saying so.
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import subprocess
+import sys
+import time
+
+TIMEOUT = 900
+
+
+def _torchvision(name, size):
+    def make():
+        import torch
+        import torchvision
+
+        return getattr(torchvision.models, name)(), (torch.randn(2, 3, size, size),)
+    return make
+
+
+def _timm(name, size):
+    def make():
+        import timm
+        import torch
+
+        return timm.create_model(name, pretrained=False), (torch.randn(2, 3, size, size),)
+    return make
+
+
+def _hf(model, config, image=0, **settings):
+    def make():
+        import torch
+        import transformers
+
+        instance = getattr(transformers, model)(getattr(transformers, config)(**settings))
+        if image:
+            return instance, (torch.randn(2, 3, image, image),)
+        return instance, (torch.randint(0, 100, (2, 16)),)
+    return make
+
+
+MODELS = {}
+for name, size in [("resnet50", 64), ("densenet121", 64), ("googlenet", 64), ("inception_v3", 299),
+                   ("mnasnet0_5", 64), ("mobilenet_v2", 64), ("mobilenet_v3_large", 64),
+                   ("regnet_y_400mf", 64), ("regnet_x_400mf", 64), ("resnext50_32x4d", 64),
+                   ("wide_resnet50_2", 64), ("vgg11", 64), ("alexnet", 96),
+                   ("shufflenet_v2_x1_0", 64), ("efficientnet_v2_s", 64), ("convnext_small", 64),
+                   ("swin_v2_t", 64), ("vit_b_16", 224), ("maxvit_t", 224)]:
+    MODELS["tv_" + name] = _torchvision(name, size)
+for name, size in [("resnet18", 64), ("resnet50d", 64), ("efficientnet_b0", 64),
+                   ("mobilenetv3_large_100", 64), ("vit_tiny_patch16_224", 224),
+                   ("deit_tiny_patch16_224", 224), ("mixer_s16_224", 224), ("convnext_atto", 64),
+                   ("regnety_002", 64), ("densenet121", 64), ("dla34", 64), ("ghostnet_100", 64),
+                   ("rexnet_100", 64), ("cspresnet50", 64), ("dpn68", 64), ("hrnet_w18_small", 64),
+                   ("levit_128s", 224), ("poolformer_s12", 64), ("convmixer_768_32", 64),
+                   ("mobilevit_xxs", 256), ("efficientformer_l1", 224), ("tf_efficientnet_b0", 64),
+                   ("resnest14d", 64), ("res2net50_14w_8s", 64), ("sebotnet33ts_256", 256),
+                   ("coat_lite_tiny", 224), ("pit_ti_224", 224), ("twins_svt_small", 224),
+                   ("xcit_nano_12_p16_224", 224), ("edgenext_xx_small", 256), ("fastvit_t8", 256),
+                   ("repvgg_a0", 64), ("nfnet_l0", 64), ("eva02_tiny_patch14_224", 224),
+                   ("beit_base_patch16_224", 224), ("swin_tiny_patch4_window7_224", 224),
+                   ("cait_xxs24_224", 224), ("crossvit_tiny_240", 240), ("volo_d1_224", 224),
+                   ("gernet_s", 64), ("hardcorenas_a", 64), ("lcnet_050", 64), ("tinynet_a", 64),
+                   ("vovnet39a", 64), ("selecsls42b", 64), ("inception_v4", 299),
+                   ("xception41", 64), ("nasnetalarge", 331), ("pnasnet5large", 331)]:
+    MODELS["timm_" + name] = _timm(name, size)
+_TEXT = dict(vocab_size=100)
+for key, model, config, settings in [
+        ("distilbert", "DistilBertModel", "DistilBertConfig",
+         dict(dim=64, n_layers=2, n_heads=4, hidden_dim=128)),
+        ("roberta", "RobertaModel", "RobertaConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)),
+        ("albert", "AlbertModel", "AlbertConfig",
+         dict(embedding_size=32, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              intermediate_size=128)),
+        ("electra", "ElectraModel", "ElectraConfig",
+         dict(embedding_size=32, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              intermediate_size=128)),
+        ("mobilebert", "MobileBertModel", "MobileBertConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+              embedding_size=32, intra_bottleneck_size=32, true_hidden_size=32)),
+        ("gpt_neo", "GPTNeoModel", "GPTNeoConfig",
+         dict(hidden_size=64, num_layers=2, num_heads=4, attention_types=[[["global", "local"], 1]],
+              use_cache=False)),
+        ("opt", "OPTModel", "OPTConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, ffn_dim=128,
+              word_embed_proj_dim=64, use_cache=False)),
+        ("bloom", "BloomModel", "BloomConfig", dict(hidden_size=64, n_layer=2, n_head=4, use_cache=False)),
+        ("mistral", "MistralModel", "MistralConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+              intermediate_size=128, use_cache=False)),
+        ("qwen2", "Qwen2Model", "Qwen2Config",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+              intermediate_size=128, use_cache=False)),
+        ("phi", "PhiModel", "PhiConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+              use_cache=False)),
+        ("gemma", "GemmaModel", "GemmaConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=1,
+              intermediate_size=128, head_dim=16, use_cache=False)),
+        ("falcon", "FalconModel", "FalconConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, use_cache=False)),
+        ("gptj", "GPTJModel", "GPTJConfig",
+         dict(n_embd=64, n_layer=2, n_head=4, rotary_dim=8, use_cache=False)),
+        ("bart", "BartModel", "BartConfig",
+         dict(d_model=64, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+              decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128, use_cache=False)),
+        ("deberta_v2", "DebertaV2Model", "DebertaV2Config",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)),
+        ("xlnet", "XLNetModel", "XLNetConfig", dict(d_model=64, n_layer=2, n_head=4, d_inner=128)),
+        ("funnel", "FunnelModel", "FunnelConfig",
+         dict(d_model=64, n_head=4, d_head=16, d_inner=128, block_sizes=[1, 1])),
+        ("convbert", "ConvBertModel", "ConvBertConfig",
+         dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+              embedding_size=64))]:
+    MODELS["hf_" + key] = _hf(model, config, **_TEXT, **settings)
+for key, model, config, image, settings in [
+        ("swin", "SwinModel", "SwinConfig", 32,
+         dict(image_size=32, patch_size=4, embed_dim=16, depths=[1, 1], num_heads=[2, 2], window_size=4)),
+        ("convnext", "ConvNextModel", "ConvNextConfig", 32,
+         dict(image_size=32, hidden_sizes=[16, 32], depths=[1, 1], num_stages=2)),
+        ("deit", "DeiTModel", "DeiTConfig", 32,
+         dict(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              intermediate_size=128)),
+        ("beit", "BeitModel", "BeitConfig", 32,
+         dict(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              intermediate_size=128)),
+        ("clip_vision", "CLIPVisionModel", "CLIPVisionConfig", 32,
+         dict(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              intermediate_size=128)),
+        ("resnet", "ResNetModel", "ResNetConfig", 32,
+         dict(embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1])),
+        ("segformer", "SegformerModel", "SegformerConfig", 32,
+         dict(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32],
+              num_attention_heads=[1, 2], mlp_ratios=[2, 2])),
+        ("mobilevit", "MobileViTModel", "MobileViTConfig", 64,
+         dict(image_size=64, hidden_sizes=[32, 48, 64], neck_hidden_sizes=[8, 8, 16, 16, 24, 24, 32])),
+        ("dinov2", "Dinov2Model", "Dinov2Config", 32,
+         dict(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2, num_attention_heads=4))]:
+    MODELS["hf_" + key] = _hf(model, config, image=image, **settings)
+
+
+def _tensors(value):
+    """The tensors of a model output (tuples, lists, dicts, ModelOutputs)."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if hasattr(value, "to_tuple"):
+        value = value.to_tuple()
+    if isinstance(value, dict):
+        value = list(value.values())
+    found = []
+    for item in value if isinstance(value, (tuple, list)) else ():
+        found += _tensors(item)
+    return found
+
+
+def _median_ms(fn, args, calls=5):
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[calls // 2] * 1e3
+
+
+def measure(name):
+    """One model in this process: a dict for its JSON line."""
+    import warnings
+
+    import torch
+
+    import wrapper_mlir
+
+    warnings.filterwarnings("ignore")
+    torch.manual_seed(0)
+    record = {"model": name}
+    try:
+        model, inputs = MODELS[name]()
+    except ImportError as error:
+        return {**record, "skipped": str(error)}
+    model = model.eval()
+    with torch.no_grad():
+        expected = _tensors(model(*inputs))
+    start = time.time()
+    try:
+        compiled = wrapper_mlir.compile(model, list(inputs))
+    except Exception as error:  # the sweep reports every failure and goes on
+        return {**record, "error": f"{type(error).__name__}: {str(error).strip()[:400]}"}
+    record["compile_s"] = round(time.time() - start, 1)
+    record["fallbacks"] = sorted({reason.split(" at ")[0] for _, reason in compiled.fallbacks})
+    with torch.no_grad():
+        got = _tensors(compiled(*inputs))
+        error = 0.0
+        for g, e in zip(got, expected):
+            if e.is_floating_point():
+                scale = float(e.double().abs().max()) or 1.0
+                error = max(error, float((g.double() - e.double()).abs().max()) / scale)
+            else:
+                error = max(error, float((g != e).sum()))
+        record["max_rel_error"] = error
+        _median_ms(compiled, inputs, 1)
+        _median_ms(model, inputs, 1)
+        record["ours_ms"] = round(_median_ms(compiled, inputs), 3)
+        record["eager_ms"] = round(_median_ms(model, inputs), 3)
+    record["x_eager"] = round(record["eager_ms"] / record["ours_ms"], 2)
+    return record
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("patterns", nargs="*", help="model names or shell patterns (default: all)")
+    parser.add_argument("--list", action="store_true", help="print the model names and stop")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one)), flush=True)
+        return
+    names = [n for n in MODELS
+             if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)]
+    if args.list:
+        print("\n".join(names))
+        return
+    if not names:
+        parser.error("no model matches " + " ".join(args.patterns))
+    records = []
+    for name in names:
+        try:
+            result = subprocess.run([sys.executable, __file__, "--one", name], capture_output=True,
+                                    text=True, timeout=TIMEOUT, env=dict(os.environ))
+            line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)
+            record = json.loads(line) if line else {
+                "model": name, "error": f"exit {result.returncode}: "
+                + " ".join((result.stderr or "").strip().splitlines()[-2:])[:400]}
+        except subprocess.TimeoutExpired:
+            record = {"model": name, "error": f"timed out after {TIMEOUT} s"}
+        records.append(record)
+        print(json.dumps(record), flush=True)
+    failed = [r for r in records if "error" in r]
+    fell_back = [r for r in records if r.get("fallbacks")]
+    wrong = [r for r in records if r.get("max_rel_error", 0) > 1e-3]
+    slow = [r for r in records if r.get("x_eager", 2) < 1.0]
+    print(f"\n{len(records)} models: {len(failed)} failed, {len(fell_back)} with fallbacks, "
+          f"{len(wrong)} above 1e-3 error, {len(slow)} slower than eager, "
+          f"{sum('skipped' in r for r in records)} skipped")
+    for title, rows in (("failed", failed), ("fallbacks", fell_back), ("error", wrong), ("slower", slow)):
+        for r in rows:
+            detail = r.get("error") or r.get("fallbacks") or r.get("max_rel_error") or r.get("x_eager")
+            print(f"  {title}: {r['model']}: {detail}")
+
+
+if __name__ == "__main__":
+    main()
