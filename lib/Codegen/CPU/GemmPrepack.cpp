@@ -168,7 +168,6 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
              y % kp] = element;
     }
 
-  MLIRContext *context = module.getContext();
   SmallVector<int64_t> packedShape = {panels, depth, width * kp};
   auto packedType = MemRefType::get(packedShape, format.panel);
   auto packedValue = DenseElementsAttr::get(

@@ -83,6 +83,20 @@ static SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op,
   }
   if (!splits)
     return {};
+  // A transpose keeps square tiles of the vector loops whole: rows of the
+  // loop it reads its input along come in multiples of the tile (its loops
+  // are vectorized in square tiles, wrapper::getTransposedLoop).
+  if (std::optional<unsigned> across = wrapper::getTransposedLoop(op);
+      across && sizes[*across] > 0 && sizes[*across] % wrapper::kTransposeTile) {
+    int64_t extent = ranges[*across];
+    int64_t rounded = llvm::alignTo(sizes[*across], wrapper::kTransposeTile);
+    if (ShapedType::isDynamic(extent) || rounded < extent)
+      sizes[*across] = rounded;
+    else
+      sizes[*across] = 0; // one tile holds the whole loop
+  }
+  if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+    return {};
   return sizes;
 }
 

@@ -444,11 +444,143 @@ static scf::ForOp carryWholeVectors(RewriterBase &rewriter, scf::ForOp loop) {
   return loop;
 }
 
+//===----------------------------------------------------------------------===//
+// Transposes: square tiles
+//===----------------------------------------------------------------------===//
+
+static FailureOr<SmallVector<Operation *>>
+lowerToVectorLoopsAlongInner(RewriterBase &rewriter, linalg::LinalgOp op,
+                             int64_t lanes);
+
+std::optional<unsigned>
+mlir::wrapper::getTransposedLoop(linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  if (loops < 2 || op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  unsigned inner = loops - 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() < 2 || !map.isFunctionOfDim(inner))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (last && last.getPosition() != inner)
+      return last.getPosition();
+  }
+  return std::nullopt;
+}
+
+/// Lowers the parts of a tiled transpose that are not a full square tile:
+/// the usual vector loops (lanes from the tile's own innermost size), or
+/// scalar loops.
+static void lowerTransposeRemainder(RewriterBase &rewriter,
+                                    linalg::LinalgOp tile, int64_t lanes) {
+  int64_t inner = tile.getStaticLoopRanges().back();
+  while (lanes > 2 && !ShapedType::isDynamic(inner) && inner < lanes)
+    lanes /= 2;
+  rewriter.setInsertionPoint(tile);
+  if (!wrapper::checkVectorLoops(tile, lanes).empty() ||
+      failed(lowerToVectorLoopsAlongInner(rewriter, tile, lanes)))
+    (void)lowerToScalarLoops(rewriter, tile);
+}
+
+/// A transpose in square tiles of `size` x `size` along the loop that
+/// reads its input contiguously (`across`) and the innermost loop: each
+/// full tile reads `size` contiguous vectors of the input, transposes them
+/// in registers and writes `size` contiguous vectors of the output (before,
+/// every output vector gathered its elements a row of the input apart).
+/// Partial tiles take the usual vector loops. Returns the loops (outermost
+/// first), or failure when tiling fails (nothing changed then).
+static FailureOr<SmallVector<Operation *>>
+lowerTransposeToSquareTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                            unsigned across, int64_t size, int64_t lanes) {
+  // Named ops (linalg.transpose) as generics: the casts peeling leaves on
+  // a full tile's views fold into a generic (makeTileStatic), not into
+  // every named op.
+  if (!isa<linalg::GenericOp>(op.getOperation())) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return failure();
+    op = *generic;
+  }
+  unsigned inner = op.getNumLoops() - 1;
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  sizes[across] = size;
+  sizes[inner] = size;
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled) || tiled->loops.size() != op.getNumLoops())
+    return failure();
+  rewriter.eraseOp(op);
+  SmallVector<Operation *> loops(tiled->loops.begin(), tiled->loops.end());
+  auto acrossLoop = cast<scf::ForOp>(loops[across]);
+  auto innerLoop = cast<scf::ForOp>(loops[inner]);
+  // Peel the innermost loop inside the `across` loop, then the `across`
+  // loop (its remainder is a copy of its whole body).
+  scf::ForOp innerRest, acrossRest;
+  if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, innerLoop, innerRest)))
+    innerRest = nullptr;
+  if (failed(
+          scf::peelForLoopAndSimplifyBounds(rewriter, acrossLoop, acrossRest)))
+    acrossRest = nullptr;
+  makeTileStatic(acrossLoop.getRegion());
+  if (acrossRest)
+    makeTileStatic(acrossRest.getRegion());
+  // The full tiles: in the `across` loop, outside the innermost remainder.
+  SmallVector<linalg::LinalgOp> tiles;
+  for (scf::ForOp loop : {acrossLoop, acrossRest})
+    if (loop)
+      loop.getBody()->walk([&](linalg::LinalgOp tile) { tiles.push_back(tile); });
+  for (linalg::LinalgOp tile : tiles) {
+    SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+    bool full = ranges[across] == size && ranges[inner] == size;
+    if (!full) {
+      lowerTransposeRemainder(rewriter, tile, lanes);
+      continue;
+    }
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile);
+    if (succeeded(vectorized))
+      rewriter.replaceOp(tile, vectorized->replacements);
+    else
+      lowerTransposeRemainder(rewriter, tile, lanes);
+  }
+  return loops;
+}
+
 FailureOr<SmallVector<Operation *>>
 mlir::wrapper::lowerLinalgOpToVectorLoops(RewriterBase &rewriter,
                                           linalg::LinalgOp op, int64_t lanes) {
   if (!checkVectorLoops(op, lanes).empty())
     return failure();
+  // A transpose: square tiles of one register's lanes (lanes is two
+  // registers' worth), when both loops have a full tile.
+  if (std::optional<unsigned> across = wrapper::getTransposedLoop(op)) {
+    int64_t size = std::max<int64_t>(2, lanes / 2);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto fits = [&](int64_t range) {
+      return ShapedType::isDynamic(range) || range >= size;
+    };
+    if (fits(ranges[*across]) && fits(ranges.back())) {
+      FailureOr<SmallVector<Operation *>> loops =
+          lowerTransposeToSquareTiles(rewriter, op, *across, size, lanes);
+      if (succeeded(loops))
+        return loops;
+    }
+  }
+  return lowerToVectorLoopsAlongInner(rewriter, op, lanes);
+}
+
+/// The vector loops of an op checkVectorLoops accepts: tiles of 1 x ... x 1
+/// x `lanes`, peeled, the full ones vectorized.
+static FailureOr<SmallVector<Operation *>>
+lowerToVectorLoopsAlongInner(RewriterBase &rewriter, linalg::LinalgOp op,
+                             int64_t lanes) {
   SmallVector<int64_t> sizes(op.getNumLoops(), 1);
   sizes.back() = lanes;
   linalg::LinalgTilingOptions options;

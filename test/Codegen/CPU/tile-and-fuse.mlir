@@ -214,3 +214,25 @@ func.func @dynamic_cols(%x: tensor<64x?xf32>) -> tensor<64x?xf32> {
   } -> tensor<64x?xf32>
   return %y : tensor<64x?xf32>
 }
+
+// -----
+
+// A transpose (its input read across the innermost loop) keeps the square
+// tiles of its vector loops whole: the rows of the loop it reads its
+// input along come in multiples of 16 (4096 elements would be 4 rows of
+// 1024), and a loop that one such tile covers is not tiled.
+// CHECK-LABEL: func.func @transpose_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (512) step (16)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1024x16xf32>) outs(%{{.*}} : tensor<16x1024xf32>)
+// CHECK-LABEL: func.func @transpose_whole
+// CHECK-NOT: scf.forall
+func.func @transpose_rows(%x: tensor<1024x512xf32>) -> tensor<512x1024xf32> {
+  %e = tensor.empty() : tensor<512x1024xf32>
+  %t = linalg.transpose ins(%x : tensor<1024x512xf32>) outs(%e : tensor<512x1024xf32>) permutation = [1, 0]
+  return %t : tensor<512x1024xf32>
+}
+func.func @transpose_whole(%x: tensor<1024x12xf32>) -> tensor<12x1024xf32> {
+  %e = tensor.empty() : tensor<12x1024xf32>
+  %t = linalg.transpose ins(%x : tensor<1024x12xf32>) outs(%e : tensor<12x1024xf32>) permutation = [1, 0]
+  return %t : tensor<12x1024xf32>
+}

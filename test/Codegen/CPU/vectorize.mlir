@@ -124,13 +124,30 @@ func.func @column_sum(%x: memref<64x40xf32>, %s: memref<40xf32>) {
 
 // -----
 
-// Tests a transpose: contiguous vector stores, the input read through a
-// transposing transfer.
+// Tests a transpose: square tiles of one register's lanes along both
+// loops (8 x 8, AVX512 16 x 16), the input read by one transposing
+// transfer (contiguous rows of the input, transposed in registers) and
+// written as contiguous rows; sizes that leave partial tiles (40 x 20)
+// take the row loops there.
 // CHECK-LABEL: func.func @transpose
-// CHECK: vector.transfer_read {{.*}}permutation_map = {{.*}} : memref<16x1xf32, {{.*}}>, vector<1x16xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<1x16xf32>, memref<1x16xf32
+// CHECK: scf.parallel {{.*}} step (%c8)
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: vector.transfer_read {{.*}}permutation_map = {{.*}} : memref<8x8xf32, {{.*}}>, vector<8x8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8x8xf32>, memref<8x8xf32
+// AVX512-LABEL: func.func @transpose
+// AVX512: vector.transfer_read {{.*}}permutation_map = {{.*}} : memref<16x16xf32, {{.*}}>, vector<16x16xf32>
+// AVX512: vector.transfer_write {{.*}} : vector<16x16xf32>, memref<16x16xf32
+// CHECK-LABEL: func.func @transpose_partial
+// CHECK: scf.for {{.*}} = %c0 to %c16 step %c8
+// CHECK: vector.transfer_read {{.*}} : memref<8x8xf32, {{.*}}>, vector<8x8xf32>
+// CHECK: scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK: memref.load {{.*}} : memref<4x1xf32
 func.func @transpose(%x: memref<32x64xf32>, %y: memref<64x32xf32>) {
   linalg.transpose ins(%x : memref<32x64xf32>) outs(%y : memref<64x32xf32>) permutation = [1, 0]
+  return
+}
+func.func @transpose_partial(%x: memref<20x40xf32>, %y: memref<40x20xf32>) {
+  linalg.transpose ins(%x : memref<20x40xf32>) outs(%y : memref<40x20xf32>) permutation = [1, 0]
   return
 }
 

@@ -161,6 +161,17 @@ int64_t getVectorLanes(linalg::LinalgOp op, int64_t f32Lanes);
 /// that dimension contiguously (or not at all).
 std::string checkVectorLoops(linalg::LinalgOp op, int64_t lanes);
 
+/// For an all-parallel op that reads an input across its innermost loop (a
+/// transpose: the input's own innermost dimension is another loop, and the
+/// innermost loop indexes it elsewhere), that other loop; else nullopt.
+/// lowerLinalgOpToVectorLoops lowers such ops in square tiles along the two
+/// loops (on tensors or buffers).
+std::optional<unsigned> getTransposedLoop(linalg::LinalgOp op);
+
+/// Rows of a square tile of a transpose that tiling by rows should keep
+/// whole (the widest tile of lowerLinalgOpToVectorLoops: 16 f32 lanes).
+constexpr int64_t kTransposeTile = 16;
+
 /// Lowers the linalg op on buffers `op` to scf.for loops, one per dimension,
 /// the innermost stepping `lanes` elements at a time: full steps are vector
 /// ops (upstream linalg vectorization of a static 1 x ... x 1 x lanes tile),

@@ -28,7 +28,10 @@ def WrapperTileAndFusePass
     iterations; the next one gets the rows that make up `tile-elements`
     (rounded down, at least 1); loops after it are not tiled. A sink whose
     first loop is a reduction, or whose tile would be the whole iteration
-    space, is left alone.
+    space, is left alone. A transpose sink (`wrapper::getTransposedLoop`)
+    gets a multiple of 16 rows along the loop it reads its input along (or
+    that loop whole), so that `--wrapper-lower-linalg-to-loops` keeps its
+    square tiles whole.
 
     Producers are fused greedily through `tensor.extract_slice`
     (upstream `scf::tileConsumerAndFuseProducersUsingSCF`), except that
@@ -112,6 +115,13 @@ def WrapperLowerLinalgToLoopsPass
     `maximumf`/`minimumf` stay so) and reduced once after the loop; float
     sums are thereby reassociated. An innermost dimension statically
     shorter than L is stepped with L halved until it fits (down to 4).
+
+    A transpose (an all-parallel op that reads an input across its
+    innermost loop: the input's own innermost dimension is another loop) is
+    tiled L/2 x L/2 along that loop and the innermost one instead: each full
+    tile reads L/2 contiguous rows of the input and writes L/2 contiguous
+    rows of the output, transposed in registers; partial tiles take the
+    loops above.
 
     A window reduction (pooling, a depthwise convolution: an input read at
     `stride * output + window`, the output at parallel indices only,
