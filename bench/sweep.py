@@ -8,8 +8,13 @@ look, not a benchmark; bench/models.py measures properly), then a summary
 of the failures, fallbacks and models slower than eager.
 
     .venv/bin/python bench/sweep.py                 # every model
-    .venv/bin/python bench/sweep.py 'timm_*' hf_bert_like
+    .venv/bin/python bench/sweep.py 'timm_*' hf_roberta
+    .venv/bin/python bench/sweep.py --torch-compile 'hf_*'
     .venv/bin/python bench/sweep.py --list
+
+With --torch-compile, through torch.compile(backend="wrapper") instead:
+the graphs Dynamo hands the backend, and which of them ran eagerly
+(wrapper_mlir.stats()'s graph and op fallbacks count as fallbacks).
 
 timm models need `pip install timm` in the environment (scripts/setup-python.sh
 installs it); families whose package is missing are skipped with a line
@@ -183,7 +188,7 @@ def _median_ms(fn, args, calls=5):
     return sorted(times)[calls // 2] * 1e3
 
 
-def measure(name):
+def measure(name, dynamo=False):
     """One model in this process: a dict for its JSON line."""
     import warnings
 
@@ -193,7 +198,7 @@ def measure(name):
 
     warnings.filterwarnings("ignore")
     torch.manual_seed(0)
-    record = {"model": name}
+    record = {"model": name, "via": "torch.compile" if dynamo else "compile"}
     try:
         model, inputs = MODELS[name]()
     except ImportError as error:
@@ -203,11 +208,24 @@ def measure(name):
         expected = _tensors(model(*inputs))
     start = time.time()
     try:
-        compiled = wrapper_mlir.compile(model, list(inputs))
+        if dynamo:
+            wrapper_mlir.register_backend()
+            wrapper_mlir.reset_stats()
+            compiled = torch.compile(model, backend="wrapper")
+            with torch.no_grad():
+                compiled(*inputs)
+        else:
+            compiled = wrapper_mlir.compile(model, list(inputs))
     except Exception as error:  # the sweep reports every failure and goes on
         return {**record, "error": f"{type(error).__name__}: {str(error).strip()[:400]}"}
     record["compile_s"] = round(time.time() - start, 1)
-    record["fallbacks"] = sorted({reason.split(" at ")[0] for _, reason in compiled.fallbacks})
+    if dynamo:
+        stats = wrapper_mlir.stats()
+        record["graphs"] = sum(stats["compiled"].values())
+        record["fallbacks"] = sorted(set(stats["graph_fallbacks"]) | set(stats["op_fallbacks"]))
+    else:
+        record["fallbacks"] = sorted({reason.split(" at ")[0]
+                                      for _, reason in compiled.fallbacks})
     with torch.no_grad():
         got = _tensors(compiled(*inputs))
         error = 0.0
@@ -230,10 +248,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("patterns", nargs="*", help="model names or shell patterns (default: all)")
     parser.add_argument("--list", action="store_true", help="print the model names and stop")
+    parser.add_argument("--torch-compile", action="store_true",
+                        help="through torch.compile(backend='wrapper') instead of compile()")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one)), flush=True)
+        print(json.dumps(measure(args.one, args.torch_compile)), flush=True)
         return
     names = [n for n in MODELS
              if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)]
@@ -245,8 +265,10 @@ def main():
     records = []
     for name in names:
         try:
-            result = subprocess.run([sys.executable, __file__, "--one", name], capture_output=True,
-                                    text=True, timeout=TIMEOUT, env=dict(os.environ))
+            result = subprocess.run([sys.executable, __file__, "--one", name]
+                                    + (["--torch-compile"] if args.torch_compile else []),
+                                    capture_output=True, text=True, timeout=TIMEOUT,
+                                    env=dict(os.environ))
             line = next((l for l in result.stdout.splitlines() if l.startswith("{")), None)
             record = json.loads(line) if line else {
                 "model": name, "error": f"exit {result.returncode}: "

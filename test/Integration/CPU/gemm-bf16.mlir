@@ -4,7 +4,8 @@
 // 1100 with the default kc of 512, and kc 64), a bias + gelu epilogue
 // computed in bf16, constant weights packed at compile time (B, and A as
 // convolutions have it, 600 deep: two K slices, 300 pairs), products of
-// 4 rows or fewer (B read in place), a batched product, a dynamic M, f16,
+// 4 rows or fewer (B read in place), a batched product, a dynamic M, a
+// dynamic K (odd, over three K slices, and 0), f16,
 // and the same with vdpbf16ps off (--mattr=-avx512bf16, or bf16-pairs=false)
 // and with AVX2 vectors. Where the host has AVX512-BF16 the default runs
 // use the bf16-pair micro-kernel (the REMARK line checks it there).
@@ -23,6 +24,8 @@
 // RUN: wrapper-run %s --entry=batched --verify --print=false --seed 6 | FileCheck %s
 // RUN: wrapper-run %s --entry=dynamic --verify --print=false --seed 7 --dynamic-size=29 | FileCheck %s
 // RUN: wrapper-run %s --entry=dynamic --verify --print=false --seed 7 --dynamic-size=1 | FileCheck %s
+// RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 9 --dynamic-size=1101 | FileCheck %s
+// RUN: wrapper-run %s --entry=dynamic_k --verify --print=false --seed 9 --dynamic-size=0 | FileCheck %s
 // RUN: wrapper-run %s --entry=half --verify --print=false --seed 8 | FileCheck %s
 // RUN: wrapper-run %s --entry=half --verify --print=false --seed 8 --mattr=-avx512f | FileCheck %s
 // RUN: wrapper-compile %s --entry=frozen --gemm-options="report=true" -o %t.so 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -76,4 +79,9 @@ func.func @dynamic(%a: tensor<?x40xbf16>, %w: tensor<40x36xbf16>) -> tensor<?x36
 func.func @half(%a: tensor<26x51xf16>, %w: tensor<51x40xf16>) -> tensor<26x40xf16> {
   %m = tensor_program.matmul %a, %w : (tensor<26x51xf16>, tensor<51x40xf16>) -> tensor<26x40xf16>
   return %m : tensor<26x40xf16>
+}
+func.func @dynamic_k(%a: tensor<30x?xbf16>, %b: tensor<?x40xbf16>, %bias: tensor<40xbf16>) -> tensor<30x40xbf16> {
+  %c = tensor_program.matmul %a, %b : (tensor<30x?xbf16>, tensor<?x40xbf16>) -> tensor<30x40xbf16>
+  %d = tensor_program.add %c, %bias : (tensor<30x40xbf16>, tensor<40xbf16>) -> tensor<30x40xbf16>
+  return %d : tensor<30x40xbf16>
 }
