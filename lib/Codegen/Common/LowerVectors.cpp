@@ -80,6 +80,67 @@ struct CastAwayMultiResultLeadingOneDim : public RewritePattern {
   }
 };
 
+/// Reads a 1-D vector from a buffer whose innermost stride is a small
+/// constant s > 1 (a strided slice: a convolution's or pooling's input at
+/// stride 2) as one contiguous load of the (L - 1) * s + 1 elements it
+/// spans, then a shuffle of every s-th: otherwise each lane is a scalar
+/// load. The load stays within the elements the read covers (no lane
+/// past the last one is touched).
+struct StridedReadAsShuffle : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static constexpr int64_t kMaxStride = 4;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType vectorType = read.getVectorType();
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    if (!memref || vectorType.getRank() != 1 || vectorType.isScalable() ||
+        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        read.getPermutationMap().getNumResults() != 1 ||
+        !read.getInBoundsValues().front())
+      return rewriter.notifyMatchFailure(read, "not an in-bounds 1-D read");
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)))
+      return rewriter.notifyMatchFailure(read, "no strided layout");
+    int64_t stride = strides.back();
+    int64_t lanes = vectorType.getNumElements();
+    if (ShapedType::isDynamic(stride) || stride <= 1 || stride > kMaxStride ||
+        lanes < 2)
+      return rewriter.notifyMatchFailure(read, "not a small constant stride");
+    Location loc = read.getLoc();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
+    // The read's first element, as a linear offset of the base buffer.
+    Value start = metadata.getOffset();
+    for (auto [index, dimStride] :
+         llvm::zip(read.getIndices(), metadata.getStrides()))
+      start = arith::AddIOp::create(
+          rewriter, loc, start,
+          arith::MulIOp::create(rewriter, loc, index, dimStride));
+    int64_t span = (lanes - 1) * stride + 1;
+    Type element = vectorType.getElementType();
+    auto flatType = MemRefType::get(
+        {span}, element,
+        StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
+                               {1}));
+    Value flat = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, metadata.getBaseBuffer(),
+        getAsOpFoldResult(start),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value wide = vector::LoadOp::create(
+        rewriter, loc, VectorType::get({span}, element), flat, zero);
+    SmallVector<int64_t> picks;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      picks.push_back(lane * stride);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, wide, wide, picks);
+    return success();
+  }
+};
+
 struct WrapperLowerVectorsPass
     : public wrapper::impl::WrapperLowerVectorsPassBase<
           WrapperLowerVectorsPass> {
@@ -120,6 +181,7 @@ struct WrapperLowerVectorsPass
     // Then transfers as loads and stores, and the remaining n-D helpers.
     {
       RewritePatternSet patterns(context);
+      patterns.add<StridedReadAsShuffle>(context, /*benefit=*/2);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);
       vector::populateVectorBroadcastLoweringPatterns(patterns);

@@ -63,3 +63,28 @@ func.func @out_of_bounds(%m: memref<?xf32>, %k: index) -> vector<16xf32> {
   %x = vector.transfer_read %m[%k], %pad : memref<?xf32>, vector<16xf32>
   return %x : vector<16xf32>
 }
+
+// -----
+
+// A 1-D read from a buffer with a small constant innermost stride (a
+// stride-2 slice, as a strided convolution's or pooling's input) is one
+// contiguous load of the elements it spans and a shuffle of every other
+// one; a stride beyond 4 and a dynamic stride stay transfers (lowered to
+// scalar loads later).
+// CHECK-LABEL: func.func @strided_reads
+// CHECK: memref.extract_strided_metadata %arg0
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [15], strides: [1]
+// CHECK: %[[WIDE:.*]] = vector.load %[[FLAT]][%{{.*}}] : memref<15xf32, strided<[1], offset: ?>>, vector<15xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>, vector<15xf32>
+// CHECK: vector.transfer_read %arg1
+// CHECK: vector.transfer_read %arg2
+func.func @strided_reads(%a: memref<4x32xf32, strided<[64, 2], offset: ?>>,
+                         %b: memref<32xf32, strided<[5], offset: ?>>,
+                         %c: memref<32xf32, strided<[?], offset: ?>>, %i: index, %j: index)
+    -> (vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+  %pad = arith.constant 0.0 : f32
+  %0 = vector.transfer_read %a[%i, %j], %pad {in_bounds = [true]} : memref<4x32xf32, strided<[64, 2], offset: ?>>, vector<8xf32>
+  %1 = vector.transfer_read %b[%j], %pad {in_bounds = [true]} : memref<32xf32, strided<[5], offset: ?>>, vector<8xf32>
+  %2 = vector.transfer_read %c[%j], %pad {in_bounds = [true]} : memref<32xf32, strided<[?], offset: ?>>, vector<8xf32>
+  return %0, %1, %2 : vector<8xf32>, vector<8xf32>, vector<8xf32>
+}
