@@ -514,9 +514,13 @@ void mlir::wrapper::addLLVMLowering(OpPassManager &pm, bool openmp,
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // With the runtime allocator, buffers come from _mlir_memref_to_llvm_alloc
   // and go back through _mlir_memref_to_llvm_free, which the runtime
-  // defines over its block cache (docs/Runtime.md).
+  // defines over its block cache (docs/Runtime.md), aligned as the alloc
+  // asks (_mlir_memref_to_llvm_aligned_alloc): a buffer then starts at its
+  // block, so that a model's container can hand a result's block to the
+  // caller instead of copying it (wrapper_array_adopt_block).
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = runtimeAllocator;
+  memrefToLLVM.useAlignedAlloc = runtimeAllocator;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -229,6 +229,51 @@ def test_injected_allocation_failures_free_everything(mlp):
     assert injected > 2, f"{injected} allocations failed in turn"
 
 
+def test_outputs_are_handed_over_not_copied(mlp):
+    """A result in a block of its own becomes the output without a copy
+    (wrapper_array_adopt_block): holding the outputs holds compiled code's
+    blocks, not arrays of wrapper_alloc; a result that is an input (or a
+    view into one) is still copied. Dropping the outputs gives the blocks
+    back."""
+    import gc
+
+    lib = mlp._lib
+    lib.wrapper_allocated_bytes.restype = ctypes.c_uint64
+    lib.wrapper_live_blocks.restype = ctypes.c_int64
+    rng = np.random.default_rng(7)
+    weights = _weights(rng)
+    x = rng.standard_normal((64, 64), dtype=np.float32)
+    gc.collect()
+    baseline, blocks = lib.wrapper_allocated_bytes(), lib.wrapper_live_blocks()
+    outputs = mlp(x, *weights)
+    assert lib.wrapper_allocated_bytes() == baseline
+    assert lib.wrapper_live_blocks() == blocks + 2
+    for _ in range(50):  # the adopted set shrinks back as outputs go
+        outputs = mlp(x, *weights)
+    del outputs
+    gc.collect()
+    assert lib.wrapper_live_blocks() == blocks
+
+    echo = wrapper_mlir.compile("""
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x4xf32>) {
+  %y = tensor_program.add %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = tensor_program.permute %y [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %x, %y, %t : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x4xf32>
+}
+""")
+    x = rng.standard_normal((4, 8), dtype=np.float32)
+    gc.collect()
+    baseline = lib.wrapper_allocated_bytes()
+    same, doubled, transposed = echo(x)
+    np.testing.assert_array_equal(same, x)
+    np.testing.assert_array_equal(doubled, x + x)
+    np.testing.assert_array_equal(transposed, (x + x).T)
+    # The input echoed is copied (4 * 8 floats); the sum is handed over.
+    assert lib.wrapper_allocated_bytes() - baseline >= 4 * 8 * 4
+    x[0, 0] = 1e6  # the copy is the caller's own
+    assert same[0, 0] != 1e6
+
+
 @pytest.mark.parametrize("case,message", [
     ("dtype", "input #0: unsupported dtype complex64"),
     ("wrong_dtype", "input arg0 has dtype float64, expected float32"),

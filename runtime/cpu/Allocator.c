@@ -339,9 +339,53 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
   return WRAPPER_OK;
 }
 
+/* Blocks of compiled code handed to a caller as an array's data
+ * (wrapper_array_adopt_block): wrapper_free gives them back to the cache,
+ * not through an AllocHeader they do not have. */
+static pthread_mutex_t adoptedLock = PTHREAD_MUTEX_INITIALIZER;
+static WrapperBlockSet adopted;
+
+wrapper_status wrapper_array_adopt_block(wrapper_dtype dtype, int32_t rank,
+                                         const int64_t *shape, void *block,
+                                         wrapper_array *out) {
+  if (!out || !block || (rank > 0 && !shape))
+    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                             "wrapper_array_adopt_block: NULL argument");
+  if (rank < 0 || rank > WRAPPER_MAX_RANK || wrapper_dtype_size(dtype) == 0)
+    return wrapper_set_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                             "wrapper_array_adopt_block: rank %d or dtype %d "
+                             "out of range",
+                             (int)rank, (int)dtype);
+  pthread_mutex_lock(&adoptedLock);
+  int recorded = wrapper_block_set_insert(&adopted, block);
+  pthread_mutex_unlock(&adoptedLock);
+  if (!recorded)
+    return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                             "out of memory recording an output block");
+  memset(out, 0, sizeof(*out));
+  out->dtype = dtype;
+  out->rank = rank;
+  for (int32_t d = 0; d < rank; ++d)
+    out->shape[d] = shape[d];
+  out->data = block;
+  return WRAPPER_OK;
+}
+
 void wrapper_free(void *ptr) {
   if (!ptr)
     return;
+  /* The lock only while some block is adopted (a block is adopted before
+   * its owner can free it, so an empty set cannot hold `ptr`). */
+  int wasAdopted = 0;
+  if (__atomic_load_n(&adopted.count, __ATOMIC_RELAXED) != 0) {
+    pthread_mutex_lock(&adoptedLock);
+    wasAdopted = wrapper_block_set_erase(&adopted, ptr);
+    pthread_mutex_unlock(&adoptedLock);
+  }
+  if (wasAdopted) {
+    wrapper_block_release(ptr);
+    return;
+  }
   AllocHeader *header = (AllocHeader *)((char *)ptr - sizeof(AllocHeader));
   __atomic_sub_fetch(&allocated, header->bytes, __ATOMIC_RELAXED);
   wrapper_block_release((char *)ptr - header->offset);

@@ -33,16 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxDepth = 8, kMinSlots = 64 };
+enum { kMaxDepth = 8 };
 
 typedef struct {
-  void **slots; /* NULL or a block address; capacity mask + 1 */
-  size_t mask;
-  size_t count;
-} BlockSet;
-
-typedef struct {
-  BlockSet sets[kMaxDepth];
+  WrapperBlockSet sets[kMaxDepth];
   int depth; /* open scopes, including those deeper than kMaxDepth */
   int registered;
   int savedThreads; /* the OpenMP thread count to restore; 0: unchanged */
@@ -52,29 +46,13 @@ static _Thread_local ThreadScopes scopes;
 /* Outermost scopes open in the process: the calls in flight. */
 static int callsInFlight;
 
-static size_t home(const BlockSet *set, const void *block) {
-  uint64_t h = (uint64_t)(uintptr_t)block >> 4;
-  h *= 0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 32) & set->mask;
-}
-
 /* Frees every block `set` records and empties it. */
-static void releaseAll(BlockSet *set) {
-  if (!set->slots || set->count == 0)
-    return;
-  for (size_t i = 0; i <= set->mask; ++i) {
-    if (set->slots[i]) {
-      wrapper_block_release(set->slots[i]);
-      set->slots[i] = NULL;
-    }
-  }
-  set->count = 0;
+static void releaseAll(WrapperBlockSet *set) {
+  wrapper_block_set_clear(set, /*release=*/1);
 }
 
-static void forgetAll(BlockSet *set) {
-  if (set->slots && set->count != 0)
-    memset(set->slots, 0, (set->mask + 1) * sizeof(void *));
-  set->count = 0;
+static void forgetAll(WrapperBlockSet *set) {
+  wrapper_block_set_clear(set, /*release=*/0);
 }
 
 /* The thread-exit destructor: frees what open scopes still hold. */
@@ -86,9 +64,7 @@ static void threadExit(void *value) {
   for (int d = 0; d < kMaxDepth; ++d) {
     if (d < open)
       releaseAll(&state->sets[d]);
-    free(state->sets[d].slots);
-    state->sets[d].slots = NULL;
-    state->sets[d].mask = state->sets[d].count = 0;
+    wrapper_block_set_destroy(&state->sets[d]);
   }
   state->depth = 0;
 }
@@ -203,7 +179,7 @@ wrapper_status wrapper_call_scope_end(wrapper_status status) {
     giveShareBack();
   if (scopes.depth >= kMaxDepth)
     return status;
-  BlockSet *set = &scopes.sets[scopes.depth];
+  WrapperBlockSet *set = &scopes.sets[scopes.depth];
   if (status != WRAPPER_OK)
     releaseAll(set);
   else
@@ -211,68 +187,16 @@ wrapper_status wrapper_call_scope_end(wrapper_status status) {
   return status;
 }
 
-static int grow(BlockSet *set) {
-  size_t capacity = set->slots ? (set->mask + 1) * 2 : kMinSlots;
-  void **slots = (void **)calloc(capacity, sizeof(void *));
-  if (!slots)
-    return 0;
-  BlockSet bigger = {slots, capacity - 1, 0};
-  for (size_t i = 0; set->slots && i <= set->mask; ++i) {
-    void *block = set->slots[i];
-    if (!block)
-      continue;
-    size_t j = home(&bigger, block);
-    while (slots[j])
-      j = (j + 1) & bigger.mask;
-    slots[j] = block;
-    ++bigger.count;
-  }
-  free(set->slots);
-  *set = bigger;
-  return 1;
-}
-
 void wrapper_scope_record(void *block) {
   if (!block || scopes.depth <= 0 || scopes.depth > kMaxDepth)
     return;
-  BlockSet *set = &scopes.sets[scopes.depth - 1];
   /* Without room the block goes unrecorded: a failure of this call may
    * then leave it allocated, nothing worse. */
-  if ((set->count + 1) * 2 > (set->slots ? set->mask + 1 : 0) && !grow(set))
-    return;
-  size_t i = home(set, block);
-  while (set->slots[i]) {
-    if (set->slots[i] == block)
-      return;
-    i = (i + 1) & set->mask;
-  }
-  set->slots[i] = block;
-  ++set->count;
+  (void)wrapper_block_set_insert(&scopes.sets[scopes.depth - 1], block);
 }
 
 void wrapper_scope_forget(void *block) {
   if (!block || scopes.depth <= 0 || scopes.depth > kMaxDepth)
     return;
-  BlockSet *set = &scopes.sets[scopes.depth - 1];
-  if (set->count == 0)
-    return;
-  size_t i = home(set, block);
-  while (set->slots[i] != block) {
-    if (!set->slots[i])
-      return;
-    i = (i + 1) & set->mask;
-  }
-  /* Backward shift: move later members of the probe run into the hole
-   * unless their home lies cyclically in (hole, member]. */
-  set->slots[i] = NULL;
-  --set->count;
-  for (size_t j = (i + 1) & set->mask; set->slots[j]; j = (j + 1) & set->mask) {
-    size_t k = home(set, set->slots[j]);
-    int stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-    if (stays)
-      continue;
-    set->slots[i] = set->slots[j];
-    set->slots[j] = NULL;
-    i = j;
-  }
+  (void)wrapper_block_set_erase(&scopes.sets[scopes.depth - 1], block);
 }

@@ -33,6 +33,23 @@ const char *wrapper_block_failure_note(void);
  * negative counter refuses nothing. Thread safe. */
 int wrapper_countdown_take(int64_t *counter);
 
+/* A set of block addresses (BlockSet.c): open addressing, not thread
+ * safe. Zero-initialized it is empty. */
+typedef struct {
+  void **slots; /* NULL or a block address; capacity mask + 1 */
+  size_t mask;
+  size_t count;
+} WrapperBlockSet;
+/* Adds `block` (NULL: nothing); 0 when out of memory, else 1. */
+int wrapper_block_set_insert(WrapperBlockSet *set, void *block);
+/* Removes `block`; whether it was there. */
+int wrapper_block_set_erase(WrapperBlockSet *set, void *block);
+/* Empties the set, releasing every block with `release`
+ * (wrapper_block_release). */
+void wrapper_block_set_clear(WrapperBlockSet *set, int release);
+/* Frees the set's own memory (it is then empty). */
+void wrapper_block_set_destroy(WrapperBlockSet *set);
+
 /* The call scope of this thread (CallScope.c): wrapper_block_alloc records
  * a block in the innermost open scope, wrapper_block_free forgets it. */
 void wrapper_scope_record(void *block);

@@ -4,7 +4,8 @@
 // UNSUPPORTED: asan
 
 // Tests the runtime-allocator option: buffers come from the runtime's
-// block cache (finalize-memref-to-llvm's generic functions) instead of
+// block cache (finalize-memref-to-llvm's generic functions, aligned as
+// each alloc asks, so that a buffer starts at its block) instead of
 // malloc and free, and a program that allocates and frees a buffer on each
 // of several calls gets the right results.
 
@@ -15,7 +16,8 @@
 
 // RUNTIME-LABEL: llvm.func @main
 // RUNTIME-NOT: llvm.call @malloc
-// RUNTIME: llvm.call @_mlir_memref_to_llvm_alloc
+// RUNTIME-NOT: llvm.call @_mlir_memref_to_llvm_alloc(
+// RUNTIME: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // RUNTIME-NOT: llvm.call @free(
 // RUNTIME: llvm.call @_mlir_memref_to_llvm_free
 

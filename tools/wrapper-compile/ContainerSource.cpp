@@ -15,9 +15,12 @@ using namespace mlir;
 using namespace mlir::wrapper;
 
 /// run_checked of a CPU model (wrapper_model_run once the inputs passed
-/// their checks): the inputs are used where they are, the results copied
-/// into runtime arrays and freed (once each, and never an input or a
-/// constant).
+/// their checks): the inputs are used where they are. A result that owns
+/// its block (compiled code's, not an input or a constant, not another
+/// result's), dense and from the block's start is handed over as the
+/// output array (wrapper_array_adopt_block: no copy); the others are copied
+/// into runtime arrays, then the blocks not handed over are freed (once
+/// each, after every copy that may read them).
 static const char *const cpuRunSource = R"(
 static wrapper_status run_checked(const wrapper_array *inputs,
                                   wrapper_array *outputs, int32_t *created) {
@@ -30,30 +33,57 @@ static wrapper_status run_checked(const wrapper_array *inputs,
     return status;
   result_view_t views[NUM_OUTPUTS + 1];
   view_results(&results, views);
-  void *freed[NUM_OUTPUTS + 1] = {0};
-  int32_t num_freed = 0;
+  /* Code compiled with runtime-allocator allocates through the runtime:
+   * the distinct blocks the results own. */
+  void *owned[NUM_OUTPUTS + 1] = {0};
+  int32_t num_owned = 0;
+  int adopted[NUM_OUTPUTS + 1] = {0};
+  for (int32_t o = 0; o < NUM_OUTPUTS; ++o) {
+    void *allocated = views[o].allocated;
+    int mine = allocated && allocated != (void *)0xdeadbeef;
+    for (int32_t i = 0; i < NUM_INPUTS; ++i)
+      mine &= allocated != inputs[i].data;
+    int first = 1;
+    for (int32_t i = 0; i < num_owned; ++i)
+      first &= allocated != owned[i];
+    if (!mine || !first)
+      continue;
+    owned[num_owned++] = allocated;
+    adopted[o] = views[o].data == allocated &&
+                 is_dense(output_info[o].rank, views[o].sizes,
+                          views[o].strides);
+  }
   for (int32_t o = 0; o < NUM_OUTPUTS; ++o) {
     const info_t *info = &output_info[o];
-    size_t element = wrapper_dtype_size(info->dtype);
-    if (status == WRAPPER_OK) {
-      status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
-                                    &outputs[o]);
-      *created += status == WRAPPER_OK;
+    if (status != WRAPPER_OK) {
+      adopted[o] = 0; /* not handed over: freed below */
+      continue;
     }
+    if (adopted[o]) {
+      status = wrapper_array_adopt_block(info->dtype, info->rank,
+                                         views[o].sizes, views[o].allocated,
+                                         &outputs[o]);
+      if (status != WRAPPER_OK)
+        adopted[o] = 0;
+      *created += status == WRAPPER_OK;
+      continue;
+    }
+    status = wrapper_array_create(info->dtype, info->rank, views[o].sizes,
+                                  &outputs[o]);
+    *created += status == WRAPPER_OK;
     if (status == WRAPPER_OK)
       copy_out((char *)outputs[o].data, views[o].data, info->rank,
-               views[o].sizes, views[o].strides, element);
-    /* Code compiled with runtime-allocator allocates through the runtime. */
-    void *allocated = views[o].allocated;
-    int owned = allocated && allocated != (void *)0xdeadbeef;
-    for (int32_t i = 0; i < NUM_INPUTS; ++i)
-      owned &= allocated != inputs[i].data;
-    for (int32_t i = 0; i < num_freed; ++i)
-      owned &= allocated != freed[i];
-    if (owned) {
-      _mlir_memref_to_llvm_free(allocated);
-      freed[num_freed++] = allocated;
-    }
+               views[o].sizes, views[o].strides,
+               wrapper_dtype_size(info->dtype));
+  }
+  /* A block handed over belongs to its array now; on a failure the caller
+   * destroys the arrays made (wrapper_model_run). */
+  for (int32_t i = 0; i < num_owned; ++i) {
+    int kept = 0;
+    for (int32_t o = 0; o < NUM_OUTPUTS; ++o)
+      kept |= adopted[o] && views[o].allocated == owned[i];
+    if (!kept)
+      _mlir_memref_to_llvm_free(owned[i]);
   }
   return status;
 }

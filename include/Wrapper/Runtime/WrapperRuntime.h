@@ -191,6 +191,14 @@ int64_t wrapper_array_numel(const wrapper_array *array);
 /* Allocates an array of the given dtype and shape (zero-filled). */
 wrapper_status wrapper_array_create(wrapper_dtype dtype, int32_t rank,
                                     const int64_t *shape, wrapper_array *out);
+/* An array over `block`, a dense row-major buffer that compiled code
+ * allocated (_mlir_memref_to_llvm_alloc): the array owns it from then on
+ * and wrapper_array_destroy gives it back. For model containers, which
+ * hand a program's results to the caller this way instead of copying
+ * them. */
+wrapper_status wrapper_array_adopt_block(wrapper_dtype dtype, int32_t rank,
+                                         const int64_t *shape, void *block,
+                                         wrapper_array *out);
 void wrapper_array_destroy(wrapper_array *array);
 
 /* Reads a .npy file (format 1.0, 2.0 or 3.0; little-endian; C order;
