@@ -581,3 +581,27 @@ def test_packages_are_checked_against_eager(block, packaged, tmp_path):
                              "inputs .*a compiler bug; the package was not written"):
         _package._verify(packaged, other, [torch.randn(3, 16)], None)
     _package._verify(packaged, block, [torch.randn(3, 16)], None)
+
+
+def test_outputs_that_are_inputs_are_handed_back(tmp_path):
+    """An output that is an input as it was passed is that input, as in
+    eager PyTorch: compiled, packaged and through torch.compile, without the
+    model copying it (the library returns only what it computes)."""
+
+    class Echo(torch.nn.Module):
+        def forward(self, x, y):
+            return x, (x * 2, y)
+
+    x, y = torch.randn(3, 4), torch.randn(2)
+    compiled = wrapper_mlir.compile(Echo().eval(), (x, y))
+    assert len(compiled.outputs) == 1
+    same, (doubled, other) = compiled(x, y)
+    assert same is x and other is y and torch.equal(doubled, x * 2)
+    path = wrapper_mlir.package(Echo().eval(), [x, y], tmp_path / "echo.wpkg")
+    model = wrapper_mlir.load(path)
+    assert model.metadata["python"]["structure"]["items"][0] == {"arg": 0}
+    same, (doubled, other) = model(x, y)
+    assert same is x and other is y and torch.equal(doubled, x * 2)
+    traced = torch.compile(Echo(), backend="wrapper")
+    same, (doubled, other) = traced(x, y)
+    assert same is x and other is y and torch.equal(doubled, x * 2)

@@ -313,6 +313,8 @@ def _python_metadata(imported, program):
         kind = node[0]
         if kind == "result":
             return {"result": node[1]}
+        if kind == "arg":
+            return {"arg": node[1]}
         if kind == "const":
             value = node[1]
             if value is not None and not isinstance(value, (bool, int, float, str)):
@@ -765,7 +767,7 @@ class PackagedModel:
                   for i, p in enumerate(self._python["arguments"])]
         results = self._compiled._call_values(passed)
         copy_back(flat, results, self._python["mutations"])
-        outputs = _rebuild(self._python["structure"], list(results))
+        outputs = _rebuild(self._python["structure"], list(results), flat)
         if self._out_spec is not None:
             from torch.utils import _pytree as pytree
 
@@ -861,12 +863,14 @@ def _pack_panels(b, nr):
     return padded.view(rows, panels, nr).permute(1, 0, 2).contiguous()
 
 
-def _rebuild(structure, results):
+def _rebuild(structure, results, args=()):
     if "result" in structure:
         return results[structure["result"]]
+    if "arg" in structure:
+        return args[structure["arg"]]
     if "const" in structure:
         return structure["const"]
-    items = [_rebuild(item, results) for item in structure["items"]]
+    items = [_rebuild(item, results, args) for item in structure["items"]]
     return tuple(items) if structure["seq"] == "tuple" else items
 
 

@@ -104,7 +104,7 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     # current stream); torch tensors in give torch tensors out.
     results = compiled._call_values(passed)
     copy_back(flat_args, results, imported.mutations)
-    return imported.unflatten(list(results))
+    return imported.unflatten(list(results), flat_args)
 
 
 def copy_back(flat_args, results, mutations):

@@ -354,6 +354,7 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     names = [name for name, _ in state] + data_names
     bindings = [InputBinding("tensor", name, position=i) for i, name in enumerate(names)]
     importer = Importer(graph.graph, bindings, table=TABLE, function_name="train_step")
+    importer.pass_inputs_through = False  # every output is a result of the step
     for i, (name, _) in enumerate(state):
         importer.argument_attributes[i] = [f'tensor_program.state = "{name}"']
     importer.argument_attributes[SEED] = ["tensor_program.seed"]

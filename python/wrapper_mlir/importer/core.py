@@ -90,13 +90,17 @@ class ImportedProgram:
                 return f"{where} was modified after compilation"
         return None
 
-    def unflatten(self, results):
-        """The graph's output structure rebuilt from the flat results."""
+    def unflatten(self, results, args=()):
+        """The graph's output structure rebuilt from the flat results (and
+        the caller's flat arguments, which outputs that are an argument as
+        it is return)."""
 
         def build(structure):
             kind = structure[0]
             if kind == "result":
                 return results[structure[1]]
+            if kind == "arg":
+                return args[structure[1]]
             if kind == "const":
                 return structure[1]
             return structure[1](build(part) for part in structure[2])
@@ -147,6 +151,13 @@ class Importer:
         # ("mutation", position) for an input's new value.
         self.argument_attributes = {}
         self.result_attributes = {}
+        # A graph output that is one of the caller's tensor arguments as
+        # it is (AOTAutograd's forward graphs return the weights the
+        # backward needs) is not a result of the program: the runner hands
+        # the argument back (structure ("arg", position)), as the graph
+        # itself does, instead of the model copying it. Off for programs
+        # whose every output must be a result (compile_training's).
+        self.pass_inputs_through = True
 
     # -- emission ------------------------------------------------------------
 
@@ -481,6 +492,10 @@ class Importer:
 
     def flatten_output(self, value):
         if isinstance(value, torch.fx.Node):
+            binding = self.placeholders.get(value)
+            if (self.pass_inputs_through and binding is not None and binding.kind == "tensor"
+                    and isinstance(binding.position, int)):
+                return [], ("arg", binding.position)
             result = self.env[value]
             if isinstance(result, Tensor):
                 return [result], ("result", 0)
@@ -501,7 +516,7 @@ class Importer:
     def shift(self, structure, offset):
         if structure[0] == "result":
             return ("result", structure[1] + offset)
-        if structure[0] == "const":
+        if structure[0] in ("const", "arg"):
             return structure
         return ("seq", structure[1], [self.shift(p, offset) for p in structure[2]])
 
