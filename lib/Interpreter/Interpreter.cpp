@@ -383,6 +383,24 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         set(r.getResult(), std::move(t));
         return success();
       })
+      .Case([&](tp::FlipOp f) -> LogicalResult {
+        const HostTensor &input = get(f.getInput());
+        HostTensor out = make(op, input.shape);
+        SmallVector<bool> flipped(input.shape.size(), false);
+        for (int64_t d : f.getDims())
+          flipped[d] = true;
+        Shape strides = stridesOf(input.shape);
+        for (int64_t flat = 0; flat < out.numel(); ++flat) {
+          Shape index = unflatten(flat, input.shape);
+          int64_t src = 0;
+          for (size_t d = 0; d < index.size(); ++d)
+            src += (flipped[d] ? input.shape[d] - 1 - index[d] : index[d]) *
+                   strides[d];
+          out.values[flat] = input.values[src];
+        }
+        set(f.getResult(), std::move(out));
+        return success();
+      })
       .Case([&](tp::PermuteOp p) -> LogicalResult {
         const HostTensor &input = get(p.getInput());
         ArrayRef<int64_t> perm = p.getPermutation();

@@ -580,6 +580,8 @@ def _evaluate(op, values, env):
             return [values[0].reshape(_result_shape(op.result_types[0], values[1:]))]
         if kind == "permute":
             return [np.transpose(values[0], attrs["permutation"])]
+        if kind == "flip":
+            return [np.flip(values[0], tuple(attrs["dims"])).copy()]
         if kind == "broadcast":
             return [np.broadcast_to(values[0], _result_shape(op.result_types[0], values[1:])).copy()]
         if kind == "slice":

@@ -12,6 +12,7 @@
 #include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -50,6 +51,55 @@ struct LowerPermute : public OpRewritePattern<tp::PermuteOp> {
     auto transpose = linalg::TransposeOp::create(rewriter, loc, op.getInput(),
                                                  init, op.getPermutation());
     rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+/// flip as a generic over the result that reads the input with
+/// tensor.extract at `size - 1 - i` along the flipped dimensions (an
+/// indexing map with `-d` would be affine, but tiling takes maps as
+/// increasing: a tile's slice of the input would be computed wrong).
+struct LowerFlip : public OpRewritePattern<tp::FlipOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::FlipOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value input = op.getInput();
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    SmallVector<Value> dynamic;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        dynamic.push_back(cast<Value>(sizes[dim]));
+    Value init = createEmpty(rewriter, loc, type, dynamic);
+    SmallVector<bool> flipped(type.getRank(), false);
+    for (int64_t dim : op.getDims())
+      flipped[dim] = true;
+    // The last index of each flipped dimension, outside the body.
+    SmallVector<Value> last(type.getRank());
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (flipped[dim])
+        last[dim] = arith::SubIOp::create(
+            rewriter, loc,
+            getValueOrCreateConstantIndexOp(rewriter, loc, sizes[dim]), one);
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, init,
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(type.getRank())},
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> coords;
+          for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+            Value at = linalg::IndexOp::create(b, l, dim);
+            if (flipped[dim])
+              at = arith::SubIOp::create(b, l, last[dim], at);
+            coords.push_back(at);
+          }
+          linalg::YieldOp::create(
+              b, l, tensor::ExtractOp::create(b, l, input, coords).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
     return success();
   }
 };
@@ -280,7 +330,7 @@ struct LowerAsStrided : public OpRewritePattern<tp::AsStridedOp> {
 } // namespace
 
 void tp_to_linalg::populateLayoutPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerPermute, LowerBroadcast, LowerReshape, LowerSlice,
+  patterns.add<LowerPermute, LowerFlip, LowerBroadcast, LowerReshape, LowerSlice,
                LowerConcat, LowerPad, LowerAsStrided>(patterns.getContext());
 }
 

@@ -145,6 +145,7 @@ SizeFn trace(Value value, int64_t dim) {
         }
         return nullptr;
       })
+      .Case([&](tp::FlipOp f) -> SizeFn { return trace(f.getInput(), dim); })
       .Case([&](tp::PermuteOp p) -> SizeFn {
         return trace(p.getInput(), p.getPermutation()[dim]);
       })

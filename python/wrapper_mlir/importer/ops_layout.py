@@ -313,14 +313,13 @@ def _repeat(imp, node, x, repeats):
 
 @register(aten.flip.default)
 def _flip(imp, node, x, dims):
-    from .ops_indexing import take, iota
+    dims = sorted({normalize_dim(dim, x.rank) for dim in dims})
+    return flip(imp, x, dims)
 
-    shape, _ = imp.meta(node)
-    for dim in dims:
-        dim = normalize_dim(dim, x.rank)
-        size = x.shape[dim]
-        index = iota(imp, (size,), 0, torch.int64)
-        last = imp.as_tensor(size - 1 if is_static(size) else Size(size - 1), torch.int64)
-        reversed_index = imp.nary("sub", [last, index], (size,), torch.int64)
-        x = take(imp, x, reversed_index, dim, x.shape)
-    return x
+
+def flip(imp, x, dims):
+    """x reversed along `dims` (tensor_program.flip; none: x itself)."""
+    if not dims:
+        return x
+    return imp.op(x.shape, x.dtype,
+                  f"tensor_program.flip {x.name} [{', '.join(map(str, dims))}] : {x.type()}")

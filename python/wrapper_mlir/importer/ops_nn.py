@@ -396,7 +396,7 @@ def _transposed_as_direct(imp, x, weight, stride, padding, dilation, output_padd
     zeros between its elements, the kernel flipped and its in/out channels
     swapped (per group), padding dilation*(k-1)-padding (plus the output
     padding on the high side)."""
-    from .ops_indexing import iota, take
+    from .ops_layout import flip
 
     spatial = x.rank - 2
     dtype = x.dtype
@@ -429,15 +429,7 @@ def _transposed_as_direct(imp, x, weight, stride, padding, dilation, output_padd
     grouped = imp.reshape(weight, (groups, cin // groups, cout_g) + kernel)
     swapped = imp.permute(grouped, [0, 2, 1] + list(range(3, 3 + spatial)))
     weight = imp.reshape(swapped, (groups * cout_g, cin // groups) + kernel)
-    for d in range(spatial):
-        axis = 2 + d
-        size = kernel[d]
-        if size == 1:
-            continue
-        index = iota(imp, (size,), 0, torch.int64)
-        last = imp.scalar(size - 1, torch.int64)
-        flipped = imp.nary("sub", [last, index], (size,), torch.int64)
-        weight = take(imp, weight, flipped, axis, weight.shape)
+    weight = flip(imp, weight, [2 + d for d in range(spatial) if kernel[d] != 1])
     low = [dilation[d] * (kernel[d] - 1) - padding[d] for d in range(spatial)]
     high = [low[d] + output_padding[d] for d in range(spatial)]
     if any(v < 0 for v in low):

@@ -104,3 +104,25 @@ func.func @contractions(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<3x4
   %3 = tensor_program.matmul %h, %k : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
   return %0, %1, %2, %4, %3 : tensor<4x2xf32>, tensor<3x4x2xf32>, tensor<3x4x2xf32>, tensor<3x4x2xf32>, tensor<4x2xf16>
 }
+
+// -----
+
+// Tests that flip reads its input at size - 1 - i along the flipped
+// dimensions (a dynamic one through tensor.dim) and at i along the others.
+// CHECK-LABEL: func.func @flip
+// CHECK-SAME: (%[[X:.*]]: tensor<?x3xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %{{.*}}
+// CHECK: %[[LAST0:.*]] = arith.subi %[[N]], %[[C1:.*]] : index
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[LAST1:.*]] = arith.subi %[[C3]], %[[C1]] : index
+// CHECK: linalg.generic
+// CHECK-SAME: outs(
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[FI:.*]] = arith.subi %[[LAST0]], %[[I]]
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[FJ:.*]] = arith.subi %[[LAST1]], %[[J]]
+// CHECK: tensor.extract %[[X]][%[[FI]], %[[FJ]]]
+func.func @flip(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = tensor_program.flip %x [0, 1] : tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

@@ -157,3 +157,22 @@ func.func @product_of_broadcast_matrix(%x: tensor<197x2x768xf32>, %w: tensor<768
   %4 = tensor_program.matmul %a, %sb : (tensor<5x6xf32>, tensor<3x6x4xf32>) -> tensor<3x5x4xf32>
   return %0, %1, %2, %3, %4 : tensor<197x2x64xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>, tensor<197x2x64xf32>, tensor<3x5x4xf32>
 }
+
+// -----
+
+// Tests flip's folds: dimensions of size 1 (or none) flipped, and the same
+// dimensions flipped twice, are the input; other flips stay.
+// CHECK-LABEL: func.func @flip_folds
+// CHECK-SAME: (%[[X:.*]]: tensor<4x1x8xf32>)
+// CHECK: %[[F:.*]] = tensor_program.flip %[[X]] [2] : tensor<4x1x8xf32>
+// CHECK: %[[G:.*]] = tensor_program.flip %[[F]] [0] : tensor<4x1x8xf32>
+// CHECK: return %[[X]], %[[X]], %[[X]], %[[G]]
+func.func @flip_folds(%x: tensor<4x1x8xf32>) -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>) {
+  %0 = tensor_program.flip %x [1] : tensor<4x1x8xf32>
+  %1 = tensor_program.flip %x [] : tensor<4x1x8xf32>
+  %2 = tensor_program.flip %x [2, 0] : tensor<4x1x8xf32>
+  %3 = tensor_program.flip %2 [0, 2] : tensor<4x1x8xf32>
+  %4 = tensor_program.flip %x [2] : tensor<4x1x8xf32>
+  %5 = tensor_program.flip %4 [0] : tensor<4x1x8xf32>
+  return %0, %1, %3, %5 : tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>
+}

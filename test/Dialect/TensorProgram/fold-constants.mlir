@@ -217,3 +217,21 @@ func.func @raw_permutations() -> (tensor<4x2x3xi64>, tensor<3x2xbf16>) {
   %t = tensor_program.permute %b [1, 0] : tensor<2x3xbf16> -> tensor<3x2xbf16>
   return %p, %t : tensor<4x2x3xi64>, tensor<3x2xbf16>
 }
+
+// -----
+
+// Flips of constants move raw bytes too, at any size (above
+// max-elements, the SMALL prefix), along one dimension or several.
+// CHECK-LABEL: func.func @raw_flips
+// CHECK-DAG: tensor_program.constant dense<{{\[\[}}2, 1, 0], [5, 4, 3]]> : tensor<2x3xi64>
+// CHECK-DAG: tensor_program.constant dense<{{\[\[}}6.000000e+00, 5.000000e+00, 4.000000e+00], [3.000000e+00, 2.000000e+00, 1.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NOT: tensor_program.flip
+// SMALL-LABEL: func.func @raw_flips
+// SMALL-NOT: tensor_program.flip
+func.func @raw_flips() -> (tensor<2x3xi64>, tensor<2x3xf32>) {
+  %i = tensor_program.constant dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi64>
+  %a = tensor_program.flip %i [1] : tensor<2x3xi64>
+  %f = tensor_program.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b = tensor_program.flip %f [0, 1] : tensor<2x3xf32>
+  return %a, %b : tensor<2x3xi64>, tensor<2x3xf32>
+}

@@ -247,6 +247,30 @@ func.func @permute_not_a_permutation(%a: tensor<4x8xf32>) {
 
 // -----
 
+func.func @flip_out_of_range(%a: tensor<4x8xf32>) {
+  // expected-error @below {{'tensor_program.flip' op dimension 2 is out of range for rank 2}}
+  %0 = tensor_program.flip %a [2] : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @flip_twice(%a: tensor<4x8xf32>) {
+  // expected-error @below {{'tensor_program.flip' op dimension 1 is flipped twice}}
+  %0 = tensor_program.flip %a [1, 1] : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @flip_changes_type(%a: tensor<4x8xf32>) {
+  // expected-error @below {{'tensor_program.flip' op requires the same type for all operands and results}}
+  %0 = "tensor_program.flip"(%a) {dims = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
 func.func @permute_length(%a: tensor<4x8xf32>) {
   // expected-error @below {{'tensor_program.permute' op permutation has 3 entries, but the input has rank 2}}
   // expected-error @below {{failed to infer returned types}}

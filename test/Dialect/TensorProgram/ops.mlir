@@ -98,6 +98,8 @@ func.func @layout(%x: tensor<4x8xf32>, %d: tensor<?x8xf32>, %n: index, %col: ten
   %1 = tensor_program.reshape %d [%n] : tensor<?x8xf32> -> tensor<?x2x4xf32>
   // CHECK: tensor_program.permute %{{.*}} [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
   %2 = tensor_program.permute %x [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  // CHECK: tensor_program.flip %{{.*}} [1, 0] : tensor<4x8xf32>
+  %flipped = tensor_program.flip %x [1, 0] : tensor<4x8xf32>
   // CHECK: tensor_program.broadcast %{{.*}} : tensor<4x1xf32> -> tensor<2x4x8xf32>
   %3 = tensor_program.broadcast %col : tensor<4x1xf32> -> tensor<2x4x8xf32>
   // CHECK: tensor_program.broadcast %{{.*}} [%{{.*}}] : tensor<4x1xf32> -> tensor<?x4x8xf32>

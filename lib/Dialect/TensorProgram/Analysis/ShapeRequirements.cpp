@@ -678,6 +678,9 @@ void ShapeRequirementBuilder::visit(Operation *op) {
                     "source dimension " + Twine(d));
         setResult(op, scatter.getResult(), in);
       })
+      .Case<FlipOp>([&](FlipOp flip) {
+        setResult(op, flip.getResult(), dimsOf(flip.getInput()));
+      })
       .Case<TakeOp>([&](TakeOp take) {
         SmallVector<Id> in = dimsOf(take.getInput());
         SmallVector<Id> index = dimsOf(take.getIndex());

@@ -380,6 +380,23 @@ FailureOr<Values> evaluateLayout(Operation *op, ArrayRef<Values> in,
             },
             0);
       })
+      .Case([&](FlipOp flip) -> FailureOr<Values> {
+        ArrayRef<int64_t> shape = in[0].type.getShape();
+        SmallVector<int64_t> strides = stridesOf(shape);
+        SmallVector<bool> flipped(shape.size(), false);
+        for (int64_t d : flip.getDims())
+          flipped[d] = true;
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) {
+              int64_t at = 0;
+              for (size_t d = 0; d < index.size(); ++d)
+                at += (flipped[d] ? shape[d] - 1 - index[d] : index[d]) *
+                      strides[d];
+              return at;
+            },
+            0);
+      })
       .Case([&](BroadcastOp) -> FailureOr<Values> {
         if (in[0].type.getRank() > type.getRank())
           return failure();
@@ -488,8 +505,8 @@ bool mlir::tensor_program::canPrecomputeOp(Operation *op, int64_t maxElements) {
 
 bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
   return (isElementwise(op) && !isa<ConstantOp>(op)) ||
-         isa<FullOp, IotaOp, ReshapeOp, PermuteOp, BroadcastOp, SliceOp,
-             ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
+         isa<FullOp, IotaOp, ReshapeOp, PermuteOp, FlipOp, BroadcastOp,
+             SliceOp, ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
              ReduceMinOp, ReduceMeanOp, MatmulOp, BatchMatmulOp>(op);
 }
 
@@ -511,7 +528,8 @@ mlir::tensor_program::evaluateConstantOp(Operation *op,
   bool allSplat =
       llvm::all_of(operands, [](DenseElementsAttr a) { return a.isSplat(); });
   bool splatKeeping =
-      isElementwise(op) || isa<ReshapeOp, PermuteOp, BroadcastOp, SliceOp>(op);
+      isElementwise(op) ||
+      isa<ReshapeOp, PermuteOp, FlipOp, BroadcastOp, SliceOp>(op);
   if (allSplat && splatKeeping && !operands.empty()) {
     SmallVector<Values> scalars;
     for (DenseElementsAttr a : operands)

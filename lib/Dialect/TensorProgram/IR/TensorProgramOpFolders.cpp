@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tensor_program;
@@ -245,6 +246,23 @@ OpFoldResult PermuteOp::fold(FoldAdaptor) {
     getInputMutable().assign(inner.getInput());
     setPermutation(composed);
     return getResult();
+  }
+  return {};
+}
+
+OpFoldResult FlipOp::fold(FoldAdaptor) {
+  // Flipping dimensions of size 1 (or none) changes nothing; flipping the
+  // same dimensions twice is the input.
+  RankedTensorType type = getType();
+  if (llvm::all_of(getDims(),
+                   [&](int64_t dim) { return type.getDimSize(dim) == 1; }))
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<FlipOp>()) {
+    llvm::SmallDenseSet<int64_t> outer(getDims().begin(), getDims().end());
+    llvm::SmallDenseSet<int64_t> first(inner.getDims().begin(),
+                                       inner.getDims().end());
+    if (outer == first)
+      return inner.getInput();
   }
   return {};
 }

@@ -235,6 +235,20 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult FlipOp::verify() {
+  int64_t rank = getType().getRank();
+  SmallVector<bool> seen(rank, false);
+  for (int64_t dim : getDims()) {
+    if (dim < 0 || dim >= rank)
+      return emitOpError() << "dimension " << dim << " is out of range for rank "
+                           << rank;
+    if (seen[dim])
+      return emitOpError() << "dimension " << dim << " is flipped twice";
+    seen[dim] = true;
+  }
+  return success();
+}
+
 LogicalResult BroadcastOp::verify() {
   RankedTensorType inputType = getInput().getType();
   RankedTensorType resultType = getType();

@@ -33,12 +33,13 @@ namespace tensor_program {
 using namespace mlir;
 namespace tp = mlir::tensor_program;
 
-/// Reshapes and permutations of dense constants move bytes: done on the raw
-/// data (element-by-element evaluation costs seconds on a model's weights).
+/// Reshapes, permutations and flips of dense constants move bytes: done on
+/// the raw data (element-by-element evaluation costs seconds on a model's weights).
 /// Null when `op` is not such an op or its input is not a plain dense attribute
 /// of byte-sized elements.
 static DenseElementsAttr foldLayout(Operation *op) {
-  if (!isa<tp::ReshapeOp, tp::PermuteOp>(op) || op->getNumOperands() < 1)
+  if (!isa<tp::ReshapeOp, tp::PermuteOp, tp::FlipOp>(op) ||
+      op->getNumOperands() < 1)
     return {};
   auto constant = op->getOperand(0).getDefiningOp<tp::ConstantOp>();
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
@@ -53,22 +54,32 @@ static DenseElementsAttr foldLayout(Operation *op) {
     return dense.reshape(type);
   if (dense.isSplat())
     return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
-  auto permute = cast<tp::PermuteOp>(op);
-  ArrayRef<int64_t> perm = permute.getPermutation();
   ArrayRef<int64_t> inShape = dense.getType().getShape();
   ArrayRef<int64_t> outShape = type.getShape();
   int64_t rank = outShape.size();
+  // A flip keeps the dimensions in place and walks the flipped ones
+  // backwards from their last element.
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  SmallVector<bool> flipped(rank, false);
+  if (auto permute = dyn_cast<tp::PermuteOp>(op))
+    perm = llvm::to_vector(permute.getPermutation());
+  else
+    for (int64_t d : cast<tp::FlipOp>(op).getDims())
+      flipped[d] = true;
   size_t bytes = element.getIntOrFloatBitWidth() / 8;
   ArrayRef<char> raw = dense.getRawData();
   // Input strides (elements), then the stride of each output dimension.
   SmallVector<int64_t> inStrides(rank, 1), stride(rank);
   for (int64_t d = rank - 2; d >= 0; --d)
     inStrides[d] = inStrides[d + 1] * inShape[d + 1];
-  for (int64_t d = 0; d < rank; ++d)
-    stride[d] = inStrides[perm[d]];
+  int64_t source = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    stride[d] = flipped[d] ? -inStrides[d] : inStrides[perm[d]];
+    if (flipped[d])
+      source += (inShape[d] - 1) * inStrides[d];
+  }
   std::vector<char> out(type.getNumElements() * bytes);
   SmallVector<int64_t> index(rank, 0);
-  int64_t source = 0;
   for (int64_t flat = 0, n = type.getNumElements(); flat < n; ++flat) {
     std::memcpy(out.data() + flat * bytes, raw.data() + source * bytes, bytes);
     for (int64_t d = rank - 1; d >= 0; --d) {
@@ -254,7 +265,7 @@ struct TensorProgramFoldConstantsPass
   /// bytes (foldLayout): the transpose of a linear layer's 100M-element
   /// weight would otherwise run on every call.
   bool isFoldable(Operation *op) {
-    if (isa<tp::ReshapeOp, tp::PermuteOp>(op))
+    if (isa<tp::ReshapeOp, tp::PermuteOp, tp::FlipOp>(op))
       return tp::canPrecomputeOp(op, std::numeric_limits<int64_t>::max());
     return tp::canPrecomputeOp(op, maxElements);
   }

@@ -116,6 +116,32 @@ def TP_PermuteOp : TensorProgram_Op<"permute", [
   let hasFolder = 1;
 }
 
+def TP_FlipOp : TensorProgram_Op<"flip", [
+    Pure, SameOperandsAndResultType, TP_LayoutTrait
+  ]> {
+  let summary = "Reverses the order of elements along dimensions (flip)";
+  let description = [{
+    As `aten.flip`: element `i` of each dimension in `dims` comes from
+    element `size - 1 - i` of the input; the other dimensions are kept.
+    `dims` holds distinct dimensions of the input, in any order.
+
+    ```mlir
+    %0 = tensor_program.flip %w [2, 3] : tensor<64x32x3x3xf32>
+    ```
+
+    A transposed convolution as a direct one flips its kernel; a layout
+    op, it fuses with the permutes and reshapes around it into one kernel
+    (before, an index tensor and a gather per flipped dimension).
+  }];
+  let arguments = (ins TP_Tensor:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = [{
+    $input $dims attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def TP_BroadcastOp : TensorProgram_Op<"broadcast", [Pure, TP_LayoutTrait]> {
   let summary = "Broadcasts to a shape (expand)";
   let description = [{
