@@ -348,6 +348,27 @@ def test_convolution_backward_decomposition(case):
         torch.testing.assert_close(got, expected)
 
 
+@pytest.mark.parametrize("spatial,kernel,stride,padding,dilation,size", [
+    (2, 1, 2, 0, 1, 7), (2, 1, 1, 2, 1, 5), (2, 5, 3, 1, 1, 9), (2, 5, 1, 4, 2, 6),
+    (2, 7, 2, 3, 1, 8), (1, 4, 3, 2, 1, 10), (3, 2, 2, 1, 1, 5), (2, 3, 2, 0, 3, 11),
+])
+def test_convolution_input_gradient_by_columns(spatial, kernel, stride, padding, dilation, size):
+    """The input gradient of a one-group direct convolution as a product and
+    a sum of shifted windows: kernels of 1 to 7 taps, strides that skip
+    input rows at the end, padding past the kernel's reach (taps that land
+    nowhere), dilation."""
+    torch.manual_seed(1)
+    x = torch.randn(2, 3, *([size] * spatial), dtype=torch.float64)
+    weight = torch.randn(5, 3, *([kernel] * spatial), dtype=torch.float64)
+    geometry = ([stride] * spatial, [padding] * spatial, [dilation] * spatial, False,
+                [0] * spatial, 1)
+    y = aten.convolution.default(x, weight, None, *geometry)
+    grad = torch.randn_like(y)
+    args = (grad, x, weight, [5]) + geometry + ([True, False, False],)
+    expected = aten.convolution_backward.default(*args)[0]
+    torch.testing.assert_close(convolution_backward(*args)[0], expected)
+
+
 @pytest.mark.parametrize("kernel,stride,padding,ceil_mode,count_include_pad,divisor", [
     (2, 2, 0, False, True, None), (3, 1, 1, False, False, None), (3, 2, 1, True, True, None),
     (3, 2, 1, True, False, None), (2, 3, 1, True, True, 5), (3, 3, 0, True, False, None)])

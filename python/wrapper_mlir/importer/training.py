@@ -6,6 +6,7 @@ transposed depthwise convolution, the max-pool backward as gathers). They
 run while AOTAutograd traces, on FakeTensors, so they only build ATen ops
 the importer takes."""
 
+import itertools
 import math
 
 import torch
@@ -64,6 +65,9 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
         if transposed:
             grad_input = aten.convolution.default(grad_output, weight, None, stride, padding,
                                                   dilation, False, [0] * spatial, groups)
+        elif groups == 1:
+            grad_input = _input_gradient_by_columns(grad_output, weight, stride, padding,
+                                                    dilation, input.shape)
         else:
             # Back to the input's size: the rows the forward's stride
             # skipped at the end are output padding.
@@ -79,6 +83,72 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     if output_mask[2]:
         grad_bias = grad_output.sum([0] + list(range(2, 2 + spatial)))
     return grad_input, grad_weight, grad_bias
+
+
+def _input_gradient_by_columns(grad_output, weight, stride, padding, dilation, input_shape):
+    """d loss / d input of a direct convolution (one group) as a product and
+    a sum of shifted windows (col2im), as PyTorch's own CPU kernels do: the
+    output gradient [N*o..., Cout] times the weight as a [Cout, Cin*k...]
+    matrix (no transpose, no flipped copy of the kernel) gives each output
+    position's contribution to each kernel tap; each tap's contributions,
+    spread by the stride (zeros between them), land at the tap's offset in
+    the input, and the taps add up. Beside a transposed convolution this
+    skips the kernel's flipped copy, which costs as much as the product for
+    deep layers, and the zeros a strided layer's transposed convolution
+    multiplies."""
+    spatial = weight.dim() - 2
+    batch, cout = grad_output.shape[0], grad_output.shape[1]
+    out = list(grad_output.shape[2:])
+    cin = weight.shape[1]
+    kernel = list(weight.shape[2:])
+    # [N, Cout, o...] -> [N*o..., Cout] -> [N, o..., Cin, k...].
+    g = grad_output.permute(0, *range(2, 2 + spatial), 1).reshape(-1, cout)
+    columns = aten.mm.default(g, weight.reshape(cout, cin * math.prod(kernel)))
+    columns = columns.reshape(batch, *out, cin, *kernel)
+    # Zeros between the output positions along each strided dimension.
+    for d in range(spatial):
+        columns = _dilate(columns, 1 + d, stride[d])
+    spread = list(columns.shape[1:1 + spatial])
+    total = None
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        term = columns
+        for index in tap:
+            term = term.select(2 + spatial, index)
+        # term: [N, spread..., Cin]; position j lands at j + offset.
+        empty = False
+        for d in range(spatial):
+            axis = 1 + d
+            offset = tap[d] * dilation[d] - padding[d]
+            size = input_shape[2 + d]
+            start = max(0, -offset)
+            stop = min(spread[d], size - offset)
+            if stop <= start:
+                empty = True
+                break
+            if start or stop < spread[d]:
+                term = term.narrow(axis, start, stop - start)
+            low = offset + start
+            high = size - (offset + stop)
+            if low or high:
+                widths = [0, 0] * (term.dim() - 1 - axis) + [low, high]
+                term = aten.constant_pad_nd.default(term, widths, 0.0)
+        if empty:
+            continue
+        total = term if total is None else total + term
+    if total is None:
+        return grad_output.new_zeros(input_shape)
+    return total.permute(0, 1 + spatial, *range(1, 1 + spatial))
+
+
+def _dilate(x, axis, stride):
+    """x with stride - 1 zeros between its elements along `axis`."""
+    if stride == 1:
+        return x
+    size = x.shape[axis]
+    x = x.unsqueeze(axis + 1)
+    x = aten.constant_pad_nd.default(x, [0, 0] * (x.dim() - axis - 2) + [0, stride - 1], 0.0)
+    x = x.reshape(*x.shape[:axis], size * stride, *x.shape[axis + 2:])
+    return x.narrow(axis, 0, (size - 1) * stride + 1)
 
 
 def _spread(grad, weight, groups, kernel, stride, padding, dilation, input_shape):
