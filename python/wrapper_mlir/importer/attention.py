@@ -72,15 +72,12 @@ def attention_backward(grad_out, query, key, value, out, logsumexp, bias, is_cau
     scores = _scores(query, key, bias, is_causal, scale)
     rows = scores.shape[-2]
     probs = torch.exp(scores - logsumexp[..., :rows].unsqueeze(-1))
-    # dV = P^T dO and dK = dS^T Q as (dO^T P)^T and (Q^T dS)^T: the
-    # [.., E, L] operands and results are transposed instead of the
-    # [.., L, S] probabilities (E, the head size, is the smaller).
-    grad_value = torch.matmul(grad_out.transpose(-2, -1), probs).transpose(-2, -1)
+    grad_value = torch.matmul(probs.transpose(-2, -1), grad_out)
     grad_probs = torch.matmul(grad_out, value.transpose(-2, -1))
     delta = (grad_out * out).sum(-1, keepdim=True)
     grad_scores = probs * (grad_probs - delta)
     grad_query = torch.matmul(grad_scores, key) * scale
-    grad_key = torch.matmul(query.transpose(-2, -1), grad_scores).transpose(-2, -1) * scale
+    grad_key = torch.matmul(grad_scores.transpose(-2, -1), query) * scale
     return (grad_query, _reduce_heads(grad_key, heads), _reduce_heads(grad_value, heads),
             grad_scores)
 
