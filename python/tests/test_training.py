@@ -352,9 +352,9 @@ def test_convolution_backward_decomposition(case):
     (2, 1, 2, 0, 1, 7), (2, 1, 1, 2, 1, 5), (2, 5, 3, 1, 1, 9), (2, 5, 1, 4, 2, 6),
     (2, 7, 2, 3, 1, 8), (1, 4, 3, 2, 1, 10), (3, 2, 2, 1, 1, 5), (2, 3, 2, 0, 3, 11),
 ])
-def test_convolution_input_gradient_by_columns(spatial, kernel, stride, padding, dilation, size):
+def test_convolution_gradients_by_columns(spatial, kernel, stride, padding, dilation, size):
     """The input gradient of a one-group direct convolution as a product and
-    a sum of shifted windows: kernels of 1 to 7 taps, strides that skip
+    a sum of shifted windows (and the weight gradient beside it): kernels of 1 to 7 taps, strides that skip
     input rows at the end, padding past the kernel's reach (taps that land
     nowhere), dilation."""
     torch.manual_seed(1)
@@ -364,9 +364,11 @@ def test_convolution_input_gradient_by_columns(spatial, kernel, stride, padding,
                 [0] * spatial, 1)
     y = aten.convolution.default(x, weight, None, *geometry)
     grad = torch.randn_like(y)
-    args = (grad, x, weight, [5]) + geometry + ([True, False, False],)
-    expected = aten.convolution_backward.default(*args)[0]
-    torch.testing.assert_close(convolution_backward(*args)[0], expected)
+    args = (grad, x, weight, [5]) + geometry + ([True, True, False],)
+    expected = aten.convolution_backward.default(*args)
+    got = convolution_backward(*args)
+    torch.testing.assert_close(got[0], expected[0])
+    torch.testing.assert_close(got[1], expected[1])
 
 
 @pytest.mark.parametrize("kernel,stride,padding,ceil_mode,count_include_pad,divisor", [
