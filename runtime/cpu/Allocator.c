@@ -344,6 +344,8 @@ wrapper_status wrapper_alloc(size_t bytes, size_t alignment, void **out) {
  * not through an AllocHeader they do not have. */
 static pthread_mutex_t adoptedLock = PTHREAD_MUTEX_INITIALIZER;
 static WrapperBlockSet adopted;
+/* adopted.count, readable without the lock (written under it). */
+static size_t adoptedCount;
 
 wrapper_status wrapper_array_adopt_block(wrapper_dtype dtype, int32_t rank,
                                          const int64_t *shape, void *block,
@@ -358,6 +360,7 @@ wrapper_status wrapper_array_adopt_block(wrapper_dtype dtype, int32_t rank,
                              (int)rank, (int)dtype);
   pthread_mutex_lock(&adoptedLock);
   int recorded = wrapper_block_set_insert(&adopted, block);
+  __atomic_store_n(&adoptedCount, adopted.count, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&adoptedLock);
   if (!recorded)
     return wrapper_set_error(WRAPPER_ERROR_OUT_OF_MEMORY,
@@ -377,9 +380,10 @@ void wrapper_free(void *ptr) {
   /* The lock only while some block is adopted (a block is adopted before
    * its owner can free it, so an empty set cannot hold `ptr`). */
   int wasAdopted = 0;
-  if (__atomic_load_n(&adopted.count, __ATOMIC_RELAXED) != 0) {
+  if (__atomic_load_n(&adoptedCount, __ATOMIC_RELAXED) != 0) {
     pthread_mutex_lock(&adoptedLock);
     wasAdopted = wrapper_block_set_erase(&adopted, ptr);
+    __atomic_store_n(&adoptedCount, adopted.count, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&adoptedLock);
   }
   if (wasAdopted) {

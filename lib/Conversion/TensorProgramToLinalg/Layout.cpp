@@ -21,20 +21,6 @@ using namespace mlir::wrapper;
 using namespace mlir::wrapper::tp_to_linalg;
 namespace tp = mlir::tensor_program;
 
-/// The size of every dimension of `value`, static or read with tensor.dim.
-static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
-                                          Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
-    if (type.isDynamicDim(dim))
-      sizes.push_back(tensor::DimOp::create(b, loc, value, dim).getResult());
-    else
-      sizes.push_back(b.getIndexAttr(type.getDimSize(dim)));
-  }
-  return sizes;
-}
-
 namespace {
 struct LowerPermute : public OpRewritePattern<tp::PermuteOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -66,12 +52,9 @@ struct LowerFlip : public OpRewritePattern<tp::FlipOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value input = op.getInput();
-    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
-    SmallVector<Value> dynamic;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim)
-      if (type.isDynamicDim(dim))
-        dynamic.push_back(cast<Value>(sizes[dim]));
-    Value init = createEmpty(rewriter, loc, type, dynamic);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
     SmallVector<bool> flipped(type.getRank(), false);
     for (int64_t dim : op.getDims())
       flipped[dim] = true;
@@ -218,7 +201,7 @@ struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
     int64_t step = static_cast<int64_t>(op.getStep());
     int64_t rank = inputType.getRank();
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     RankedTensorType type = op.getType();
     // A step over a result of one element reads that element alone: stride
