@@ -213,9 +213,9 @@ TEST(Runtime, ArraysAdoptCompiledCodesBlocks) {
   const int64_t shape[2] = {4, 8};
   for (wrapper_array &array : adopted) {
     void *block = _mlir_memref_to_llvm_alloc(4 * 8 * 4);
-    ASSERT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 2, shape, block,
-                                        &array),
-              WRAPPER_OK);
+    ASSERT_EQ(
+        wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 2, shape, block, &array),
+        WRAPPER_OK);
     EXPECT_EQ(array.data, block);
     EXPECT_EQ(wrapper_array_numel(&array), 32);
     static_cast<float *>(array.data)[31] = 1.0f;
@@ -237,9 +237,9 @@ TEST(Runtime, ArraysAdoptCompiledCodesBlocks) {
 
   // Refusals name the argument.
   wrapper_array array;
-  EXPECT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 2, shape, nullptr,
-                                      &array),
-            WRAPPER_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 2, shape, nullptr, &array),
+      WRAPPER_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(wrapper_last_error()).find("NULL"), std::string::npos);
   void *block = _mlir_memref_to_llvm_alloc(16);
   EXPECT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_F32, WRAPPER_MAX_RANK + 1,

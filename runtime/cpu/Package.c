@@ -118,8 +118,7 @@ static wrapper_status read_directory(wrapper_package *package) {
     if (end < 20 || read32(base + end - 20) != 0x07064b50u)
       return damaged("a zip64 archive without its locator");
     uint64_t record = read64(base + end - 20 + 8);
-    if (size < 56 || record > size - 56 ||
-        read32(base + record) != 0x06064b50u)
+    if (size < 56 || record > size - 56 || read32(base + record) != 0x06064b50u)
       return damaged("the zip64 end record is missing");
     count = read64(base + record + 32);
     directory_size = read64(base + record + 40);

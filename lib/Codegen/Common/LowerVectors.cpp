@@ -121,10 +121,10 @@ struct StridedReadAsShuffle : public OpRewritePattern<vector::TransferReadOp> {
           arith::MulIOp::create(rewriter, loc, index, dimStride));
     int64_t span = (lanes - 1) * stride + 1;
     Type element = vectorType.getElementType();
-    auto flatType = MemRefType::get(
-        {span}, element,
-        StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
-                               {1}));
+    auto flatType =
+        MemRefType::get({span}, element,
+                        StridedLayoutAttr::get(rewriter.getContext(),
+                                               ShapedType::kDynamic, {1}));
     Value flat = memref::ReinterpretCastOp::create(
         rewriter, loc, flatType, metadata.getBaseBuffer(),
         getAsOpFoldResult(start),

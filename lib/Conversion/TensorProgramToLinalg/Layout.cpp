@@ -52,7 +52,8 @@ struct LowerFlip : public OpRewritePattern<tp::FlipOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value input = op.getInput();
-    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, input);
     Value init =
         tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
     SmallVector<bool> flipped(type.getRank(), false);
@@ -201,7 +202,8 @@ struct LowerSlice : public OpRewritePattern<tp::SliceOp> {
     int64_t step = static_cast<int64_t>(op.getStep());
     int64_t rank = inputType.getRank();
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, input);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     RankedTensorType type = op.getType();
     // A step over a result of one element reads that element alone: stride
@@ -313,8 +315,9 @@ struct LowerAsStrided : public OpRewritePattern<tp::AsStridedOp> {
 } // namespace
 
 void tp_to_linalg::populateLayoutPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerPermute, LowerFlip, LowerBroadcast, LowerReshape, LowerSlice,
-               LowerConcat, LowerPad, LowerAsStrided>(patterns.getContext());
+  patterns.add<LowerPermute, LowerFlip, LowerBroadcast, LowerReshape,
+               LowerSlice, LowerConcat, LowerPad, LowerAsStrided>(
+      patterns.getContext());
 }
 
 Value mlir::wrapper::buildSliceSize(OpBuilder &b, Location loc, Value size,

@@ -505,8 +505,8 @@ bool mlir::tensor_program::canPrecomputeOp(Operation *op, int64_t maxElements) {
 
 bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
   return (isElementwise(op) && !isa<ConstantOp>(op)) ||
-         isa<FullOp, IotaOp, ReshapeOp, PermuteOp, FlipOp, BroadcastOp,
-             SliceOp, ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
+         isa<FullOp, IotaOp, ReshapeOp, PermuteOp, FlipOp, BroadcastOp, SliceOp,
+             ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
              ReduceMinOp, ReduceMeanOp, MatmulOp, BatchMatmulOp>(op);
 }
 

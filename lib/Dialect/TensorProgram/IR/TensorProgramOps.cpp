@@ -240,8 +240,8 @@ LogicalResult FlipOp::verify() {
   SmallVector<bool> seen(rank, false);
   for (int64_t dim : getDims()) {
     if (dim < 0 || dim >= rank)
-      return emitOpError() << "dimension " << dim << " is out of range for rank "
-                           << rank;
+      return emitOpError() << "dimension " << dim
+                           << " is out of range for rank " << rank;
     if (seen[dim])
       return emitOpError() << "dimension " << dim << " is flipped twice";
     seen[dim] = true;

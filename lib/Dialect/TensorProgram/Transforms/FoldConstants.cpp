@@ -34,9 +34,9 @@ using namespace mlir;
 namespace tp = mlir::tensor_program;
 
 /// Reshapes, permutations and flips of dense constants move bytes: done on
-/// the raw data (element-by-element evaluation costs seconds on a model's weights).
-/// Null when `op` is not such an op or its input is not a plain dense attribute
-/// of byte-sized elements.
+/// the raw data (element-by-element evaluation costs seconds on a model's
+/// weights). Null when `op` is not such an op or its input is not a plain dense
+/// attribute of byte-sized elements.
 static DenseElementsAttr foldLayout(Operation *op) {
   if (!isa<tp::ReshapeOp, tp::PermuteOp, tp::FlipOp>(op) ||
       op->getNumOperands() < 1)

@@ -90,7 +90,8 @@ static int64_t estimateFlops(const FusionGraph &graph, Operation *op) {
   case FusionOpClass::Reduction:
     return estimateElements(op->getOperand(0));
   default:
-    if (isa<ReshapeOp, PermuteOp, FlipOp, BroadcastOp, SliceOp, ConcatOp, PadOp>(op))
+    if (isa<ReshapeOp, PermuteOp, FlipOp, BroadcastOp, SliceOp, ConcatOp,
+            PadOp>(op))
       return 0;
     return flopsPerElement(op) * estimateElements(op->getResult(0));
   }
