@@ -195,7 +195,8 @@ struct ProductOfBroadcastMatrix : public OpRewritePattern<ProductOp> {
     else if (Value matrix = broadcastMatrix(lhs))
       lhs = matrix;
     else
-      return rewriter.notifyMatchFailure(op, "no operand is a broadcast matrix");
+      return rewriter.notifyMatchFailure(op,
+                                         "no operand is a broadcast matrix");
     SmallVector<Type> inferred;
     if (failed(MatmulOp::inferReturnTypes(
             op.getContext(), op.getLoc(), ValueRange{lhs, rhs},
