@@ -233,6 +233,13 @@ mlir::wrapper::checkPipelineOptions(const CPUCodegenOptions &options) {
 template <typename Derived, typename Base>
 static std::optional<std::string>
 checkFrontend(const FrontendOptionsMixin<Derived, Base> &options) {
+  if (options.collectiveBucketBytes < 0)
+    return "collective-bucket-bytes must not be negative, got " +
+           std::to_string(options.collectiveBucketBytes);
+  StringRef mode = options.collectiveBucketMode;
+  if (mode != "concat" && mode != "coalesced")
+    return "collective-bucket-mode must be concat or coalesced, got '" +
+           mode.str() + "'";
   std::string name = options.fuseStrategy;
   if (tensor_program::createFusionStrategy(name))
     return std::nullopt;

@@ -312,6 +312,10 @@ addHostFrontend(OpPassManager &pm,
     // Kernels plus a wrapper host graph.
     pm.addPass(createConvertTensorProgramToWrapperPass());
     pm.addPass(createWrapperDedupeConstantsPass());
+    WrapperBucketCollectivesPassOptions buckets;
+    buckets.bucketBytes = options.collectiveBucketBytes;
+    buckets.mode = options.collectiveBucketMode;
+    pm.addPass(createWrapperBucketCollectivesPass(buckets));
     pm.addPass(createWrapperDedupeKernelsPass());
     if (!device.empty()) {
       WrapperPlaceOnDevicePassOptions place;

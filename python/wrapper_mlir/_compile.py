@@ -589,7 +589,18 @@ def _keep_failed_source(workdir, message):
 def _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights, flags=()):
     library, command = _build_library(workdir, graph, entry, parallel, gemm, plan_memory,
                                       target, weights, flags)
-    return CompiledModel(str(library), graph, command, workdir, target)
+    model = CompiledModel(str(library), graph, command, workdir, target)
+    if uses_collectives(graph):
+        from ._collectives import install
+
+        install(model._lib)
+    return model
+
+
+def uses_collectives(text):
+    """Whether a program runs collectives (torch.distributed's functional
+    collectives, which the process's collective handlers run)."""
+    return '"_c10d_functional::' in text
 
 
 def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from ._compile import (_Array, _DTYPES, _MAX_RANK, _NAMES, WrapperError, _adopt, _arrays_of,
-                       _build_library, _keep_failed_source, _to_numpy)
+                       _build_library, _keep_failed_source, _to_numpy, uses_collectives)
 
 _TRAIN_ABI_VERSION = 1
 _LIBRARY = "train_step.so"
@@ -189,7 +189,25 @@ def _split_examples(example_inputs):
     return examples[:-1], examples[-1:]
 
 
-def _trace(model, loss_fn, optimizer, inputs, targets):
+def _group_name(process_group):
+    """The name of the process group a data-parallel step reduces over
+    (None: not data parallel)."""
+    if process_group is None or process_group is False:
+        return None
+    import torch.distributed as dist
+
+    if not dist.is_available() or not dist.is_initialized():
+        raise WrapperError("compile_training: process_group needs torch.distributed "
+                           "initialized (torch.distributed.init_process_group)")
+    group = dist.group.WORLD if process_group is True else process_group
+    if not isinstance(group, dist.ProcessGroup):
+        raise WrapperError(f"compile_training: process_group must be a "
+                           f"torch.distributed ProcessGroup or True, got "
+                           f"{type(process_group).__name__}")
+    return group.group_name
+
+
+def _trace(model, loss_fn, optimizer, inputs, targets, group_name=None):
     """The whole step as one FX graph of core ATen ops, and the state and
     data names of its placeholders and outputs."""
     import torch
@@ -287,8 +305,13 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
         new = {}
         for p in updated:
             current = {slot: values[f"optimizer.{slot}.{p}"] for slot in optimizer.slots(p)}
-            new[p], new_slots = optimizer.update(torch, values[p], out[grad_index[p]], current,
-                                                 count, lr)
+            grad = out[grad_index[p]]
+            if group_name is not None:
+                # Data parallel: the gradient averaged over the ranks, as
+                # DDP does (the collectives are bucketed by the compiler).
+                grad = torch.ops._c10d_functional.wait_tensor(
+                    torch.ops._c10d_functional.all_reduce(grad, "avg", group_name))
+            new[p], new_slots = optimizer.update(torch, values[p], grad, current, count, lr)
             for slot, value in new_slots.items():
                 new[f"optimizer.{slot}.{p}"] = value
         for b, index in buffer_index.items():
@@ -312,7 +335,9 @@ def _trace(model, loss_fn, optimizer, inputs, targets):
 
 
 def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True,
-                     gemm=True, plan_memory="reuse", seed=0, target=None):
+                     gemm=True, plan_memory="reuse", seed=0, target=None,
+                     process_group=None, bucket_bytes=25 * 1024 * 1024,
+                     bucket_mode="concat"):
     """Compiles one training step of `model` into a TrainingStep.
 
     `example_inputs` are the model's inputs followed by the targets:
@@ -325,7 +350,15 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     parameters, buffers and the optimizer state are copied into the step;
     `TrainingStep.copy_to(model)` writes them back. `target` is "cpu" or
     "cuda" (default: where the example inputs are); a CUDA step runs on the
-    GPU and takes and returns host arrays, like every CUDA model.so."""
+    GPU and takes and returns host arrays, like every CUDA model.so.
+
+    With `process_group` (a torch.distributed ProcessGroup, or True for the
+    default group), the step is data parallel as DDP is: every rank calls
+    it on its own batch, the gradients are averaged over the group's ranks
+    (all_reduces in the compiled graph, merged into buckets of at most
+    `bucket_bytes` by concatenation or, with bucket_mode="coalesced", as
+    one coalesced collective) before the optimizer update, so the ranks'
+    states stay equal."""
     import torch
 
     if not isinstance(model, torch.nn.Module):
@@ -344,8 +377,16 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     if target not in ("cpu", "cuda"):
         raise WrapperError(f"compile_training: target must be 'cpu' or 'cuda', got {target!r}")
     opt = _optimizer_of(optimizer, model)
+    group_name = _group_name(process_group)
+    if isinstance(bucket_bytes, bool) or not isinstance(bucket_bytes, int) or bucket_bytes < 0:
+        raise WrapperError(f"compile_training: bucket_bytes must be an integer >= 0, got "
+                           f"{bucket_bytes!r}")
+    if bucket_mode not in ("concat", "coalesced"):
+        raise WrapperError(f"compile_training: bucket_mode must be 'concat' or 'coalesced', "
+                           f"got {bucket_mode!r}")
     start = time.perf_counter()
-    graph, state, data_names, updated = _trace(model, loss_fn, opt, inputs, targets)
+    graph, state, data_names, updated = _trace(model, loss_fn, opt, inputs, targets,
+                                               group_name)
 
     from .importer.core import SEED, Importer, InputBinding
     from .importer.registry import TABLE
@@ -367,8 +408,10 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         raise WrapperError(f"compile_training: {error}") from None
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_train_")
     try:
+        flags = [f"--collective-bucket-bytes={bucket_bytes}",
+                 f"--collective-bucket-mode={bucket_mode}"] if group_name else []
         library, _ = _build_library(workdir, imported.text, "train_step", parallel, gemm,
-                                    plan_memory, target, imported.weights)
+                                    plan_memory, target, imported.weights, flags=flags)
         step = TrainingStep(workdir, library, imported.text, target=target)
     except WrapperError as error:
         kept = _keep_failed_source(workdir, str(error))
@@ -414,6 +457,10 @@ class TrainingStep:
             raise WrapperError(f"{library}: training ABI version {version}, this package "
                                f"reads version {_TRAIN_ABI_VERSION}")
         self._lib = lib
+        if source is not None and uses_collectives(source):
+            from ._collectives import install
+
+            install(lib)
         lib.wrapper_last_error.restype = ctypes.c_char_p
         pointer = ctypes.c_void_p
         lib.wrapper_train_create.argtypes = [ctypes.POINTER(pointer)]

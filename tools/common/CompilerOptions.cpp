@@ -34,6 +34,16 @@ struct CompilerCLOptions {
                    cl::desc("Storage planning of the host graph"),
                    cl::init(MemoryPlanStrategy::Reuse),
                    getMemoryPlanStrategyValues(), cl::cat(category)),
+        collectiveBucketBytes(
+            "collective-bucket-bytes",
+            cl::desc("Most bytes of all_reduces merged into one bucket "
+                     "(--wrapper-bucket-collectives; 0: none merged)"),
+            cl::init(25 * 1024 * 1024), cl::cat(category)),
+        collectiveBucketMode(
+            "collective-bucket-mode",
+            cl::desc("How a bucket of all_reduces runs: concat or "
+                     "coalesced"),
+            cl::init("concat"), cl::cat(category)),
         tileElements("tile-elements",
                      cl::desc("Iterations per row tile of "
                               "--wrapper-tile-and-fuse (0: kernels stay "
@@ -74,7 +84,7 @@ struct CompilerCLOptions {
                                          "toolkit's ptxas")),
                    cl::cat(category)) {
     showDefaults(parallel, fuse, foldConstants, tileElements, gemm, vectorize,
-                 cudaChip);
+                 cudaChip, collectiveBucketBytes, collectiveBucketMode);
     appendDefaultToHelp(planMemory, "reuse");
     appendDefaultToHelp(cudaBinary, "ptx");
   }
@@ -83,6 +93,8 @@ struct CompilerCLOptions {
   cl::opt<std::string> fuseStrategy;
   cl::opt<bool> foldConstants;
   cl::opt<MemoryPlanStrategy> planMemory;
+  cl::opt<int64_t> collectiveBucketBytes;
+  cl::opt<std::string> collectiveBucketMode;
   cl::opt<int64_t> tileElements;
   cl::opt<bool> gemm, vectorize;
   cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip;
@@ -112,6 +124,8 @@ static void setFrontendOptions(FrontendOptionsMixin<Derived, Base> &options) {
   options.fuseStrategy = clOptions->fuseStrategy;
   options.foldConstants = clOptions->foldConstants;
   options.planMemory = clOptions->planMemory;
+  options.collectiveBucketBytes = clOptions->collectiveBucketBytes;
+  options.collectiveBucketMode = clOptions->collectiveBucketMode;
 }
 
 LogicalResult mlir::wrapper::setCPUPipelineOptions(CPUPipelineOptions &options,

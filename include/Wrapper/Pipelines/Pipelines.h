@@ -123,6 +123,16 @@ struct FrontendOptionsMixin : public Base {
       llvm::cl::desc("Storage planning of the host graph's buffers "
                      "(--wrapper-plan-memory)"),
       llvm::cl::init(MemoryPlanStrategy::Reuse), getMemoryPlanStrategyValues()};
+  PipelineOption<int64_t> collectiveBucketBytes{
+      *this, "collective-bucket-bytes",
+      llvm::cl::desc("Most bytes of all_reduces merged into one bucket "
+                     "(--wrapper-bucket-collectives; 0: none merged)"),
+      llvm::cl::init(25 * 1024 * 1024)};
+  PipelineOption<std::string> collectiveBucketMode{
+      *this, "collective-bucket-mode",
+      llvm::cl::desc("How a bucket of all_reduces runs: concat (one "
+                     "collective on a concatenated buffer) or coalesced"),
+      llvm::cl::init("concat")};
 };
 
 /// The options of the CPU code generator, declared once and contained in

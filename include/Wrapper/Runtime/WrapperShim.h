@@ -250,6 +250,61 @@ wrapper_status wrapper_proxy_call(int64_t key, const char *name,
 wrapper_status wrapper_proxy_output(wrapper_tensor *t, int32_t dtype,
                                     int32_t rank, const int64_t *sizes);
 
+/*===------------------------------------------------------------------===*
+ * Collectives (wrapper.collective_start / collective_wait)
+ *
+ * A compiled graph starts a collective of PyTorch's _c10d_functional ops
+ * with wrapper_collective_start and finishes it with wrapper_collective_wait
+ * on the handle it got. Both go to the handlers the embedding program
+ * registered: the Python package runs them on the torch.distributed process
+ * group of that name (gloo on the CPU, NCCL on CUDA). `device` is -1 for
+ * host buffers and the CUDA ordinal for device buffers.
+ *===------------------------------------------------------------------===*/
+
+typedef enum wrapper_collective {
+  WRAPPER_ALL_REDUCE = 0,             /* outputs reduced in place */
+  WRAPPER_ALL_GATHER_INTO_TENSOR = 1, /* input i of every rank -> output i */
+  WRAPPER_REDUCE_SCATTER_TENSOR = 2,  /* chunk `rank` of input i -> output i */
+} wrapper_collective;
+
+typedef enum wrapper_reduce_op {
+  WRAPPER_REDUCE_NONE = -1,
+  WRAPPER_REDUCE_SUM = 0,
+  WRAPPER_REDUCE_AVG = 1,
+  WRAPPER_REDUCE_PRODUCT = 2,
+  WRAPPER_REDUCE_MIN = 3,
+  WRAPPER_REDUCE_MAX = 4,
+} wrapper_reduce_op;
+
+typedef wrapper_status (*wrapper_collective_start_handler)(
+    int32_t collective, const char *group, int32_t reduce_op,
+    int64_t group_size, int32_t device, int32_t num_inputs,
+    const wrapper_tensor *const *inputs, int32_t num_outputs,
+    const wrapper_tensor *const *outputs, int64_t *work);
+typedef wrapper_status (*wrapper_collective_wait_handler)(int64_t work);
+
+/* Sets the process's collective handlers (NULL removes them). */
+void wrapper_set_collective_handlers(wrapper_collective_start_handler start,
+                                     wrapper_collective_wait_handler wait);
+
+/* Starts a collective through the handler and stores its handle in
+ * `work`; WRAPPER_ERROR_UNSUPPORTED when no handler is registered. */
+wrapper_status wrapper_collective_start(int32_t collective, const char *group,
+                                        int32_t reduce_op, int64_t group_size,
+                                        int32_t device, int32_t num_inputs,
+                                        const wrapper_tensor *const *inputs,
+                                        int32_t num_outputs,
+                                        const wrapper_tensor *const *outputs,
+                                        int64_t *work);
+
+/* Waits for the collective `work` names. */
+wrapper_status wrapper_collective_wait(int64_t work);
+
+/* How many collectives this process started and waited for through the
+ * runtime (for tests). */
+int64_t wrapper_collectives_started(void);
+int64_t wrapper_collectives_waited(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -153,9 +154,14 @@ private:
   createKernel(StringRef suffix, TypeRange params, DictionaryAttr metadata);
   LogicalResult lowerFused(tp::FusedOp fused, OpBuilder &b);
   LogicalResult lowerExtern(tp::ExternOp op, OpBuilder &b);
+  LogicalResult lowerCollective(tp::ExternOp op, OpBuilder &b);
   Value copyToFresh(Value buffer, OpBuilder &b, Location loc);
   void copyInto(Value source, Value target, OpBuilder &b, Location loc);
   Value lookup(Value tensor) { return buffers.lookup(tensor); }
+
+  /// The collectives started and not yet waited for, by the tensor that
+  /// their wait_tensor takes.
+  llvm::MapVector<Value, CollectiveStartOp> inFlight;
 
   ModuleOp module;
   func::FuncOp func;
@@ -464,6 +470,10 @@ LogicalResult GraphBuilder::build() {
       return failure();
   }
 
+  if (!inFlight.empty())
+    return inFlight.front().first.getDefiningOp()->emitOpError()
+           << "starts a collective that no wait_tensor waits for";
+
   // Free every intermediate (allocated, returned by an extern kernel, or
   // taken out of one's tuple or list) after the last use of it or of a view
   // of it.
@@ -481,6 +491,9 @@ LogicalResult GraphBuilder::build() {
       for (Operation *user : value.getUsers()) {
         if (auto view = dyn_cast<ReinterpretOp>(user))
           worklist.push_back(view.getResult());
+        // A buffer in flight is in use until its collective's wait.
+        if (auto start = dyn_cast<CollectiveStartOp>(user))
+          worklist.push_back(start.getWork());
         Operation *ancestor = entry->findAncestorOpInBlock(*user);
         if (ancestor && last->isBeforeInBlock(ancestor))
           last = ancestor;
@@ -493,8 +506,94 @@ LogicalResult GraphBuilder::build() {
   return success();
 }
 
+/// The prefix of PyTorch's functional collectives (torch.ops._c10d_functional).
+static constexpr StringLiteral kCollectivePrefix = "_c10d_functional::";
+
+/// A functional collective: `all_reduce` copies its input into a fresh
+/// buffer and reduces that in place, `all_gather_into_tensor` and
+/// `reduce_scatter_tensor` write a fresh buffer; `wait_tensor` waits for
+/// the collective that produced its input and passes that buffer on.
+LogicalResult GraphBuilder::lowerCollective(tp::ExternOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  StringRef name = op.getCallee().drop_front(kCollectivePrefix.size());
+  if (op.getInputs().size() != 1 || op.getNumResults() != 1 ||
+      !isa<RankedTensorType>(op.getInputs()[0].getType()))
+    return op.emitOpError() << "calls '" << op.getCallee()
+                            << "' with other than one tensor in and one out";
+  Value input = op.getInputs()[0];
+  if (name == "wait_tensor") {
+    auto it = inFlight.find(input);
+    if (it == inFlight.end())
+      return op.emitOpError()
+             << "waits for a tensor that no collective in flight produced";
+    CollectiveWaitOp::create(b, loc, it->second.getWork());
+    buffers.map(op.getResult(0), lookup(input));
+    inFlight.erase(it);
+    return success();
+  }
+  std::optional<CollectiveKind> kind = symbolizeCollectiveKind(name);
+  if (!kind)
+    return op.emitOpError() << "calls '" << op.getCallee()
+                            << "', a collective this compiler does not know";
+  DictionaryAttr args = op.getArgsAttr();
+  auto group = args ? args.getAs<StringAttr>("group_name") : StringAttr();
+  auto reduce = args ? args.getAs<StringAttr>("reduce_op") : StringAttr();
+  auto groupSize = args ? args.getAs<IntegerAttr>("group_size") : IntegerAttr();
+  if (!group)
+    return op.emitOpError() << "calls '" << op.getCallee()
+                            << "' without a 'group_name' argument";
+  Value source = lookup(input);
+  CollectiveStartOp start;
+  Value result;
+  if (*kind == CollectiveKind::AllReduce) {
+    // In place when nothing else will read the input: a buffer allocated
+    // here, which only this tensor names, used only here (as Inductor
+    // reduces a dead input in place); otherwise on a copy.
+    bool inPlace = source.getDefiningOp<AllocOp>() && input.hasOneUse() &&
+                   llvm::none_of(source.getUsers(),
+                                 [](Operation *user) {
+                                   return isa<ViewLikeOpInterface>(user);
+                                 }) &&
+                   llvm::none_of(buffers.getValueMap(), [&](auto &entry) {
+                     return entry.second == source && entry.first != input;
+                   });
+    result = inPlace ? source : copyToFresh(source, b, loc);
+    start = CollectiveStartOp::create(
+        b, loc, b.getType<WorkType>(), b.getStringAttr(name), ValueRange{},
+        ValueRange{result}, group, reduce, IntegerAttr());
+  } else {
+    if (!groupSize)
+      return op.emitOpError() << "calls '" << op.getCallee()
+                              << "' without a 'group_size' argument";
+    MemRefType type = bufferType(op.getResult(0).getType());
+    SmallVector<Value> sizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      if (!type.isDynamicDim(dim))
+        continue;
+      Value size = memref::DimOp::create(b, loc, source, dim);
+      if (dim == 0) {
+        Value factor =
+            arith::ConstantIndexOp::create(b, loc, groupSize.getInt());
+        size = *kind == CollectiveKind::AllGatherIntoTensor
+                   ? Value(arith::MulIOp::create(b, loc, size, factor))
+                   : Value(arith::DivUIOp::create(b, loc, size, factor));
+      }
+      sizes.push_back(size);
+    }
+    result = AllocOp::create(b, loc, type, sizes);
+    start = CollectiveStartOp::create(
+        b, loc, b.getType<WorkType>(), b.getStringAttr(name),
+        ValueRange{source}, ValueRange{result}, group, reduce, groupSize);
+  }
+  buffers.map(op.getResult(0), result);
+  inFlight[op.getResult(0)] = start;
+  return success();
+}
+
 LogicalResult GraphBuilder::lowerExtern(tp::ExternOp op, OpBuilder &b) {
   Location loc = op.getLoc();
+  if (op.getCallee().starts_with(kCollectivePrefix))
+    return lowerCollective(op, b);
   SmallVector<Value> inputs;
   for (Value input : op.getInputs())
     inputs.push_back(lookup(input));

@@ -4,7 +4,8 @@ decomposition table."""
 
 import torch
 
-from . import ops_elementwise, ops_indexing, ops_layout, ops_nn, ops_reduction  # noqa: F401
+from . import (ops_distributed, ops_elementwise, ops_indexing, ops_layout,  # noqa: F401
+               ops_nn, ops_reduction)
 from .core import Importer, InputBinding
 from .registry import TABLE, aten
 from .attention import decompositions as attention_decompositions

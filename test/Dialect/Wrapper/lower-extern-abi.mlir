@@ -98,8 +98,8 @@ wrapper.graph @missing_variant(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>,
 // descriptor per result, and reads each result back; a tuple of results is
 // taken apart.
 // CHECK-LABEL: wrapper.graph @proxy
-// CHECK: %[[A:.*]] = wrapper.tensor_descriptor %arg0 : memref<4x8xf32>
 // CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
+// CHECK: %[[A:.*]] = wrapper.tensor_descriptor %arg0 : memref<4x8xf32>
 // CHECK: llvm.store %[[A]], %{{.*}} : !llvm.ptr, !llvm.ptr
 // CHECK: %[[R:.*]] = wrapper.result_descriptors [memref<4x3xf32>, memref<4x3xi64>]
 // CHECK: %[[NAME:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<{{[0-9]+}} x i8>
@@ -124,4 +124,34 @@ func.func @proxy_without_key(%x: memref<4xf32>) {
   // expected-error @below {{'wrapper.extern_alloc' op calls the proxy 'proxy::1' without an integer 'key' argument}}
   %r = wrapper.extern_alloc "proxy::1" ins(%x : memref<4xf32>) -> memref<4xf32>
   return
+}
+
+// -----
+
+// Tests that a collective calls wrapper_collective_start with the
+// collective's code, the group's name, the reduction's code, the group
+// size, the device (-1: host) and the descriptor arrays of its inputs and
+// outputs, reads the handle back, and that its wait calls
+// wrapper_collective_wait with that handle where the wait was.
+// CHECK-LABEL: wrapper.graph @collective
+// CHECK: %[[GROUP:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<3 x i8>
+// CHECK: %[[WORK:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[KIND:.*]] = arith.constant 2 : i32
+// CHECK: %[[REDUCE:.*]] = arith.constant 4 : i32
+// CHECK: %[[SIZE:.*]] = arith.constant 2 : i64
+// CHECK: %[[DEVICE:.*]] = arith.constant -1 : i32
+// CHECK: wrapper.tensor_descriptor %arg0 : memref<8xf32>
+// CHECK: wrapper.tensor_descriptor %arg1 : memref<4xf32>
+// CHECK: %[[S:.*]] = func.call @wrapper_collective_start(%[[KIND]], %[[GROUP]], %[[REDUCE]], %[[SIZE]], %[[DEVICE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WORK]]) : (i32, !llvm.ptr, i32, i64, i32, i32, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK: wrapper.check_status %[[S]], "_c10d_functional::reduce_scatter_tensor" : i32
+// CHECK: %[[H:.*]] = llvm.load %[[WORK]] : !llvm.ptr -> i64
+// CHECK: wrapper.comment "overlapped"
+// CHECK: %[[S2:.*]] = func.call @wrapper_collective_wait(%[[H]]) : (i64) -> i32
+// CHECK: wrapper.check_status %[[S2]], "_c10d_functional::reduce_scatter_tensor" : i32
+// CHECK-NOT: wrapper.collective
+wrapper.graph @collective(%x: memref<8xf32>, %y: memref<4xf32>) {
+  %w = wrapper.collective_start "reduce_scatter_tensor" ins(%x : memref<8xf32>) outs(%y : memref<4xf32>) group "g0" reduce "max" size 2 -> !wrapper.work
+  wrapper.comment "overlapped"
+  wrapper.collective_wait %w
+  wrapper.return
 }

@@ -185,6 +185,20 @@ public:
     return {array, i64(values.size())};
   }
 
+  /// The descriptors of `buffers` in a stack array of pointers.
+  Value descriptorArray(ValueRange buffers) {
+    Value array = LLVM::AllocaOp::create(
+        b, loc, ptrType(), ptrType(), i64(std::max<size_t>(1, buffers.size())),
+        /*alignment=*/8);
+    for (auto [index, buffer] : llvm::enumerate(buffers)) {
+      Value descriptor = TensorDescriptorOp::create(b, loc, ptrType(), buffer);
+      Value at = LLVM::GEPOp::create(b, loc, ptrType(), ptrType(), array,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(index)});
+      LLVM::StoreOp::create(b, loc, descriptor, at);
+    }
+    return array;
+  }
+
   OpBuilder &b;
   Location loc;
 };
@@ -274,12 +288,14 @@ struct WrapperLowerExternABIPass
   LogicalResult lower(Operation *op, SmallVectorImpl<Operation *> &dead);
   LogicalResult lowerProxy(ExternAllocOp op,
                            SmallVectorImpl<Operation *> &dead);
+  LogicalResult lowerCollective(CollectiveStartOp op);
   unsigned proxyNames = 0;
+  unsigned groupNames = 0;
 
   void runOnOperation() override {
     SmallVector<Operation *> calls;
     getOperation().walk([&](Operation *op) {
-      if (isa<ExternOutOp, ExternAllocOp>(op))
+      if (isa<ExternOutOp, ExternAllocOp, CollectiveStartOp>(op))
         calls.push_back(op);
     });
     SmallVector<Operation *> dead;
@@ -296,6 +312,8 @@ struct WrapperLowerExternABIPass
 LogicalResult
 WrapperLowerExternABIPass::lower(Operation *op,
                                  SmallVectorImpl<Operation *> &dead) {
+  if (auto start = dyn_cast<CollectiveStartOp>(op))
+    return lowerCollective(start);
   auto out = dyn_cast<ExternOutOp>(op);
   auto alloc = dyn_cast<ExternAllocOp>(op);
   StringRef callee = out ? out.getCallee() : alloc.getCallee();
@@ -508,24 +526,14 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
       return op.emitOpError() << "proxy results must be buffers, got " << type;
 
   // Inputs: descriptors, their addresses in a stack array.
-  SmallVector<Value> inputs;
-  for (Value input : op.getInputs()) {
+  ValueRange inputs = op.getInputs();
+  for (Value input : inputs)
     if (!isa<MemRefType>(input.getType()))
       return op.emitOpError()
              << "proxy inputs must be buffers (other arguments are bound "
                 "by the handler), got "
              << input.getType();
-    inputs.push_back(TensorDescriptorOp::create(b, loc, call.ptrType(), input));
-  }
-  Value array = LLVM::AllocaOp::create(
-      b, loc, call.ptrType(), call.ptrType(),
-      call.i64(std::max<size_t>(1, inputs.size())), /*alignment=*/8);
-  for (auto [index, descriptor] : llvm::enumerate(inputs)) {
-    Value at =
-        LLVM::GEPOp::create(b, loc, call.ptrType(), call.ptrType(), array,
-                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
-    LLVM::StoreOp::create(b, loc, descriptor, at);
-  }
+  Value array = call.descriptorArray(inputs);
   SmallVector<Attribute> typeAttrs;
   for (Type t : resultTypes)
     typeAttrs.push_back(TypeAttr::get(t));
@@ -564,5 +572,63 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
       result.replaceAllUsesWith(element.front());
   }
   dead.push_back(op);
+  return success();
+}
+
+/// A collective: wrapper_collective_start(collective, group, reduce_op,
+/// group_size, device, #inputs, inputs, #outputs, outputs, &work) where the
+/// start was, wrapper_collective_wait(work) where its wait is.
+LogicalResult WrapperLowerExternABIPass::lowerCollective(CollectiveStartOp op) {
+  CollectiveWaitOp wait = op.getWait();
+  if (!wait)
+    return op.emitOpError() << "has no single wait to lower";
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  CallLowering call(b, loc);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto constant32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  std::optional<int32_t> reduce =
+      op.getReduceOp() ? getReduceOpCode(*op.getReduceOp()) : std::nullopt;
+  DeviceAttr device =
+      getBufferDevice(cast<MemRefType>(op.getOutputs()[0].getType()));
+  std::string group = op.getGroup().str();
+  Value groupString = LLVM::createGlobalString(
+      loc, b, "__wrapper_group_name_" + std::to_string(groupNames++),
+      StringRef(group.c_str(), group.size() + 1), LLVM::Linkage::Internal);
+  Value work =
+      LLVM::AllocaOp::create(b, loc, call.ptrType(), i64, call.i64(1), 8);
+  SmallVector<Value> operands = {
+      constant32(
+          static_cast<int32_t>(*symbolizeCollectiveKind(op.getCollective()))),
+      groupString,
+      constant32(reduce.value_or(-1)),
+      call.i64(op.getGroupSize().value_or(0)),
+      constant32(device.isCUDA() ? device.getOrdinal() : -1),
+      constant32(op.getInputs().size()),
+      call.descriptorArray(op.getInputs()),
+      constant32(op.getOutputs().size()),
+      call.descriptorArray(op.getOutputs()),
+      work};
+  FailureOr<func::FuncOp> start =
+      declare(op, "wrapper_collective_start",
+              b.getFunctionType(ValueRange(operands).getTypes(), {i32}));
+  if (failed(start))
+    return failure();
+  std::string what = ("_c10d_functional::" + op.getCollective()).str();
+  Value status = func::CallOp::create(b, loc, *start, operands).getResult(0);
+  CheckStatusOp::create(b, loc, status, b.getStringAttr(what));
+  Value handle = LLVM::LoadOp::create(b, loc, i64, work);
+
+  b.setInsertionPoint(wait);
+  FailureOr<func::FuncOp> finish =
+      declare(wait, "wrapper_collective_wait", b.getFunctionType({i64}, {i32}));
+  if (failed(finish))
+    return failure();
+  status = func::CallOp::create(b, wait.getLoc(), *finish, handle).getResult(0);
+  CheckStatusOp::create(b, wait.getLoc(), status, b.getStringAttr(what));
+  wait.erase();
+  op.erase();
   return success();
 }

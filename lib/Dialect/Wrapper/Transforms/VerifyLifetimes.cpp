@@ -80,9 +80,65 @@ struct WrapperVerifyLifetimesPass
       failed = true;
     };
 
+    // Storage that a collective in flight holds: its start, and whether it
+    // only reads it (an input of a gather or scatter).
+    llvm::MapVector<Value, std::pair<CollectiveStartOp, bool>> inFlight;
+    auto checkInFlight = [&](Operation *user, Value operand) {
+      auto it = inFlight.find(getStorageRoot(operand));
+      if (it == inFlight.end() || it->second.first == user)
+        return;
+      // Others may read what the collective only reads.
+      if (it->second.second) {
+        auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+        if (effects &&
+            !effects.getEffectOnValue<MemoryEffects::Write>(operand)
+                 .has_value() &&
+            !effects.getEffectOnValue<MemoryEffects::Free>(operand).has_value())
+          return;
+      }
+      InFlightDiagnostic diag =
+          user->emitError()
+          << "uses storage while a collective on it is in flight";
+      diag.attachNote(it->second.first.getLoc())
+          << "the collective starts here; wait for it first";
+      failed = true;
+    };
+
     for (auto [index, opRef] : llvm::enumerate(block)) {
       Operation *op = &opRef;
       position[op] = index;
+      if (auto wait = dyn_cast<CollectiveWaitOp>(op)) {
+        if (CollectiveStartOp start = wait.getStart())
+          for (Value operand : start->getOperands())
+            inFlight.erase(getStorageRoot(operand));
+        continue;
+      }
+      if (!isa<CollectiveStartOp>(op))
+        for (Value operand : op->getOperands())
+          if (isa<MemRefType>(operand.getType()))
+            checkInFlight(op, operand);
+      if (auto start = dyn_cast<CollectiveStartOp>(op)) {
+        for (Value operand : start->getOperands())
+          useOf(op, operand);
+        for (auto [operands, reads] :
+             {std::make_pair(start.getInputs(), true),
+              std::make_pair(start.getOutputs(), false)})
+          for (Value operand : operands) {
+            Value root = getStorageRoot(operand);
+            auto [it, inserted] = inFlight.insert({root, {start, reads}});
+            if (!inserted && it->second.first != start) {
+              InFlightDiagnostic diag =
+                  start.emitError() << "starts a collective on storage that "
+                                       "another collective in flight holds";
+              diag.attachNote(it->second.first.getLoc())
+                  << "that collective starts here";
+              failed = true;
+            } else if (!inserted && !reads) {
+              it->second.second = false;
+            }
+          }
+        continue;
+      }
       if (auto free = dyn_cast<FreeOp>(op)) {
         end(free, free.getBuffer(), StorageState::Freed, storage, failed);
         continue;
@@ -153,6 +209,10 @@ struct WrapperVerifyLifetimesPass
     for (auto &[pool, views] : pools) {
       for (PoolView &view : views)
         for (Operation *user : view.view->getUsers()) {
+          // A view in flight is live until its collective's wait.
+          if (auto start = dyn_cast<CollectiveStartOp>(user))
+            if (CollectiveWaitOp wait = start.getWait())
+              user = wait;
           Operation *ancestor = block.findAncestorOpInBlock(*user);
           if (ancestor)
             view.last = std::max(view.last, position[ancestor]);

@@ -92,6 +92,24 @@ def Wrapper_ListType : Wrapper_ContainerType<"List", "list"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Collectives in flight
+//===----------------------------------------------------------------------===//
+
+def Wrapper_WorkType : Wrapper_Type<"Work", "work"> {
+  let summary = "A collective in flight";
+  let description = [{
+    What `wrapper.collective_start` returns and `wrapper.collective_wait`
+    takes: the handle of a collective that runs asynchronously, like the
+    `Work` object of `torch.distributed`. Each is waited for exactly once.
+
+    ```mlir
+    !wrapper.work
+    ```
+  }];
+  let builderCall = "$_builder.getType<::mlir::wrapper::WorkType>()";
+}
+
 def Wrapper_ContainerTypeDef : Type<
     Or<[Wrapper_TupleType.predicate, Wrapper_ListType.predicate]>,
     "tuple or list of buffers">;

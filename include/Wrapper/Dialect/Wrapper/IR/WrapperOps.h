@@ -38,6 +38,28 @@ struct AnnotationResource
   StringRef getName() final { return "wrapper.annotation"; }
 };
 
+/// What collectives write: the order of the collectives of the program, which
+/// every rank must issue alike.
+struct CollectivesResource
+    : public SideEffects::Resource::Base<CollectivesResource> {
+  StringRef getName() final { return "wrapper.collectives"; }
+};
+
+/// The collectives of `wrapper.collective_start`; the values are the
+/// runtime's `wrapper_collective` codes (WrapperShim.h).
+enum class CollectiveKind : int32_t {
+  AllReduce = 0,
+  AllGatherIntoTensor = 1,
+  ReduceScatterTensor = 2,
+};
+
+/// The collective named `name` (`all_reduce`, ...), if there is one.
+std::optional<CollectiveKind> symbolizeCollectiveKind(StringRef name);
+
+/// The runtime's `wrapper_reduce_op` code of a reduction name (`sum`, `avg`,
+/// `product`, `min`, `max`), if there is one.
+std::optional<int32_t> getReduceOpCode(StringRef name);
+
 namespace detail {
 LogicalResult verifyBufferTypes(Operation *op);
 } // namespace detail

@@ -35,6 +35,9 @@ def Wrapper_DebugOutput : Resource<"::mlir::wrapper::DebugOutputResource">;
 // The annotations of the program text (comments): written so that comments
 // are never erased as dead code, and ordered only among themselves.
 def Wrapper_Annotation : Resource<"::mlir::wrapper::AnnotationResource">;
+// The collectives of a process group: every rank must issue them in the same
+// order, so the ops that start and finish them stay in program order.
+def Wrapper_Collectives : Resource<"::mlir::wrapper::CollectivesResource">;
 
 def Wrapper_Buffer : MemRefOf<[AnyType]>;
 def Wrapper_BufferOrContainer : AnyTypeOf<[Wrapper_Buffer,
@@ -511,6 +514,90 @@ def Wrapper_MultiOutputOp : Wrapper_Op<"multi_output", [
     $source `` $indices attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+def Wrapper_CollectiveStartOp : Wrapper_Op<"collective_start", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>
+  ]> {
+  let summary = "Starts a collective on a process group (c10d_functional)";
+  let description = [{
+    Starts the collective `collective` of PyTorch's `_c10d_functional` ops on
+    the process group named `group` and returns its handle; the collective
+    runs asynchronously until `wrapper.collective_wait` on the handle, which
+    must follow in the same block. Until then its buffers are *in flight*:
+    no other op may write them, read the outputs, or free them, and the
+    memory planner keeps them live (`--wrapper-verify-lifetimes` checks it).
+
+    * `all_reduce`: reduces each buffer of `outs` over the group's ranks in
+      place (`reduce` is `sum`, `avg`, `product`, `min` or `max`); no `ins`.
+      Several `outs` are one coalesced collective.
+    * `all_gather_into_tensor`: output i is the concatenation along dim 0 of
+      input i of every rank (`size` ranks): its dim 0 is `size` times the
+      input's.
+    * `reduce_scatter_tensor`: input i, reduced over the ranks with
+      `reduce`, split into `size` chunks along dim 0; each rank gets its
+      chunk in output i.
+
+    Inputs and outputs pair up by position and have the same element type;
+    every buffer lives on the same device. All ranks must start the same
+    collectives in the same order.
+
+    ```mlir
+    %work = wrapper.collective_start "all_reduce" outs(%grad : memref<64xf32>)
+        group "0" reduce "sum" -> !wrapper.work
+    wrapper.collective_wait %work
+    %w1 = wrapper.collective_start "all_gather_into_tensor"
+        ins(%x : memref<4x8xf32>) outs(%y : memref<8x8xf32>) group "0" size 2
+        -> !wrapper.work
+    ```
+  }];
+  let arguments = (ins StrAttr:$collective,
+                       Variadic<Wrapper_Buffer>:$inputs,
+                       Variadic<Wrapper_Buffer>:$outputs,
+                       StrAttr:$group,
+                       OptionalAttr<StrAttr>:$reduce_op,
+                       OptionalAttr<I64Attr>:$group_size);
+  let results = (outs Wrapper_WorkType:$work);
+  let assemblyFormat = [{
+    $collective (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` `group` $group
+    (`reduce` $reduce_op^)? (`size` $group_size^)? attr-dict `->` type($work)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The wait that finishes this collective (null in invalid IR).
+    CollectiveWaitOp getWait();
+  }];
+}
+
+def Wrapper_CollectiveWaitOp : Wrapper_Op<"collective_wait", [
+    MemoryEffects<[MemWrite<Wrapper_Collectives>]>
+  ]> {
+  let summary = "Waits for a collective (wait_tensor)";
+  let description = [{
+    Blocks until the collective that `wrapper.collective_start` returned
+    `work` for has finished; from here on its outputs hold the result and
+    its buffers may be used and freed again.
+
+    ```mlir
+    wrapper.collective_wait %work
+    ```
+  }];
+  let arguments = (ins Wrapper_WorkType:$work);
+  let assemblyFormat = "$work attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The collective this waits for.
+    CollectiveStartOp getStart() {
+      return getWork().getDefiningOp<CollectiveStartOp>();
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -159,6 +159,75 @@ def WrapperDedupeConstantsPass
   ];
 }
 
+def WrapperBucketCollectivesPass
+    : Pass<"wrapper-bucket-collectives", "::mlir::ModuleOp"> {
+  let summary = "Merges all_reduces into buckets and overlaps them with "
+                "compute";
+  let description = [{
+    Data-parallel training all-reduces every gradient; one collective per
+    gradient pays the latency of the network (or of NCCL's launch) per
+    tensor. As DDP and Inductor's `comms.py` do, this pass merges the
+    `all_reduce` collectives of each graph into buckets: collectives on the
+    same process group, with the same reduction, element type and device,
+    whose buffers have static sizes, taken in program order until a bucket
+    holds `bucket-bytes` (DDP's default, 25 MiB). A collective joins the
+    open bucket only when no member's wait comes before it, so a collective
+    that depends on another's result is never merged with it. The merged
+    collective starts where its last member started and is waited for where
+    its first member was.
+
+    Modes (`mode=`):
+
+    - `concat` (default, seed 002's all_reduce bucketing): the members are
+      copied into one new buffer, one `all_reduce` runs on it (so a scaling
+      such as `avg` is done once on the concatenated buffer), and the
+      results are copied back after the wait.
+    - `coalesced`: one coalesced `all_reduce` over all members' buffers, no
+      copies (the process group reduces them as a group).
+
+    With `schedule` (default on), before and after merging, every
+    collective's start is raised as early as its buffers allow (past ops
+    that do not touch them) and its wait is sunk as late as the uses of its
+    buffers allow, so that communication overlaps the compute in between.
+    Collectives may pass each other: every rank compiles the same graph
+    with the same passes and so issues them in one order. Scheduled first,
+    the starts stand in the order their buffers become ready, and buckets
+    fill in that order (as DDP's fill in the order backward produces
+    gradients). With `report`, a remark on each graph gives the buckets
+    formed and how many of its all_reduces they merged.
+
+    Before (`bucket-bytes=1024`):
+    ```mlir
+    %w0 = wrapper.collective_start "all_reduce" outs(%g0 : memref<64xf32>) group "0" reduce "avg" -> !wrapper.work
+    wrapper.collective_wait %w0
+    %w1 = wrapper.collective_start "all_reduce" outs(%g1 : memref<32xf32>) group "0" reduce "avg" -> !wrapper.work
+    wrapper.collective_wait %w1
+    ```
+    After (`mode=coalesced`):
+    ```mlir
+    %work = wrapper.collective_start "all_reduce" outs(%g0, %g1 : memref<64xf32>, memref<32xf32>) group "0" reduce "avg" -> !wrapper.work
+    wrapper.collective_wait %work
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"bucketBytes", "bucket-bytes", "int64_t",
+           /*default=*/"25 * 1024 * 1024",
+           "Most bytes in one bucket (0: no merging)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"concat\"",
+           "How a bucket is reduced: concat or coalesced">,
+    Option<"schedule", "schedule", "bool", /*default=*/"true",
+           "Raise starts and sink waits to overlap communication">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the buckets of each graph">
+  ];
+  let statistics = [
+    Statistic<"numBuckets", "buckets", "Buckets of two or more collectives">,
+    Statistic<"numMerged", "merged", "Collectives merged into buckets">
+  ];
+}
+
 def WrapperDedupeKernelsPass
     : Pass<"wrapper-dedupe-kernels", "::mlir::ModuleOp"> {
   let summary = "Compiles identical kernel bodies once";
