@@ -386,6 +386,11 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   // map to kernel launches on one stream.
   addBufferization(pm);
   if (options.wrapperHost) {
+    // Collectives become runtime calls; extern calls stay (and are refused
+    // on the device by the host lowering).
+    WrapperLowerExternABIPassOptions collectives;
+    collectives.collectivesOnly = true;
+    pm.addPass(createWrapperLowerExternABIPass(collectives));
     pm.addPass(createConvertWrapperToStandardPass());
     pm.addPass(createInlinerPass());
   }

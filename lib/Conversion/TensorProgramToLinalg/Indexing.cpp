@@ -326,7 +326,7 @@ struct LowerSliceScatter : public OpRewritePattern<tp::SliceScatterOp> {
 /// scatter: a loop nest over the index (scf.for carrying the result
 /// tensor), each step writing one value with tensor.insert, in row-major
 /// order so that a later write wins; bufferization copies the input once
-/// and writes in place.
+/// and writes in place. With one index per full row, a parallel select.
 struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tp::ScatterOp op,
@@ -345,6 +345,58 @@ struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
       steps.push_back(one);
     }
     tp::ScatterReduce reduce = op.getReduce();
+    auto combine = [&](OpBuilder &b, Location l, Value old, Value value) {
+      if (reduce == tp::ScatterReduce::none)
+        return value;
+      ReductionKind kind =
+          reduce == tp::ScatterReduce::add   ? ReductionKind::Sum
+          : reduce == tp::ScatterReduce::mul ? ReductionKind::Prod
+          : reduce == tp::ScatterReduce::max ? ReductionKind::Max
+                                             : ReductionKind::Min;
+      return reductionCombineImpl(b, l, kind, old, value);
+    };
+
+    // One index per row along `dim`, rows as wide as the input's (what
+    // nll_loss's backward scatters): each output element is a select of the
+    // input and the row's value, one parallel generic with no write
+    // conflicts (a GPU kernel on CUDA, where a loop nest would stay on the
+    // host).
+    auto indexType = cast<RankedTensorType>(index.getType());
+    auto inputType = cast<RankedTensorType>(input.getType());
+    bool rows = indexType.getDimSize(dim) == 1 &&
+                cast<RankedTensorType>(src.getType()).getShape() ==
+                    indexType.getShape();
+    for (int64_t d = 0; d < rank && rows; ++d)
+      rows = d == dim || (!indexType.isDynamicDim(d) &&
+                          indexType.getDimSize(d) == inputType.getDimSize(d));
+    if (rows) {
+      SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
+      Value init = createEmpty(rewriter, loc, op.getType(),
+                               dynamicOf(op.getType(), sizes));
+      AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+      AffineMap row =
+          identity.replace(rewriter.getAffineDimExpr(dim),
+                           rewriter.getAffineConstantExpr(0), rank, 0);
+      SmallVector<utils::IteratorType> iterators(rank,
+                                                 utils::IteratorType::parallel);
+      auto generic = linalg::GenericOp::create(
+          rewriter, loc, op.getType(), ValueRange{input, index, src}, init,
+          ArrayRef<AffineMap>{identity, row, row, identity}, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value at = clampedIndex(b, l, args[1], n);
+            Value position = linalg::IndexOp::create(b, l, dim);
+            Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              position, at);
+            Value written = combine(b, l, args[0], args[2]);
+            linalg::YieldOp::create(
+                b, l,
+                arith::SelectOp::create(b, l, hit, written, args[0])
+                    .getResult());
+          });
+      rewriter.replaceOp(op, generic.getResults());
+      return success();
+    }
+
     scf::LoopNest nest = scf::buildLoopNest(
         rewriter, loc, lbs, ubs, steps, ValueRange{input},
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -354,15 +406,9 @@ struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
           Value value = tensor::ExtractOp::create(b, l, src, ivs);
           SmallVector<Value> coords(ivs);
           coords[dim] = clampedIndex(b, l, at, n);
-          if (reduce != tp::ScatterReduce::none) {
-            Value old = tensor::ExtractOp::create(b, l, current, coords);
-            ReductionKind kind =
-                reduce == tp::ScatterReduce::add   ? ReductionKind::Sum
-                : reduce == tp::ScatterReduce::mul ? ReductionKind::Prod
-                : reduce == tp::ScatterReduce::max ? ReductionKind::Max
-                                                   : ReductionKind::Min;
-            value = reductionCombineImpl(b, l, kind, old, value);
-          }
+          if (reduce != tp::ScatterReduce::none)
+            value = combine(
+                b, l, tensor::ExtractOp::create(b, l, current, coords), value);
           return {tensor::InsertOp::create(b, l, value, current, coords)
                       .getResult()};
         });

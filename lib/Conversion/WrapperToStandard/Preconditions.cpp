@@ -10,6 +10,8 @@
 #include "Wrapper/Conversion/WrapperToStandard/WrapperToStandard.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::wrapper;
 
@@ -29,6 +31,12 @@ static bool lowersDeviceBuffers(Operation *op) {
   if (isa<AllocOp, FreeOp, FreeIfNotReusedOp, ReuseOp, ViewOp, ReinterpretOp,
           CallOp, GetConstantOp, ReturnOp, CommentOp>(op))
     return true;
+  // The descriptors of a collective's device buffers (the runtime passes
+  // the device pointers on, never reads them on the host).
+  if (auto descriptor = dyn_cast<TensorDescriptorOp>(op))
+    return llvm::any_of(descriptor->getUsers(), [](Operation *user) {
+      return isa<LLVM::StoreOp>(user);
+    });
   return !isa<WrapperDialect>(op->getDialect()) &&
          llvm::none_of(op->getResultTypes(),
                        [](Type type) { return isa<MemRefType>(type); });

@@ -295,7 +295,8 @@ struct WrapperLowerExternABIPass
   void runOnOperation() override {
     SmallVector<Operation *> calls;
     getOperation().walk([&](Operation *op) {
-      if (isa<ExternOutOp, ExternAllocOp, CollectiveStartOp>(op))
+      if (isa<CollectiveStartOp>(op) ||
+          (!collectivesOnly && isa<ExternOutOp, ExternAllocOp>(op)))
         calls.push_back(op);
     });
     SmallVector<Operation *> dead;

@@ -355,7 +355,19 @@ def WrapperLowerExternABIPass
         : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
     wrapper.check_status %0, "aten::mm" : i32
     ```
+
+    Collectives (`wrapper.collective_start` and its `wrapper.collective_wait`)
+    become `wrapper_collective_start(collective, group, reduce_op,
+    group_size, device, #inputs, inputs, #outputs, outputs, &work)` where the
+    start was and `wrapper_collective_wait(work)` where the wait was, each
+    followed by `wrapper.check_status` (docs/Runtime.md, "Collectives").
+    With `collectives-only` (what the CUDA pipeline runs), extern calls are
+    left alone.
   }];
+  let options = [
+    Option<"collectivesOnly", "collectives-only", "bool", /*default=*/"false",
+           "Lower only the collectives">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
