@@ -7,6 +7,7 @@ line with what it measured against eager PyTorch on the same rank.
 """
 
 import copy
+import faulthandler
 import json
 import os
 import sys
@@ -102,6 +103,10 @@ def training(device, bucket_bytes, bucket_mode):
 
 
 def main():
+    # A hung collective prints every thread's stack and exits instead of
+    # holding the test until its timeout.
+    faulthandler.dump_traceback_later(int(os.environ.get("WRAPPER_WORKER_TIMEOUT", "500")),
+                                      exit=True)
     scenario = sys.argv[1]
     backend = os.environ.get("BACKEND", "gloo")
     dist.init_process_group(backend)

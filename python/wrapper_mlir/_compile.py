@@ -114,12 +114,32 @@ def _cuda_runtime():
 _bound_device = None
 
 
+def _compile_device():
+    """The CUDA device ordinal a program compiled now runs on: the one the
+    runtime will bind to (see _cuda_device)."""
+    if _bound_device is not None:
+        return _bound_device
+    if "WRAPPER_CUDA_DEVICE" in os.environ:
+        return int(os.environ["WRAPPER_CUDA_DEVICE"])
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        return torch.cuda.current_device()
+    return 0
+
+
 def _cuda_device():
     """The device the CUDA runtime is bound to (asked once: it never
-    changes after initialization)."""
+    changes after initialization). Unless WRAPPER_CUDA_DEVICE says
+    otherwise, the runtime binds to PyTorch's current device when PyTorch
+    has initialized CUDA (so that each rank of a distributed job, which
+    calls torch.cuda.set_device, runs on its own GPU), else to device 0."""
     global _bound_device
     if _bound_device is None:
         runtime = _cuda_runtime()
+        torch = sys.modules.get("torch")
+        if ("WRAPPER_CUDA_DEVICE" not in os.environ and torch is not None
+                and torch.cuda.is_initialized()):
+            runtime.wrapper_cuda_init(ctypes.c_int32(torch.cuda.current_device()))
         device = runtime.wrapper_cuda_device()
         if device < 0:
             raise WrapperError(runtime.wrapper_last_error().decode())
@@ -262,6 +282,14 @@ class CompiledModel:
         self.target = target
         if target == "cpu":
             _share_torch_openmp()
+        elif "torch" in sys.modules:
+            # The runtime bound before the model checks for CUDA: on
+            # PyTorch's current device (each rank of a job its own).
+            # Without CUDA, creating the model says so.
+            try:
+                _cuda_device()
+            except WrapperError:
+                pass
         try:
             # `handle`: a library loaded already (a package's), whose owner
             # unloads it: no reference of ours.
@@ -638,6 +666,7 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
         command.append(f"--entry={entry}")
     if target != "cpu":
         command.append(f"--target={target}")
+        command.append(f"--cuda-device=cuda:{_compile_device()}")
     elif weights or weights_mode == "external":
         # Weights appended to model.so (or in a file next to it) and mapped
         # at load: LLVM never sees them (embedding them costs seconds per

@@ -17,6 +17,7 @@ same step in PyTorch is the tests' reference."""
 import ctypes
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -444,6 +445,14 @@ class TrainingStep:
         self._library_path = str(library)
         if owned:
             weakref.finalize(self, shutil.rmtree, workdir, ignore_errors=True)
+        if target == "cuda" and "torch" in sys.modules:
+            # The runtime on PyTorch's current device (each rank its own).
+            from ._compile import _cuda_device
+
+            try:
+                _cuda_device()
+            except WrapperError:
+                pass  # creating the trainer says why CUDA is unavailable
         try:
             lib = ctypes.CDLL(self._library_path)
         except OSError as error:

@@ -314,7 +314,9 @@ static wrapper_status readyUnlocked(void) {
 }
 
 int32_t wrapper_cuda_available(void) {
-  return wrapper_cuda_init(defaultDevice()) == WRAPPER_OK;
+  // Bound already: to whichever device that was (a caller may have chosen
+  // one with wrapper_cuda_init); else to the default one.
+  return readyUnlocked() == WRAPPER_OK;
 }
 
 wrapper_status wrapper_cuda_device_info(char *name, size_t name_size,

@@ -72,6 +72,10 @@ struct CompilerCLOptions {
                        cl::cat(category)),
         cudaChip("cuda-chip", cl::desc("GPU architecture of --target=cuda"),
                  cl::init("sm_90"), cl::cat(category)),
+        cudaDevice("cuda-device",
+                   cl::desc("The device a --target=cuda program runs on: "
+                            "cuda or cuda:N"),
+                   cl::init("cuda"), cl::cat(category)),
         cudaBinary("cuda-binary",
                    cl::desc("What the kernels of --target=cuda are stored "
                             "as"),
@@ -84,7 +88,8 @@ struct CompilerCLOptions {
                                          "toolkit's ptxas")),
                    cl::cat(category)) {
     showDefaults(parallel, fuse, foldConstants, tileElements, gemm, vectorize,
-                 cudaChip, collectiveBucketBytes, collectiveBucketMode);
+                 cudaChip, cudaDevice, collectiveBucketBytes,
+                 collectiveBucketMode);
     appendDefaultToHelp(planMemory, "reuse");
     appendDefaultToHelp(cudaBinary, "ptx");
   }
@@ -97,7 +102,8 @@ struct CompilerCLOptions {
   cl::opt<std::string> collectiveBucketMode;
   cl::opt<int64_t> tileElements;
   cl::opt<bool> gemm, vectorize;
-  cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip;
+  cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip,
+      cudaDevice;
   cl::opt<CUDABinaryFormat> cudaBinary;
 };
 
@@ -164,6 +170,7 @@ mlir::wrapper::setCUDAPipelineOptions(CUDAPipelineOptions &options,
   assert(clOptions && "registerCompilerCLOptions was not called");
   setFrontendOptions(options);
   options.chip = clOptions->cudaChip;
+  options.device = clOptions->cudaDevice;
   options.binary = clOptions->cudaBinary;
   if (std::optional<std::string> problem = checkPipelineOptions(options)) {
     error = *problem;
