@@ -2,6 +2,7 @@
 // RUN: wrapper-opt %s -split-input-file -wrapper-bucket-collectives="bucket-bytes=1024" -wrapper-verify-lifetimes | FileCheck %s --check-prefix=CONCAT
 // RUN: wrapper-opt %s -split-input-file -wrapper-bucket-collectives="bucket-bytes=0 schedule=false" | FileCheck %s --check-prefix=OFF
 // RUN: wrapper-opt %s -split-input-file -wrapper-bucket-collectives="bucket-bytes=1024 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: wrapper-opt %s -split-input-file -wrapper-bucket-collectives="bucket-bytes=1024 first-bucket-bytes=256 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRST
 
 // Three gradients of one group, each produced, reduced and then used by an
 // update: one bucket. The merged collective starts after the last producer
@@ -50,6 +51,9 @@ func.func private @use_impl(%a: memref<?xf32>) {
 // OFF-COUNT-3: wrapper.collective_start "all_reduce"
 
 // REPORT: remark: collective buckets: 1 merging 3 of 3 all_reduces (concat, at most 1024 bytes each)
+// The first bucket holds at most 256 bytes: the first gradient alone; the
+// other two make the second bucket.
+// FIRST: remark: collective buckets: 1 merging 2 of 3 all_reduces
 wrapper.graph @gradients() {
   %g0 = wrapper.alloc() : memref<64xf32>
   wrapper.call @produce(%g0) : memref<64xf32>
@@ -144,6 +148,8 @@ wrapper.graph @dynamic(%n: index) {
 
 // RUN: not wrapper-opt %s -split-input-file -wrapper-bucket-collectives="mode=ring" 2>&1 | FileCheck %s --check-prefix=BADMODE
 // BADMODE: --wrapper-bucket-collectives: unknown mode 'ring'; expected 'concat' or 'coalesced'
+// RUN: not wrapper-opt %s -split-input-file -wrapper-bucket-collectives="first-bucket-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// BADSIZE: --wrapper-bucket-collectives: bucket-bytes and first-bucket-bytes must not be negative, got 26214400 and -1
 wrapper.graph @empty() {
   wrapper.return
 }

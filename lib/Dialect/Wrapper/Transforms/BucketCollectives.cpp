@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir {
@@ -248,6 +249,9 @@ LogicalResult WrapperBucketCollectivesPass::bucketGraph(GraphOp graph) {
 
   SmallVector<Bucket> done;
   llvm::MapVector<BucketKey, Bucket> open;
+  // The kinds whose first bucket was closed (the later ones take
+  // bucket-bytes).
+  llvm::DenseSet<BucketKey> started;
   unsigned candidates = 0;
   for (CollectiveStartOp start : block.getOps<CollectiveStartOp>()) {
     if (start.getCollective() == "all_reduce")
@@ -262,11 +266,15 @@ LogicalResult WrapperBucketCollectivesPass::bucketGraph(GraphOp graph) {
                   element};
     int64_t bytes = getBytes(start);
     auto it = open.find(key);
-    if (it != open.end() && (it->second.bytes + bytes > bucketBytes ||
+    int64_t cap = started.contains(key)
+                      ? static_cast<int64_t>(bucketBytes)
+                      : std::min<int64_t>(bucketBytes, firstBucketBytes);
+    if (it != open.end() && (it->second.bytes + bytes > cap ||
                              it->second.firstWaitPosition < position[start])) {
       done.push_back(std::move(it->second));
       open.erase(it);
       it = open.end();
+      started.insert(key);
     }
     Bucket &bucket = open[key];
     bucket.members.push_back({start, wait});
@@ -308,10 +316,12 @@ void WrapperBucketCollectivesPass::runOnOperation() {
                                << mode << "'; expected 'concat' or 'coalesced'";
     return signalPassFailure();
   }
-  if (bucketBytes < 0) {
-    getOperation().emitError() << "--wrapper-bucket-collectives: bucket-bytes "
-                                  "must not be negative, got "
-                               << bucketBytes;
+  if (bucketBytes < 0 || firstBucketBytes < 0) {
+    getOperation().emitError()
+        << "--wrapper-bucket-collectives: bucket-bytes and first-bucket-bytes "
+           "must not be negative, got "
+        << static_cast<int64_t>(bucketBytes) << " and "
+        << static_cast<int64_t>(firstBucketBytes);
     return signalPassFailure();
   }
   ModuleOp module = getOperation();

@@ -170,7 +170,9 @@ def WrapperBucketCollectivesPass
     `all_reduce` collectives of each graph into buckets: collectives on the
     same process group, with the same reduction, element type and device,
     whose buffers have static sizes, taken in program order until a bucket
-    holds `bucket-bytes` (DDP's default, 25 MiB). A collective joins the
+    holds `bucket-bytes` (DDP's default, 25 MiB; the first bucket of each
+    kind at most `first-bucket-bytes`, DDP's 1 MiB, so that communication
+    starts as soon as the first gradients are ready). A collective joins the
     open bucket only when no member's wait comes before it, so a collective
     that depends on another's result is never merged with it. The merged
     collective starts where its last member started and is waited for where
@@ -215,6 +217,10 @@ def WrapperBucketCollectivesPass
     Option<"bucketBytes", "bucket-bytes", "int64_t",
            /*default=*/"25 * 1024 * 1024",
            "Most bytes in one bucket (0: no merging)">,
+    Option<"firstBucketBytes", "first-bucket-bytes", "int64_t",
+           /*default=*/"1024 * 1024",
+           "Most bytes in the first bucket of each kind (DDP's 1 MiB: "
+           "communication starts early)">,
     Option<"mode", "mode", "std::string", /*default=*/"\"concat\"",
            "How a bucket is reduced: concat or coalesced">,
     Option<"schedule", "schedule", "bool", /*default=*/"true",
