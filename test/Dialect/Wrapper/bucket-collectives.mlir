@@ -124,6 +124,48 @@ wrapper.graph @apart(%x: memref<8xf32>) {
 
 // -----
 
+// Each gradient's update right after its reduction (as an optimizer's
+// step comes out of the host graph): the updates and frees that consume
+// the reduced gradients move after the later gradients' producers, in their
+// order, so the reductions form one bucket and their wait comes once.
+
+wrapper.kernel @produce = @produce_impl
+func.func private @produce_impl(%a: memref<?xf32>) {
+  return
+}
+wrapper.kernel @update = @update_impl
+func.func private @update_impl(%g: memref<?xf32>, %p: memref<?xf32>) {
+  return
+}
+
+// COAL-LABEL: wrapper.graph @updates_after_each
+// COAL: wrapper.call @produce(%[[G0:.*]]) : memref<64xf32>
+// COAL: wrapper.call @produce(%[[G1:.*]]) : memref<32xf32>
+// COAL-NEXT: %[[W:.*]] = wrapper.collective_start "all_reduce" outs(%[[G0]], %[[G1]] : memref<64xf32>, memref<32xf32>)
+// COAL-NEXT: wrapper.collective_wait %[[W]]
+// COAL-NEXT: wrapper.call @update(%[[G0]], %arg0)
+// COAL-NEXT: wrapper.free %[[G0]]
+// COAL-NEXT: wrapper.call @update(%[[G1]], %arg1)
+// COAL-NEXT: wrapper.free %[[G1]]
+// COAL-NEXT: wrapper.return
+wrapper.graph @updates_after_each(%p0: memref<64xf32> {wrapper.mutated}, %p1: memref<32xf32> {wrapper.mutated}) {
+  %g0 = wrapper.alloc() : memref<64xf32>
+  wrapper.call @produce(%g0) : memref<64xf32>
+  %w0 = wrapper.collective_start "all_reduce" outs(%g0 : memref<64xf32>) group "0" reduce "avg" -> !wrapper.work
+  wrapper.collective_wait %w0
+  wrapper.call @update(%g0, %p0) : memref<64xf32>, memref<64xf32>
+  wrapper.free %g0 : memref<64xf32>
+  %g1 = wrapper.alloc() : memref<32xf32>
+  wrapper.call @produce(%g1) : memref<32xf32>
+  %w1 = wrapper.collective_start "all_reduce" outs(%g1 : memref<32xf32>) group "0" reduce "avg" -> !wrapper.work
+  wrapper.collective_wait %w1
+  wrapper.call @update(%g1, %p1) : memref<32xf32>, memref<32xf32>
+  wrapper.free %g1 : memref<32xf32>
+  wrapper.return
+}
+
+// -----
+
 // Dynamic sizes are not bucketed; each start rises to its buffer.
 
 // COAL-LABEL: wrapper.graph @dynamic

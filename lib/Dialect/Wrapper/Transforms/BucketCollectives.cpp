@@ -236,12 +236,56 @@ static void schedule(GraphOp graph) {
   }
 }
 
+/// Moves the kernel calls and frees that consume what collectives produced
+/// (and, transitively, what those calls touch) as late as the ops after
+/// them allow, last first: an optimizer update placed right after its
+/// gradient's reduction would otherwise need the wait at once, and cut
+/// every bucket there.
+static void sinkConsumers(GraphOp graph) {
+  Block &block = graph.getBody().front();
+  llvm::SmallPtrSet<Value, 8> cone;
+  SmallVector<Operation *> members;
+  for (Operation &op : block) {
+    if (auto wait = dyn_cast<CollectiveWaitOp>(op)) {
+      if (CollectiveStartOp start = wait.getStart())
+        for (Value output : start.getOutputs())
+          cone.insert(getStorageRoot(output));
+      continue;
+    }
+    if (!isa<CallOp, FreeOp>(op) || !touches(&op, cone))
+      continue;
+    members.push_back(&op);
+    if (isa<CallOp>(op))
+      for (Value operand : op.getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          cone.insert(getStorageRoot(operand));
+  }
+  // Members keep their order among themselves.
+  llvm::SmallPtrSet<Operation *, 32> moving(members.begin(), members.end());
+  for (Operation *op : llvm::reverse(members)) {
+    llvm::SmallPtrSet<Value, 8> roots;
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        roots.insert(getStorageRoot(operand));
+    Operation *below = op->getNextNode();
+    while (below && !below->hasTrait<OpTrait::IsTerminator>() &&
+           below->getNumRegions() == 0 && !moving.contains(below) &&
+           !touches(below, roots))
+      below = below->getNextNode();
+    if (below && below != op->getNextNode())
+      op->moveBefore(below);
+  }
+}
+
 LogicalResult WrapperBucketCollectivesPass::bucketGraph(GraphOp graph) {
   // Scheduled first, the starts are in the order their buffers become ready
   // and the waits after them: buckets fill in that order (as DDP's fill in
   // the order backward produces gradients).
-  if (schedule)
+  if (schedule &&
+      !graph.getBody().front().getOps<CollectiveStartOp>().empty()) {
+    sinkConsumers(graph);
     ::schedule(graph);
+  }
   Block &block = graph.getBody().front();
   DenseMap<Operation *, unsigned> position;
   for (auto [index, op] : llvm::enumerate(block))

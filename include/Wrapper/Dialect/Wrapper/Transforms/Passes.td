@@ -187,7 +187,10 @@ def WrapperBucketCollectivesPass
     - `coalesced`: one coalesced `all_reduce` over all members' buffers, no
       copies (the process group reduces them as a group).
 
-    With `schedule` (default on), before and after merging, every
+    With `schedule` (default on), first the kernel calls and frees that
+    consume what collectives produced (an optimizer's updates) move as late
+    as the ops after them allow, in their order; then, before and after
+    merging, every
     collective's start is raised as early as its buffers allow (past ops
     that do not touch them) and its wait is sunk as late as the uses of its
     buffers allow, so that communication overlaps the compute in between.
