@@ -241,8 +241,7 @@ void wrapper_set_proxy_handler(wrapper_proxy_handler handler);
 wrapper_status wrapper_proxy_call(int64_t key, const char *name,
                                   int32_t num_inputs,
                                   const wrapper_tensor *const *inputs,
-                                  int32_t num_outputs,
-                                  wrapper_tensor *outputs);
+                                  int32_t num_outputs, wrapper_tensor *outputs);
 
 /* Allocates result `t` of a proxy call with `dtype` and `sizes` (checked
  * against the sizes the program expects) and fills its sizes and

@@ -85,7 +85,8 @@ static LogicalResult wrapUnfusedOps(func::FuncOp func) {
     // Index operands are recomputed in the kernel from the sizes of its
     // inputs: the chain of size computations behind each, in order.
     SetVector<Operation *> chain;
-    std::function<LogicalResult(Value)> addIndex = [&](Value value) -> LogicalResult {
+    std::function<LogicalResult(Value)> addIndex =
+        [&](Value value) -> LogicalResult {
       Operation *def = value.getDefiningOp();
       if (!def || !tp::isSizeComputation(def))
         return op.emitOpError()

@@ -59,41 +59,46 @@ def _register(name):
     return register(packet)
 
 
-@_register("all_reduce")
-def all_reduce(importer, node, tensor, reduce_op, group_name):
-    return _collective(importer, node, "all_reduce", tensor, {
-        "group_name": f'"{_quote(_string(group_name, "the group"))}"',
-        "reduce_op": f'"{_reduction(reduce_op)}"'})
-
-
-@_register("all_reduce_coalesced")
-def all_reduce_coalesced(importer, node, tensors, reduce_op, group_name):
-    # One collective per tensor; the bucketing pass merges them again.
-    return tuple(_collective(importer, node, "all_reduce", tensor, {
-        "group_name": f'"{_quote(_string(group_name, "the group"))}"',
-        "reduce_op": f'"{_reduction(reduce_op)}"'}, result_index=i)
-        for i, tensor in enumerate(tensors))
-
-
 def _group_size(value):
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise UnsupportedError(f"the group size must be a positive integer, got {value!r}")
     return value
 
 
+def _arguments(group_name, reduce_op=None, group_size=None):
+    """The extern arguments of a collective (name -> attribute text)."""
+    args = {"group_name": f'"{_quote(_string(group_name, "the group"))}"'}
+    if group_size is not None:
+        args["group_size"] = f"{_group_size(group_size)} : i64"
+    if reduce_op is not None:
+        args["reduce_op"] = f'"{_reduction(reduce_op)}"'
+    return args
+
+
+@_register("all_reduce")
+def all_reduce(importer, node, tensor, reduce_op, group_name):
+    return _collective(importer, node, "all_reduce", tensor,
+                       _arguments(group_name, reduce_op=reduce_op))
+
+
+@_register("all_reduce_coalesced")
+def all_reduce_coalesced(importer, node, tensors, reduce_op, group_name):
+    # One collective per tensor; the bucketing pass merges them again.
+    args = _arguments(group_name, reduce_op=reduce_op)
+    return tuple(_collective(importer, node, "all_reduce", tensor, args, result_index=i)
+                 for i, tensor in enumerate(tensors))
+
+
 @_register("all_gather_into_tensor")
 def all_gather_into_tensor(importer, node, tensor, group_size, group_name):
-    return _collective(importer, node, "all_gather_into_tensor", tensor, {
-        "group_name": f'"{_quote(_string(group_name, "the group"))}"',
-        "group_size": f"{_group_size(group_size)} : i64"})
+    return _collective(importer, node, "all_gather_into_tensor", tensor,
+                       _arguments(group_name, group_size=group_size))
 
 
 @_register("reduce_scatter_tensor")
 def reduce_scatter_tensor(importer, node, tensor, reduce_op, group_size, group_name):
-    return _collective(importer, node, "reduce_scatter_tensor", tensor, {
-        "group_name": f'"{_quote(_string(group_name, "the group"))}"',
-        "group_size": f"{_group_size(group_size)} : i64",
-        "reduce_op": f'"{_reduction(reduce_op)}"'})
+    return _collective(importer, node, "reduce_scatter_tensor", tensor,
+                       _arguments(group_name, reduce_op=reduce_op, group_size=group_size))
 
 
 @_register("wait_tensor")

@@ -285,6 +285,31 @@ struct WrapperLowerExternABIPass
     return func;
   }
 
+  /// Calls runtime function `name` with `operands` (declared on first
+  /// use, returning a status) and checks the status, naming `what`.
+  LogicalResult callAndCheck(Operation *at, OpBuilder &b, Location loc,
+                             StringRef name, ValueRange operands,
+                             StringRef what) {
+    FailureOr<func::FuncOp> callee =
+        declare(at, name,
+                b.getFunctionType(operands.getTypes(), {b.getI32Type()}));
+    if (failed(callee))
+      return failure();
+    Value status = func::CallOp::create(b, loc, *callee, operands).getResult(0);
+    CheckStatusOp::create(b, loc, status, b.getStringAttr(what));
+    return success();
+  }
+
+  /// `text` as a NUL-terminated global string `<prefix><n>` (n counting up).
+  static Value cString(OpBuilder &b, Location loc, StringRef prefix,
+                       unsigned &counter, StringRef text) {
+    std::string bytes = text.str();
+    bytes.push_back('\0'); // the global holds exactly the bytes given
+    return LLVM::createGlobalString(loc, b,
+                                    prefix.str() + std::to_string(counter++),
+                                    bytes, LLVM::Linkage::Internal);
+  }
+
   LogicalResult lower(Operation *op, SmallVectorImpl<Operation *> &dead);
   LogicalResult lowerProxy(ExternAllocOp op,
                            SmallVectorImpl<Operation *> &dead);
@@ -540,11 +565,8 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
     typeAttrs.push_back(TypeAttr::get(t));
   Value descriptors = ResultDescriptorsOp::create(b, loc, call.ptrType(),
                                                   b.getArrayAttr(typeAttrs));
-  // A C string: the global holds exactly the bytes given, so add the NUL.
-  Value nameString = LLVM::createGlobalString(
-      loc, b, "__wrapper_proxy_name_" + std::to_string(proxyNames++),
-      StringRef(name.c_str(), name.size() + 1), LLVM::Linkage::Internal);
-  Type i32 = b.getI32Type();
+  Value nameString =
+      cString(b, loc, "__wrapper_proxy_name_", proxyNames, name);
   SmallVector<Value> operands = {
       call.i64(key.getInt()),
       nameString,
@@ -552,13 +574,8 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
       array,
       arith::ConstantIntOp::create(b, loc, resultTypes.size(), 32),
       descriptors};
-  FailureOr<func::FuncOp> shim =
-      declare(op, "wrapper_proxy_call",
-              b.getFunctionType(ValueRange(operands).getTypes(), {i32}));
-  if (failed(shim))
+  if (failed(callAndCheck(op, b, loc, "wrapper_proxy_call", operands, name)))
     return failure();
-  Value status = func::CallOp::create(b, loc, *shim, operands).getResult(0);
-  CheckStatusOp::create(b, loc, status, b.getStringAttr(name));
 
   SmallVector<ReturnBuffers> buffers;
   for (auto [index, type] : llvm::enumerate(resultTypes))
@@ -586,7 +603,7 @@ LogicalResult WrapperLowerExternABIPass::lowerCollective(CollectiveStartOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   CallLowering call(b, loc);
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type i64 = b.getI64Type();
   auto constant32 = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   };
@@ -594,10 +611,8 @@ LogicalResult WrapperLowerExternABIPass::lowerCollective(CollectiveStartOp op) {
       op.getReduceOp() ? getReduceOpCode(*op.getReduceOp()) : std::nullopt;
   DeviceAttr device =
       getBufferDevice(cast<MemRefType>(op.getOutputs()[0].getType()));
-  std::string group = op.getGroup().str();
-  Value groupString = LLVM::createGlobalString(
-      loc, b, "__wrapper_group_name_" + std::to_string(groupNames++),
-      StringRef(group.c_str(), group.size() + 1), LLVM::Linkage::Internal);
+  Value groupString =
+      cString(b, loc, "__wrapper_group_name_", groupNames, op.getGroup());
   Value work =
       LLVM::AllocaOp::create(b, loc, call.ptrType(), i64, call.i64(1), 8);
   SmallVector<Value> operands = {
@@ -612,23 +627,16 @@ LogicalResult WrapperLowerExternABIPass::lowerCollective(CollectiveStartOp op) {
       constant32(op.getOutputs().size()),
       call.descriptorArray(op.getOutputs()),
       work};
-  FailureOr<func::FuncOp> start =
-      declare(op, "wrapper_collective_start",
-              b.getFunctionType(ValueRange(operands).getTypes(), {i32}));
-  if (failed(start))
-    return failure();
   std::string what = ("_c10d_functional::" + op.getCollective()).str();
-  Value status = func::CallOp::create(b, loc, *start, operands).getResult(0);
-  CheckStatusOp::create(b, loc, status, b.getStringAttr(what));
+  if (failed(callAndCheck(op, b, loc, "wrapper_collective_start", operands,
+                          what)))
+    return failure();
   Value handle = LLVM::LoadOp::create(b, loc, i64, work);
 
   b.setInsertionPoint(wait);
-  FailureOr<func::FuncOp> finish =
-      declare(wait, "wrapper_collective_wait", b.getFunctionType({i64}, {i32}));
-  if (failed(finish))
+  if (failed(callAndCheck(wait, b, wait.getLoc(), "wrapper_collective_wait",
+                          handle, what)))
     return failure();
-  status = func::CallOp::create(b, wait.getLoc(), *finish, handle).getResult(0);
-  CheckStatusOp::create(b, wait.getLoc(), status, b.getStringAttr(what));
   wait.erase();
   op.erase();
   return success();
