@@ -6,12 +6,17 @@
  *
  *   train_model train_step.so state_dir in0.npy [in1.npy ...]
  *               [--steps N] [--seed S] [--lr X] [--save out_dir]
- *               [--expect-decrease]
+ *               [--expect-decrease] [--device]
  *
  * --lr sets the state "optimizer.lr" (when the step has one), --save writes
  * the state after the last step (creating the directory), --expect-decrease fails (exit 1) unless the
- * last loss is below the first. Exit status 2 on usage, loading or run
- * errors. */
+ * last loss is below the first. With --device (a step compiled for CUDA),
+ * the program puts the inputs into device memory once and runs the steps
+ * on it with wrapper_train_step_device on the runtime's stream, and prints
+ * the copies between host and device the steps made (the losses read
+ * back, and nothing else: the state stays on the device). Exit status 2 on
+ * usage, loading or run errors. */
+#include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperTraining.h"
 
 #include <dlfcn.h>
@@ -36,6 +41,9 @@ typedef wrapper_status (*save_fn)(const wrapper_trainer *, const char *);
 typedef void (*seed_fn)(wrapper_trainer *, uint64_t);
 typedef wrapper_status (*step_fn)(wrapper_trainer *, const wrapper_array *,
                                   int32_t, double *);
+typedef wrapper_status (*step_device_fn)(wrapper_trainer *,
+                                         const wrapper_strided_array *,
+                                         int32_t, void *, double *);
 
 static void *library;
 
@@ -54,11 +62,52 @@ static int fail(const char *what) {
   return 2;
 }
 
+/* The CUDA runtime the library links (looked up in it, so that this
+ * program runs CPU steps without it). */
+static struct {
+  wrapper_status (*alloc)(size_t, void **);
+  wrapper_status (*free)(void *);
+  wrapper_status (*to_device)(void *, const void *, size_t);
+  wrapper_status (*synchronize)(void);
+  void *(*stream)(void);
+  void (*stats)(wrapper_cuda_stats *);
+} cuda;
+
+/* Device copies of `inputs` in `device` (dense row-major), made and
+ * waited for before the steps. */
+static wrapper_status upload(const wrapper_array *inputs, int count,
+                             wrapper_strided_array *device) {
+  *(void **)&cuda.alloc = symbol("wrapper_cuda_alloc");
+  *(void **)&cuda.free = symbol("wrapper_cuda_free");
+  *(void **)&cuda.to_device = symbol("wrapper_cuda_copy_to_device");
+  *(void **)&cuda.synchronize = symbol("wrapper_cuda_synchronize");
+  *(void **)&cuda.stream = symbol("wrapper_cuda_stream");
+  *(void **)&cuda.stats = symbol("wrapper_cuda_get_stats");
+  wrapper_status status = WRAPPER_OK;
+  for (int i = 0; i < count && status == WRAPPER_OK; ++i) {
+    memset(&device[i], 0, sizeof device[i]);
+    device[i].dtype = inputs[i].dtype;
+    device[i].rank = inputs[i].rank;
+    int64_t stride = 1;
+    for (int32_t d = inputs[i].rank - 1; d >= 0; --d) {
+      device[i].shape[d] = inputs[i].shape[d];
+      device[i].strides[d] = stride;
+      stride *= inputs[i].shape[d];
+    }
+    size_t bytes = (size_t)wrapper_array_numel(&inputs[i]) *
+                   wrapper_dtype_size(inputs[i].dtype);
+    status = cuda.alloc(bytes, &device[i].data);
+    if (status == WRAPPER_OK)
+      status = cuda.to_device(device[i].data, inputs[i].data, bytes);
+  }
+  return status == WRAPPER_OK ? cuda.synchronize() : status;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: train_model train_step.so state_dir inputs.npy... "
                     "[--steps N] [--seed S] [--lr X] [--save dir] "
-                    "[--expect-decrease]\n");
+                    "[--expect-decrease] [--device]\n");
     return 2;
   }
   /* dlopen searches the library path for a name without a slash. */
@@ -91,7 +140,7 @@ int main(int argc, char **argv) {
   long steps = 10;
   unsigned long long seed = 0;
   const char *save = NULL, *lr = NULL;
-  int expect_decrease = 0;
+  int expect_decrease = 0, on_device = 0;
   const char *files[64];
   int num_files = 0;
   for (int i = 3; i < argc; ++i) {
@@ -105,6 +154,8 @@ int main(int argc, char **argv) {
       save = argv[++i];
     else if (!strcmp(argv[i], "--expect-decrease"))
       expect_decrease = 1;
+    else if (!strcmp(argv[i], "--device"))
+      on_device = 1;
     else if (argv[i][0] == '-' && argv[i][1] == '-') {
       fprintf(stderr, "train_model: unknown option %s\n", argv[i]);
       return 2;
@@ -154,10 +205,32 @@ int main(int argc, char **argv) {
     if (wrapper_npy_load(files[i], &inputs[i]) != WRAPPER_OK)
       return fail("cannot read an input");
 
+  /* --device: the inputs on the device (a CPU step refuses them at its
+   * first step, saying why). */
+  step_device_fn step_device = NULL;
+  wrapper_strided_array device_inputs[64];
+  const char *(*target)(const wrapper_trainer *) = NULL;
+  wrapper_cuda_stats before;
+  if (on_device) {
+    step_device = (step_device_fn)symbol("wrapper_train_step_device");
+    *(void **)&target = symbol("wrapper_train_target");
+    if (!strcmp(target(trainer), "cuda")) {
+      if (upload(inputs, num_files, device_inputs) != WRAPPER_OK)
+        return fail("cannot put the inputs on the device");
+      cuda.stats(&before);
+    } else {
+      memset(device_inputs, 0, sizeof device_inputs);
+    }
+  }
+
   double first = NAN, last = NAN;
   for (long s = 0; s < steps; ++s) {
     double loss;
-    if (step(trainer, inputs, count, &loss) != WRAPPER_OK) {
+    wrapper_status status =
+        step_device ? step_device(trainer, device_inputs, count,
+                                  cuda.stream ? cuda.stream() : NULL, &loss)
+                    : step(trainer, inputs, count, &loss);
+    if (status != WRAPPER_OK) {
       fprintf(stderr, "train_model: step %ld failed: %s\n", s,
               wrapper_last_error());
       return 2;
@@ -166,6 +239,15 @@ int main(int argc, char **argv) {
     if (s == 0)
       first = loss;
     last = loss;
+  }
+  if (step_device) {
+    wrapper_cuda_stats after;
+    cuda.stats(&after);
+    printf("device steps: %llu copies to the device, %llu to the host\n",
+           (unsigned long long)(after.copies_to_device - before.copies_to_device),
+           (unsigned long long)(after.copies_to_host - before.copies_to_host));
+    for (int i = 0; i < num_files; ++i)
+      cuda.free(device_inputs[i].data);
   }
   if (save)
     mkdir(save, 0777); /* an existing directory is fine */

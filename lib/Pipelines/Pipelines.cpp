@@ -430,6 +430,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   if (options.cInterface)
     pm.addPass(createWrapperAddCInterfacePass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createWrapperCUDANameKernelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createWrapperLowerAllReducePass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAStreamOrderedCallsPass());

@@ -263,6 +263,55 @@ def _bool_option(value):
     return "true" if value else "false"
 
 
+def _cuda_tensors(args, device, count, what):
+    """`args` (tensors or values) as contiguous tensors on the CUDA device
+    `device`, checked: `count` of them, all on that device, which must be
+    the one the CUDA runtime of this process is bound to, of dtypes the
+    model ABI passes. `what` names the callee in messages."""
+    import torch
+
+    from .importer.fallback import TORCH_DTYPE_CODES
+
+    bound = _cuda_device()
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    if len(args) != count:
+        raise WrapperError(f"{what} takes {count} inputs, got {len(args)}")
+    tensors = []
+    for i, value in enumerate(args):
+        tensor = torch.as_tensor(value, device=device)
+        if tensor.device.type != "cuda" or tensor.device.index != index:
+            raise WrapperError(
+                f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
+                f"{what} runs on one device")
+        if tensor.dtype not in TORCH_DTYPE_CODES:
+            raise WrapperError(f"input #{i}: unsupported dtype {tensor.dtype}")
+        if tensor.dim() > _MAX_RANK:
+            raise WrapperError(f"input #{i}: rank {tensor.dim()} above {_MAX_RANK}")
+        tensor = tensor.detach()
+        tensors.append(tensor if tensor.is_contiguous() else tensor.contiguous())
+    if index != bound:
+        raise WrapperError(
+            f"the inputs are on cuda:{index}, the CUDA runtime of this process is "
+            f"bound to cuda:{bound} (one device per process; set "
+            "WRAPPER_CUDA_DEVICE before the first CUDA model runs)")
+    return tensors
+
+
+def _strided_arrays(tensors):
+    """wrapper_strided_array descriptors (a ctypes array) of torch tensors;
+    the tensors must outlive their use."""
+    from .importer.fallback import TORCH_DTYPE_CODES
+
+    arrays = (_StridedArray * max(1, len(tensors)))()
+    for slot, tensor in zip(arrays, tensors):
+        slot.dtype = TORCH_DTYPE_CODES[tensor.dtype]
+        slot.rank = tensor.dim()
+        slot.shape[: tensor.dim()] = tensor.shape
+        slot.strides[: tensor.dim()] = tensor.stride()
+        slot.data = tensor.data_ptr()
+    return arrays
+
+
 class CompiledModel:
     """A compiled tensor_program function. Call it with one array per
     argument; it returns a tuple of arrays, one per result."""
@@ -404,51 +453,15 @@ class CompiledModel:
         return self._adopt_device_outputs(outputs)
 
     def _device_tensors(self, args, device):
-        """The inputs as contiguous tensors on `device`, checked against the
-        runtime's device and the dtypes the model ABI passes."""
-        import torch
-
-        from .importer.fallback import TORCH_DTYPE_CODES
-
-        bound = _cuda_device()
-        index = device.index if device.index is not None else torch.cuda.current_device()
-        count = len(self.inputs)
-        if len(args) != count:
-            raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
-        tensors = []
-        for i, value in enumerate(args):
-            tensor = torch.as_tensor(value, device=device)
-            if tensor.device.type != "cuda" or tensor.device.index != index:
-                raise WrapperError(
-                    f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
-                    "a model runs on one device")
-            if tensor.dtype not in TORCH_DTYPE_CODES:
-                raise WrapperError(f"input #{i}: unsupported dtype {tensor.dtype}")
-            if tensor.dim() > _MAX_RANK:
-                raise WrapperError(f"input #{i}: rank {tensor.dim()} above {_MAX_RANK}")
-            tensor = tensor.detach()
-            tensors.append(tensor if tensor.is_contiguous() else tensor.contiguous())
-        if index != bound:
-            raise WrapperError(
-                f"the inputs are on cuda:{index}, the CUDA runtime of this process is "
-                f"bound to cuda:{bound} (one device per process; set "
-                "WRAPPER_CUDA_DEVICE before the first CUDA model runs)")
-        return tensors
+        """The inputs as contiguous tensors on `device` (_cuda_tensors)."""
+        return _cuda_tensors(args, device, len(self.inputs), "the model")
 
     def _run_device_arrays(self, tensors, stream):
         """wrapper_model_run_device on `tensors` (from _device_tensors) on
         the CUstream `stream`; returns the raw output descriptors, whose
         blocks the caller owns."""
-        from .importer.fallback import TORCH_DTYPE_CODES
-
         count = len(tensors)
-        arrays = (_StridedArray * max(1, count))()
-        for slot, tensor in zip(arrays, tensors):
-            slot.dtype = TORCH_DTYPE_CODES[tensor.dtype]
-            slot.rank = tensor.dim()
-            slot.shape[: tensor.dim()] = tensor.shape
-            slot.strides[: tensor.dim()] = tensor.stride()
-            slot.data = tensor.data_ptr()
+        arrays = _strided_arrays(tensors)
         results = len(self.outputs)
         outputs = (_StridedArray * max(1, results))()
         self._check(self._run_device(self._handle, arrays, count, outputs, results, stream))

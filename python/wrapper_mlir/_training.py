@@ -22,10 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from ._compile import (_Array, _DTYPES, _MAX_RANK, _NAMES, WrapperError, _adopt, _arrays_of,
-                       _build_library, _keep_failed_source, _to_numpy, uses_collectives)
+from ._compile import (_Array, _DTYPES, _MAX_RANK, _NAMES, _StridedArray, WrapperError, _adopt,
+                       _arrays_of, _build_library, _cuda_tensors, _keep_failed_source,
+                       _strided_arrays, _to_numpy, _torch_device, uses_collectives)
 
-_TRAIN_ABI_VERSION = 1
+# The training ABI versions this package reads (WrapperTraining.h): 2 added
+# wrapper_train_step_device and wrapper_train_target.
+_TRAIN_ABI_VERSION = 2
+_TRAIN_ABI_OLDEST = 1
 _LIBRARY = "train_step.so"
 _STATE = "state"
 
@@ -462,9 +466,9 @@ class TrainingStep:
                                "was it compiled from a function marked as one?")
         lib.wrapper_train_abi_version.restype = ctypes.c_int32
         version = lib.wrapper_train_abi_version()
-        if version != _TRAIN_ABI_VERSION:
+        if not _TRAIN_ABI_OLDEST <= version <= _TRAIN_ABI_VERSION:
             raise WrapperError(f"{library}: training ABI version {version}, this package "
-                               f"reads version {_TRAIN_ABI_VERSION}")
+                               f"reads versions {_TRAIN_ABI_OLDEST} to {_TRAIN_ABI_VERSION}")
         self._lib = lib
         if source is not None and uses_collectives(source):
             from ._collectives import install
@@ -499,10 +503,21 @@ class TrainingStep:
                                            ctypes.POINTER(ctypes.c_double)]
         lib.wrapper_array_destroy.argtypes = [ctypes.POINTER(_Array)]
         lib.wrapper_array_destroy.restype = None
+        self._step_device = None
+        if version >= 2:
+            lib.wrapper_train_target.argtypes = [pointer]
+            lib.wrapper_train_target.restype = ctypes.c_char_p
+            lib.wrapper_train_step_device.argtypes = [
+                pointer, ctypes.POINTER(_StridedArray), ctypes.c_int32, ctypes.c_void_p,
+                ctypes.POINTER(ctypes.c_double)]
+            self._step_device = lib.wrapper_train_step_device
         handle = pointer()
         self._check(lib.wrapper_train_create(ctypes.byref(handle)))
         self._handle = handle
         weakref.finalize(self, lib.wrapper_train_destroy, handle)
+        if version >= 2:
+            # What the library was compiled for, whatever the caller said.
+            self.target = lib.wrapper_train_target(handle).decode()
         count = lib.wrapper_train_num_states(handle)
         self.state_names = [lib.wrapper_train_state_name(handle, i).decode()
                             for i in range(count)]
@@ -516,8 +531,8 @@ class TrainingStep:
     @classmethod
     def load(cls, directory, target="cpu"):
         """The training step saved in `directory` (by save()), with its
-        state; `target` is what it was compiled for (which device's
-        tensors it takes)."""
+        state. Libraries of training ABI version 2 say what they were
+        compiled for; `target` is only read for older ones."""
         directory = Path(directory)
         step = cls(str(directory), directory / _LIBRARY, owned=False, target=target)
         step.load_state(directory / _STATE)
@@ -545,7 +560,15 @@ class TrainingStep:
         """The seed of the step's random numbers (step k mixes it with k)."""
         self._lib.wrapper_train_set_seed(self._handle, int(seed) & (2**64 - 1))
 
-    def __call__(self, *batch):
+    def __call__(self, *batch, sync=True):
+        """One step. A CUDA step called on CUDA tensors runs on them where
+        they are, on PyTorch's current stream, with no copy but the loss
+        read back; with `sync=False` it returns None without waiting for
+        the GPU (nor reading the loss). Other inputs are copied to the
+        step's device."""
+        device = _torch_device(batch) if self._step_device is not None else None
+        if self.target == "cuda" and device is not None:
+            return self._step_on_device(batch, device, sync)
         arrays = [_to_numpy(value, self.target) for value in batch]
         if len(arrays) != len(self.inputs):
             raise WrapperError(f"the training step takes {len(self.inputs)} inputs ("
@@ -558,6 +581,21 @@ class TrainingStep:
         return loss.value
 
     step = __call__
+
+    def _step_on_device(self, batch, device, sync):
+        import torch
+
+        tensors = _cuda_tensors(batch, device, len(self.inputs), "the training step")
+        stream = torch.cuda.current_stream(device).cuda_stream
+        loss = ctypes.c_double()
+        self._check(self._step_device(self._handle, _strided_arrays(tensors), len(tensors),
+                                      stream, ctypes.byref(loss) if sync else None))
+        if not sync:
+            # The inputs stay alive until the stream gets past the step.
+            for tensor in tensors:
+                tensor.record_stream(torch.cuda.current_stream(device))
+            return None
+        return loss.value
 
     def get_state(self, name):
         """A copy of state `name` as a NumPy array."""

@@ -6,13 +6,13 @@
 # MLIR's runner libraries.
 #   scripts/device/pack.sh            # all tools: GPU lit tests, cuda-integration.sh and the Python package (swap_weights too)
 #   scripts/device/pack.sh run        # wrapper-run, wrapper-cuda-check, run_model
-#   scripts/device/pack.sh compile    # wrapper-compile, wrapper-opt, run_model
+#   scripts/device/pack.sh compile    # wrapper-compile, wrapper-opt, run_model, train_model
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 case ${1:-all} in
-  all) tools="wrapper-run wrapper-compile wrapper-opt wrapper-cuda-check run_model swap_weights" ;;
+  all) tools="wrapper-run wrapper-compile wrapper-opt wrapper-cuda-check run_model train_model swap_weights" ;;
   run) tools="wrapper-run wrapper-cuda-check run_model" ;;
-  compile) tools="wrapper-compile wrapper-opt run_model" ;;
+  compile) tools="wrapper-compile wrapper-opt run_model train_model" ;;
   *) echo "usage: $0 [all|run|compile]" >&2; exit 2 ;;
 esac
 stage=$(mktemp -d)

@@ -175,13 +175,354 @@ bool mlir::wrapper::collectTrainingSignature(func::FuncOp func,
   return true;
 }
 
-std::string
-mlir::wrapper::generateTrainingSource(const TrainingSignature &signature) {
+/// The trainer's state on the CPU: host arrays, each step one
+/// wrapper_model_run whose outputs replace the updated states (no copy).
+static const char *const cpuStateSource = R"c(
+struct wrapper_trainer {
+  wrapper_model *model;
+  wrapper_array state[NUM_STATES + 1];
+  uint8_t set[NUM_STATES + 1];
+  uint64_t seed;
+  int64_t steps;
+};
+
+static wrapper_status state_create(wrapper_trainer *trainer, int32_t i) {
+  const info_t *info = state_info(i);
+  return wrapper_array_create(info->dtype, info->rank, info->shape,
+                              &trainer->state[i]);
+}
+
+static void state_destroy(wrapper_trainer *trainer, int32_t i) {
+  wrapper_array_destroy(&trainer->state[i]);
+}
+
+static wrapper_status state_read(const wrapper_trainer *trainer, int32_t i,
+                                 wrapper_array *out) {
+  const wrapper_array *state = &trainer->state[i];
+  wrapper_status status =
+      wrapper_array_create(state->dtype, state->rank, state->shape, out);
+  if (status == WRAPPER_OK && array_bytes(state))
+    memcpy(out->data, state->data, array_bytes(state));
+  return status;
+}
+
+static wrapper_status state_write(wrapper_trainer *trainer, int32_t i,
+                                  const wrapper_array *value) {
+  if (array_bytes(value))
+    memcpy(trainer->state[i].data, value->data, array_bytes(value));
+  return WRAPPER_OK;
+}
+
+static void seeds_changed(wrapper_trainer *trainer) { (void)trainer; }
+
+static void target_release(wrapper_trainer *trainer) { (void)trainer; }
+
+static wrapper_status run_step(wrapper_trainer *trainer,
+                               const wrapper_array *inputs, double *loss) {
+  wrapper_array all[NUM_INPUTS + 1];
+  for (int32_t i = 0; i < NUM_STATES; ++i)
+    all[state_input[i]] = trainer->state[i];
+  for (int32_t i = 0; i < NUM_DATA; ++i)
+    all[data_input[i]] = inputs[i];
+  int64_t seed = step_seed(trainer->seed, trainer->steps);
+  if (SEED_INPUT >= 0) {
+    memset(&all[SEED_INPUT], 0, sizeof all[0]);
+    all[SEED_INPUT].dtype = WRAPPER_DTYPE_I64;
+    all[SEED_INPUT].data = &seed;
+  }
+  wrapper_array outputs[NUM_OUTPUTS + 1];
+  memset(outputs, 0, sizeof outputs);
+  wrapper_status status =
+      wrapper_model_run(trainer->model, all, NUM_INPUTS, outputs, NUM_OUTPUTS);
+  if (status == WRAPPER_OK) {
+    if (loss)
+      *loss = scalar_value(outputs[LOSS_OUTPUT].dtype,
+                           outputs[LOSS_OUTPUT].data);
+    /* The new values replace the state: no copy. */
+    for (int32_t i = 0; i < NUM_STATES; ++i) {
+      if (state_output[i] < 0)
+        continue;
+      wrapper_array_destroy(&trainer->state[i]);
+      trainer->state[i] = outputs[state_output[i]];
+      outputs[state_output[i]].data = NULL;
+    }
+    ++trainer->steps;
+  }
+  for (int32_t i = 0; i < NUM_OUTPUTS; ++i)
+    if (outputs[i].data)
+      wrapper_array_destroy(&outputs[i]);
+  return status;
+}
+
+wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
+                                         const wrapper_strided_array *inputs,
+                                         int32_t num_inputs, void *stream,
+                                         double *loss) {
+  (void)trainer;
+  (void)inputs;
+  (void)num_inputs;
+  (void)stream;
+  (void)loss;
+  return wrapper_report_error(
+      WRAPPER_ERROR_UNSUPPORTED,
+      "wrapper_train_step_device: this training step runs on the CPU; "
+      "wrapper_train_step takes its inputs");
+}
+)c";
+
+/// The trainer's state on a CUDA device: one block of the runtime's caching
+/// allocator per state, each step one wrapper_model_run_device whose
+/// result blocks replace the updated states (no copy, no host round trip);
+/// the seeds of SEED_BATCH steps sit in one device block uploaded at once.
+static const char *const cudaStateSource = R"c(
+#include "Wrapper/Runtime/WrapperCuda.h"
+
+enum { SEED_BATCH = 1024 };
+
+struct wrapper_trainer {
+  wrapper_model *model;
+  void *state[NUM_STATES + 1]; /* device blocks, dense row-major */
+  uint8_t set[NUM_STATES + 1];
+  uint64_t seed;
+  int64_t steps;
+  void *seeds;        /* SEED_BATCH step seeds on the device */
+  int64_t seeds_from; /* the step of seeds[0] */
+  uint8_t seeds_ready; /* whether `seeds` holds those of `seed` */
+};
+
+static void seeds_changed(wrapper_trainer *trainer) {
+  trainer->seeds_ready = 0;
+}
+
+static void target_release(wrapper_trainer *trainer) {
+  wrapper_cuda_free(trainer->seeds);
+}
+
+static size_t info_bytes(const info_t *info) {
+  size_t bytes = wrapper_dtype_size(info->dtype);
+  for (int32_t d = 0; d < info->rank; ++d)
+    bytes *= (size_t)info->shape[d];
+  return bytes;
+}
+
+static wrapper_status state_create(wrapper_trainer *trainer, int32_t i) {
+  return wrapper_cuda_alloc(info_bytes(state_info(i)), &trainer->state[i]);
+}
+
+static void state_destroy(wrapper_trainer *trainer, int32_t i) {
+  wrapper_cuda_free(trainer->state[i]);
+}
+
+/* Reading and writing a state waits for all work on the device first: the
+ * steps may have run on any stream. */
+static wrapper_status state_read(const wrapper_trainer *trainer, int32_t i,
+                                 wrapper_array *out) {
+  const info_t *info = state_info(i);
+  wrapper_status status = wrapper_cuda_device_synchronize();
+  if (status == WRAPPER_OK)
+    status = wrapper_array_create(info->dtype, info->rank, info->shape, out);
+  if (status == WRAPPER_OK && info_bytes(info)) {
+    status = wrapper_cuda_copy_to_host(out->data, trainer->state[i],
+                                       info_bytes(info));
+    if (status != WRAPPER_OK)
+      wrapper_array_destroy(out);
+  }
+  return status;
+}
+
+static wrapper_status state_write(wrapper_trainer *trainer, int32_t i,
+                                  const wrapper_array *value) {
+  wrapper_status status = wrapper_cuda_device_synchronize();
+  if (status == WRAPPER_OK && array_bytes(value))
+    status = wrapper_cuda_copy_to_device(trainer->state[i], value->data,
+                                         array_bytes(value));
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_synchronize();
+  return status;
+}
+
+/* `array` as a dense row-major device array of `dtype[shape]` at `data`. */
+static void dense_view(wrapper_strided_array *array, wrapper_dtype dtype,
+                       int32_t rank, const int64_t *shape, void *data) {
+  memset(array, 0, sizeof *array);
+  array->dtype = dtype;
+  array->rank = rank;
+  int64_t stride = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    array->shape[d] = shape[d];
+    array->strides[d] = stride;
+    stride *= shape[d];
+  }
+  array->data = data;
+}
+
+/* The device seed of the current step (on the current stream). */
+static wrapper_status seed_of_step(wrapper_trainer *trainer, void **out) {
+  int64_t step = trainer->steps;
+  wrapper_status status = WRAPPER_OK;
+  if (!trainer->seeds)
+    status = wrapper_cuda_alloc(SEED_BATCH * sizeof(int64_t), &trainer->seeds);
+  if (status == WRAPPER_OK &&
+      (!trainer->seeds_ready || step < trainer->seeds_from ||
+       step >= trainer->seeds_from + SEED_BATCH)) {
+    int64_t seeds[SEED_BATCH];
+    for (int32_t k = 0; k < SEED_BATCH; ++k)
+      seeds[k] = step_seed(trainer->seed, step + k);
+    status = wrapper_cuda_copy_to_device(trainer->seeds, seeds, sizeof seeds);
+    trainer->seeds_from = step;
+    trainer->seeds_ready = status == WRAPPER_OK;
+  }
+  if (status == WRAPPER_OK)
+    *out = (int64_t *)trainer->seeds + (step - trainer->seeds_from);
+  return status;
+}
+
+/* A dense copy of result `result` (of state `i`'s type) in a new block:
+ * results are dense, so this staging through the host is a fallback. */
+static wrapper_status densify(int32_t i, const wrapper_strided_array *result,
+                              void **out) {
+  const info_t *info = state_info(i);
+  size_t element = wrapper_dtype_size(info->dtype);
+  size_t span = (size_t)span_of(info->rank, result->shape, result->strides);
+  char *staged = malloc(span * element + 1);
+  char *dense = malloc(info_bytes(info) + 1);
+  wrapper_status status =
+      staged && dense ? wrapper_cuda_alloc(info_bytes(info), out)
+                      : wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                             "out of host memory copying "
+                                             "state '%s'", state_names[i]);
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_copy_to_host(staged, result->data, span * element);
+  if (status == WRAPPER_OK) {
+    copy_out(dense, staged, info->rank, result->shape, result->strides,
+             element);
+    status = wrapper_cuda_copy_to_device(*out, dense, info_bytes(info));
+  }
+  free(staged);
+  free(dense);
+  return status;
+}
+
+/* One step on `all` (the data inputs filled in; the states and the seed
+ * are filled here) on `stream`; the loss read back (waiting for `stream`)
+ * when `loss` is not NULL. The states are replaced only when everything
+ * succeeded. */
+static wrapper_status device_step(wrapper_trainer *trainer,
+                                  wrapper_strided_array *all, void *stream,
+                                  double *loss) {
+  for (int32_t i = 0; i < NUM_STATES; ++i) {
+    const info_t *info = state_info(i);
+    dense_view(&all[state_input[i]], info->dtype, info->rank, info->shape,
+               trainer->state[i]);
+  }
+  void *previous = NULL;
+  wrapper_status status = wrapper_cuda_set_stream(stream, &previous);
+  if (status != WRAPPER_OK)
+    return status;
+  if (SEED_INPUT >= 0) {
+    void *seed = NULL;
+    status = seed_of_step(trainer, &seed);
+    dense_view(&all[SEED_INPUT], WRAPPER_DTYPE_I64, 0, NULL, seed);
+  }
+  wrapper_strided_array outputs[NUM_OUTPUTS + 1];
+  memset(outputs, 0, sizeof outputs);
+  if (status == WRAPPER_OK)
+    status = wrapper_model_run_device(trainer->model, all, NUM_INPUTS, outputs,
+                                      NUM_OUTPUTS, stream);
+  /* The new values, dense and from their block's start. */
+  void *updated[NUM_STATES + 1] = {0};
+  for (int32_t i = 0; i < NUM_STATES && status == WRAPPER_OK; ++i) {
+    if (state_output[i] < 0)
+      continue;
+    wrapper_strided_array *result = &outputs[state_output[i]];
+    const info_t *info = state_info(i);
+    if (result->data == result->allocated &&
+        is_dense(info->rank, result->shape, result->strides)) {
+      updated[i] = result->allocated;
+      result->allocated = NULL;
+    } else {
+      status = densify(i, result, &updated[i]);
+    }
+  }
+  if (status == WRAPPER_OK && loss) {
+    const wrapper_strided_array *value = &outputs[LOSS_OUTPUT];
+    uint64_t scalar = 0;
+    status = wrapper_cuda_copy_to_host(&scalar, value->data,
+                                       wrapper_dtype_size(value->dtype));
+    if (status == WRAPPER_OK)
+      *loss = scalar_value(value->dtype, &scalar);
+  }
+  wrapper_cuda_set_stream(previous, NULL);
+  for (int32_t i = 0; i < NUM_STATES; ++i) {
+    if (!updated[i])
+      continue;
+    if (status == WRAPPER_OK) {
+      wrapper_cuda_free(trainer->state[i]);
+      trainer->state[i] = updated[i];
+    } else {
+      wrapper_cuda_free(updated[i]);
+    }
+  }
+  for (int32_t o = 0; o < NUM_OUTPUTS; ++o)
+    wrapper_cuda_free(outputs[o].allocated);
+  if (status == WRAPPER_OK)
+    ++trainer->steps;
+  return status;
+}
+
+/* Host inputs: copied to the device on the runtime's stream. */
+static wrapper_status run_step(wrapper_trainer *trainer,
+                               const wrapper_array *inputs, double *loss) {
+  wrapper_strided_array all[NUM_INPUTS + 1];
+  void *copies[NUM_DATA + 1] = {0};
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i) {
+    status = wrapper_cuda_alloc(array_bytes(&inputs[i]), &copies[i]);
+    if (status == WRAPPER_OK)
+      status = wrapper_cuda_copy_to_device(copies[i], inputs[i].data,
+                                           array_bytes(&inputs[i]));
+    dense_view(&all[data_input[i]], inputs[i].dtype, inputs[i].rank,
+               inputs[i].shape, copies[i]);
+  }
+  if (status == WRAPPER_OK)
+    status = device_step(trainer, all, wrapper_cuda_stream(), loss);
+  for (int32_t i = 0; i < NUM_DATA; ++i)
+    wrapper_cuda_free(copies[i]);
+  return status;
+}
+
+wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
+                                         const wrapper_strided_array *inputs,
+                                         int32_t num_inputs, void *stream,
+                                         double *loss) {
+  wrapper_status status =
+      check_step(trainer, NUM_DATA && !inputs, num_inputs,
+                 "wrapper_train_step_device");
+  wrapper_strided_array all[NUM_INPUTS + 1];
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i) {
+    wrapper_array shape;
+    memset(&shape, 0, sizeof shape);
+    shape.dtype = inputs[i].dtype;
+    shape.rank = inputs[i].rank;
+    if (shape.rank >= 0 && shape.rank <= WRAPPER_MAX_RANK)
+      memcpy(shape.shape, inputs[i].shape,
+             (size_t)shape.rank * sizeof(int64_t));
+    status = check_value(&input_info[data_input[i]], &shape,
+                         "wrapper_train_step_device", "input", data_names[i]);
+    all[data_input[i]] = inputs[i];
+  }
+  return status == WRAPPER_OK ? device_step(trainer, all, stream, loss)
+                              : status;
+}
+)c";
+
+std::string mlir::wrapper::generateTrainingSource(
+    const TrainingSignature &signature, bool cuda) {
   std::string source;
   llvm::raw_string_ostream os(source);
   os << R"c(
 /* The trainer (Wrapper/Runtime/WrapperTraining.h): state held between
- * steps, each step one wrapper_model_run. */
+ * steps, each step one run of the model. */
 #include "Wrapper/Runtime/WrapperTraining.h"
 
 )c";
@@ -213,15 +554,116 @@ mlir::wrapper::generateTrainingSource(const TrainingSignature &signature) {
   list("char *const data_names", signature.dataNames,
        [&](const std::string &name) { os << cString(name); });
   os << R"c(
-struct wrapper_trainer {
-  wrapper_model *model;
-  wrapper_array state[NUM_STATES + 1];
-  uint8_t set[NUM_STATES + 1];
-  uint64_t seed;
-  int64_t steps;
-};
+static const info_t *state_info(int32_t i) { return &input_info[state_input[i]]; }
+
+static size_t array_bytes(const wrapper_array *array) {
+  return (size_t)wrapper_array_numel(array) * wrapper_dtype_size(array->dtype);
+}
+
+/* splitmix64: the seed of step k, below 2^53 like the Python runner's. */
+static int64_t step_seed(uint64_t seed, int64_t step) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(step + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return (int64_t)(z & ((1ULL << 53) - 1));
+}
+
+static double scalar_value(wrapper_dtype dtype, const void *data) {
+  switch (dtype) {
+  case WRAPPER_DTYPE_F32:
+    return *(const float *)data;
+  case WRAPPER_DTYPE_F64:
+    return *(const double *)data;
+  case WRAPPER_DTYPE_F16:
+    return wrapper_f16_to_f32(*(const uint16_t *)data);
+  case WRAPPER_DTYPE_BF16:
+    return wrapper_bf16_to_f32(*(const uint16_t *)data);
+  default:
+    return 0.0;
+  }
+}
+
+/* `dtype[d0, d1, ...]` of an info or an array into `text`. */
+static void describe(char *text, size_t size, wrapper_dtype dtype,
+                     int32_t rank, const int64_t *shape) {
+  int used = snprintf(text, size, "%s[", wrapper_dtype_name(dtype));
+  for (int32_t d = 0; d < rank && d < WRAPPER_MAX_RANK; ++d)
+    if (used < (int)size)
+      used += snprintf(text + used, size - (size_t)used,
+                       d ? ", %lld" : "%lld", (long long)shape[d]);
+  if (used < (int)size)
+    snprintf(text + used, size - (size_t)used, "]");
+}
+
+/* Whether `value` has the dtype and shape of `info`; the message names
+ * `where`, `kind` ("state", "input"), `name` and both types. */
+static wrapper_status check_value(const info_t *info,
+                                  const wrapper_array *value,
+                                  const char *where, const char *kind,
+                                  const char *name) {
+  int same = value->dtype == info->dtype && value->rank == info->rank;
+  for (int32_t d = 0; same && d < info->rank; ++d)
+    same = value->shape[d] == info->shape[d];
+  if (same)
+    return WRAPPER_OK;
+  char got[256], expected[256];
+  describe(got, sizeof got, value->dtype, value->rank, value->shape);
+  describe(expected, sizeof expected, info->dtype, info->rank, info->shape);
+  return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                              "%s: %s '%s' is %s, got %s", where, kind, name,
+                              expected, got);
+}
+
+static wrapper_status check_state_value(int32_t i, const wrapper_array *value,
+                                        const char *where) {
+  return check_value(state_info(i), value, where, "state", state_names[i]);
+}
+
+/* What every step checks before its inputs: the arguments, the count, the
+ * states set. */
+static int state_is_set(const wrapper_trainer *trainer, int32_t i);
+static wrapper_status check_step(const wrapper_trainer *trainer,
+                                 int null_inputs, int32_t num_inputs,
+                                 const char *where) {
+  if (!trainer || null_inputs)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "%s: NULL argument", where);
+  if (num_inputs != NUM_DATA)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "the training step takes %d inputs, got %d",
+                                (int)NUM_DATA, (int)num_inputs);
+  for (int32_t i = 0; i < NUM_STATES; ++i)
+    if (!state_is_set(trainer, i))
+      return wrapper_report_error(
+          WRAPPER_ERROR_INVALID_ARGUMENT,
+          "state '%s' was never loaded or set (wrapper_train_load_state, "
+          "wrapper_train_set_state)",
+          state_names[i]);
+  return WRAPPER_OK;
+}
+)c";
+  os << (cuda ? cudaStateSource : cpuStateSource);
+  os << R"c(
+static int state_is_set(const wrapper_trainer *trainer, int32_t i) {
+  return trainer->set[i];
+}
 
 int32_t wrapper_train_abi_version(void) { return WRAPPER_TRAIN_ABI_VERSION; }
+
+const char *wrapper_train_target(const wrapper_trainer *trainer) {
+  return wrapper_model_target(trainer ? trainer->model : NULL);
+}
+
+void wrapper_train_destroy(wrapper_trainer *trainer) {
+  if (!trainer)
+    return;
+  for (int32_t i = 0; i < NUM_STATES; ++i)
+    state_destroy(trainer, i);
+  target_release(trainer);
+  wrapper_model_destroy(trainer->model);
+  free(trainer);
+}
 
 wrapper_status wrapper_train_create(wrapper_trainer **out) {
   if (!out)
@@ -233,26 +675,14 @@ wrapper_status wrapper_train_create(wrapper_trainer **out) {
     return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                 "out of memory creating the trainer");
   wrapper_status status = wrapper_model_create(&trainer->model);
-  for (int32_t i = 0; i < NUM_STATES && status == WRAPPER_OK; ++i) {
-    const info_t *info = &input_info[state_input[i]];
-    status = wrapper_array_create(info->dtype, info->rank, info->shape,
-                                  &trainer->state[i]);
-  }
+  for (int32_t i = 0; i < NUM_STATES && status == WRAPPER_OK; ++i)
+    status = state_create(trainer, i);
   if (status != WRAPPER_OK) {
     wrapper_train_destroy(trainer);
     return status;
   }
   *out = trainer;
   return WRAPPER_OK;
-}
-
-void wrapper_train_destroy(wrapper_trainer *trainer) {
-  if (!trainer)
-    return;
-  for (int32_t i = 0; i < NUM_STATES; ++i)
-    wrapper_array_destroy(&trainer->state[i]);
-  wrapper_model_destroy(trainer->model);
-  free(trainer);
 }
 
 int32_t wrapper_train_num_states(const wrapper_trainer *trainer) {
@@ -300,60 +730,13 @@ int32_t wrapper_train_state_updated(const wrapper_trainer *trainer,
   return i >= 0 && i < NUM_STATES && state_output[i] >= 0;
 }
 
-static size_t array_bytes(const wrapper_array *array) {
-  return (size_t)wrapper_array_numel(array) * wrapper_dtype_size(array->dtype);
-}
-
 wrapper_status wrapper_train_get_state(const wrapper_trainer *trainer,
                                        int32_t i, wrapper_array *out) {
   if (!trainer || !out)
     return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
                                 "wrapper_train_get_state: NULL argument");
   wrapper_status status = check_state_index(i);
-  if (status != WRAPPER_OK)
-    return status;
-  const wrapper_array *state = &trainer->state[i];
-  status = wrapper_array_create(state->dtype, state->rank, state->shape, out);
-  if (status == WRAPPER_OK && array_bytes(state))
-    memcpy(out->data, state->data, array_bytes(state));
-  return status;
-}
-
-/* `dtype[d0, d1, ...]` of an info or an array into `text`. */
-static void describe(char *text, size_t size, wrapper_dtype dtype,
-                     int32_t rank, const int64_t *shape) {
-  int used = snprintf(text, size, "%s[", wrapper_dtype_name(dtype));
-  for (int32_t d = 0; d < rank && d < WRAPPER_MAX_RANK; ++d)
-    if (used < (int)size)
-      used += snprintf(text + used, size - (size_t)used,
-                       d ? ", %lld" : "%lld", (long long)shape[d]);
-  if (used < (int)size)
-    snprintf(text + used, size - (size_t)used, "]");
-}
-
-/* Whether `value` has the dtype and shape of `info`; the message names
- * `where`, `kind` ("state", "input"), `name` and both types. */
-static wrapper_status check_value(const info_t *info,
-                                  const wrapper_array *value,
-                                  const char *where, const char *kind,
-                                  const char *name) {
-  int same = value->dtype == info->dtype && value->rank == info->rank;
-  for (int32_t d = 0; same && d < info->rank; ++d)
-    same = value->shape[d] == info->shape[d];
-  if (same)
-    return WRAPPER_OK;
-  char got[256], expected[256];
-  describe(got, sizeof got, value->dtype, value->rank, value->shape);
-  describe(expected, sizeof expected, info->dtype, info->rank, info->shape);
-  return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                              "%s: %s '%s' is %s, got %s", where, kind, name,
-                              expected, got);
-}
-
-static wrapper_status check_state_value(int32_t i, const wrapper_array *value,
-                                        const char *where) {
-  return check_value(&input_info[state_input[i]], value, where, "state",
-                     state_names[i]);
+  return status == WRAPPER_OK ? state_read(trainer, i, out) : status;
 }
 
 wrapper_status wrapper_train_set_state(wrapper_trainer *trainer, int32_t i,
@@ -364,12 +747,11 @@ wrapper_status wrapper_train_set_state(wrapper_trainer *trainer, int32_t i,
   wrapper_status status = check_state_index(i);
   if (status == WRAPPER_OK)
     status = check_state_value(i, value, "wrapper_train_set_state");
-  if (status != WRAPPER_OK)
-    return status;
-  if (array_bytes(value))
-    memcpy(trainer->state[i].data, value->data, array_bytes(value));
-  trainer->set[i] = 1;
-  return WRAPPER_OK;
+  if (status == WRAPPER_OK)
+    status = state_write(trainer, i, value);
+  if (status == WRAPPER_OK)
+    trainer->set[i] = 1;
+  return status;
 }
 
 static wrapper_status state_path(const char *directory, int32_t i, char *path,
@@ -401,13 +783,11 @@ wrapper_status wrapper_train_load_state(wrapper_trainer *trainer,
       status = check_state_value(count, &loaded[count], path);
   }
   for (int32_t i = 0; i < count; ++i) {
-    if (status == WRAPPER_OK) {
-      wrapper_array_destroy(&trainer->state[i]);
-      trainer->state[i] = loaded[i];
+    if (status == WRAPPER_OK)
+      status = state_write(trainer, i, &loaded[i]);
+    if (status == WRAPPER_OK)
       trainer->set[i] = 1;
-    } else {
-      wrapper_array_destroy(&loaded[i]);
-    }
+    wrapper_array_destroy(&loaded[i]);
   }
   return status;
 }
@@ -419,9 +799,14 @@ wrapper_status wrapper_train_save_state(const wrapper_trainer *trainer,
                                 "wrapper_train_save_state: NULL argument");
   char path[4096];
   for (int32_t i = 0; i < NUM_STATES; ++i) {
+    wrapper_array value;
+    memset(&value, 0, sizeof value);
     wrapper_status status = state_path(directory, i, path, sizeof path);
     if (status == WRAPPER_OK)
-      status = wrapper_npy_save(path, &trainer->state[i]);
+      status = state_read(trainer, i, &value);
+    if (status == WRAPPER_OK)
+      status = wrapper_npy_save(path, &value);
+    wrapper_array_destroy(&value);
     if (status != WRAPPER_OK)
       return status;
   }
@@ -451,94 +836,25 @@ wrapper_status wrapper_train_input_info(const wrapper_trainer *trainer,
 }
 
 void wrapper_train_set_seed(wrapper_trainer *trainer, uint64_t seed) {
-  if (trainer)
-    trainer->seed = seed;
+  if (!trainer)
+    return;
+  trainer->seed = seed;
+  seeds_changed(trainer);
 }
 
 int64_t wrapper_train_steps(const wrapper_trainer *trainer) {
   return trainer ? trainer->steps : 0;
 }
 
-/* splitmix64: the seed of step k, below 2^53 like the Python runner's. */
-static int64_t step_seed(uint64_t seed, int64_t step) {
-  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(step + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return (int64_t)(z & ((1ULL << 53) - 1));
-}
-
-static double scalar_value(const wrapper_array *array) {
-  switch (array->dtype) {
-  case WRAPPER_DTYPE_F32:
-    return *(const float *)array->data;
-  case WRAPPER_DTYPE_F64:
-    return *(const double *)array->data;
-  case WRAPPER_DTYPE_F16:
-    return wrapper_f16_to_f32(*(const uint16_t *)array->data);
-  case WRAPPER_DTYPE_BF16:
-    return wrapper_bf16_to_f32(*(const uint16_t *)array->data);
-  default:
-    return 0.0;
-  }
-}
-
 wrapper_status wrapper_train_step(wrapper_trainer *trainer,
                                   const wrapper_array *inputs,
                                   int32_t num_inputs, double *loss) {
-  if (!trainer || (NUM_DATA && !inputs))
-    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                                "wrapper_train_step: NULL argument");
-  if (num_inputs != NUM_DATA)
-    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
-                                "the training step takes %d inputs, got %d",
-                                (int)NUM_DATA, (int)num_inputs);
-  for (int32_t i = 0; i < NUM_DATA; ++i) {
-    wrapper_status status =
-        check_value(&input_info[data_input[i]], &inputs[i],
-                    "wrapper_train_step", "input", data_names[i]);
-    if (status != WRAPPER_OK)
-      return status;
-  }
-  for (int32_t i = 0; i < NUM_STATES; ++i)
-    if (!trainer->set[i])
-      return wrapper_report_error(
-          WRAPPER_ERROR_INVALID_ARGUMENT,
-          "state '%s' was never loaded or set (wrapper_train_load_state, "
-          "wrapper_train_set_state)",
-          state_names[i]);
-  wrapper_array all[NUM_INPUTS + 1];
-  for (int32_t i = 0; i < NUM_STATES; ++i)
-    all[state_input[i]] = trainer->state[i];
-  for (int32_t i = 0; i < NUM_DATA; ++i)
-    all[data_input[i]] = inputs[i];
-  int64_t seed = step_seed(trainer->seed, trainer->steps);
-  if (SEED_INPUT >= 0) {
-    memset(&all[SEED_INPUT], 0, sizeof all[0]);
-    all[SEED_INPUT].dtype = WRAPPER_DTYPE_I64;
-    all[SEED_INPUT].data = &seed;
-  }
-  wrapper_array outputs[NUM_OUTPUTS + 1];
-  memset(outputs, 0, sizeof outputs);
-  wrapper_status status =
-      wrapper_model_run(trainer->model, all, NUM_INPUTS, outputs, NUM_OUTPUTS);
-  if (status == WRAPPER_OK) {
-    if (loss)
-      *loss = scalar_value(&outputs[LOSS_OUTPUT]);
-    /* The new values replace the state: no copy. */
-    for (int32_t i = 0; i < NUM_STATES; ++i) {
-      if (state_output[i] < 0)
-        continue;
-      wrapper_array_destroy(&trainer->state[i]);
-      trainer->state[i] = outputs[state_output[i]];
-      outputs[state_output[i]].data = NULL;
-    }
-    ++trainer->steps;
-  }
-  for (int32_t i = 0; i < NUM_OUTPUTS; ++i)
-    if (outputs[i].data)
-      wrapper_array_destroy(&outputs[i]);
-  return status;
+  wrapper_status status = check_step(trainer, NUM_DATA && !inputs, num_inputs,
+                                     "wrapper_train_step");
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i)
+    status = check_value(&input_info[data_input[i]], &inputs[i],
+                         "wrapper_train_step", "input", data_names[i]);
+  return status == WRAPPER_OK ? run_step(trainer, inputs, loss) : status;
 }
 )c";
   return source;

@@ -43,7 +43,11 @@ bool collectTrainingSignature(func::FuncOp func, TrainingSignature &signature,
 /// The C source of the trainer (WrapperTraining.h) over the model container
 /// of generateContainerSource, appended to the same file: it calls
 /// wrapper_model_run and uses the container's input tables.
-std::string generateTrainingSource(const TrainingSignature &signature);
+/// The C source of the trainer of a model container (ContainerSource.h)
+/// compiled for the CPU or, with `cuda`, for a CUDA device (state in device
+/// memory).
+std::string generateTrainingSource(const TrainingSignature &signature,
+                                   bool cuda);
 
 } // namespace wrapper
 } // namespace mlir

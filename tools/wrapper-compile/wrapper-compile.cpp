@@ -382,7 +382,7 @@ int main(int argc, char **argv) {
   // a trainer over the model container (WrapperTraining.h).
   TrainingSignature training;
   if (collectTrainingSignature(func, training, error))
-    container += generateTrainingSource(training);
+    container += generateTrainingSource(training, target == "cuda");
   else if (!error.empty())
     return fail("@" + entryName + " is not a valid training step: " + error);
 

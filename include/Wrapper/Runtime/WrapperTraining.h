@@ -22,21 +22,32 @@
  * also exports the model ABI of WrapperModel.h (the step as a pure
  * function). A trainer is not thread-safe: one thread at a time.
  *
+ * A training step compiled for CUDA keeps its state in device memory (blocks
+ * of the runtime's caching allocator): a step copies no state between host
+ * and device. wrapper_train_step copies its data inputs to the device and
+ * the loss back; wrapper_train_step_device takes device inputs on the
+ * caller's stream and, without `loss`, returns without waiting.
+ * wrapper_train_get_state / set_state / load_state / save_state copy
+ * between host arrays and the device (after waiting for the device).
+ *
  * Versioning: WRAPPER_TRAIN_ABI_VERSION grows when a function is added;
- * existing functions keep their signatures and meaning.
+ * existing functions keep their signatures and meaning. Version 2 added
+ * wrapper_train_step_device and wrapper_train_target (and CUDA trainers
+ * keep their state on the device).
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef WRAPPER_RUNTIME_WRAPPERTRAINING_H
 #define WRAPPER_RUNTIME_WRAPPERTRAINING_H
 
+#include "Wrapper/Runtime/WrapperModel.h"
 #include "Wrapper/Runtime/WrapperRuntime.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define WRAPPER_TRAIN_ABI_VERSION 1
+#define WRAPPER_TRAIN_ABI_VERSION 2
 
 typedef struct wrapper_trainer wrapper_trainer;
 
@@ -94,6 +105,24 @@ int64_t wrapper_train_steps(const wrapper_trainer *trainer);
 wrapper_status wrapper_train_step(wrapper_trainer *trainer,
                                   const wrapper_array *inputs,
                                   int32_t num_inputs, double *loss);
+
+/* Where the step runs: "cpu" or "cuda". (Version 2.) */
+const char *wrapper_train_target(const wrapper_trainer *trainer);
+
+/* One training step of a CUDA trainer on device inputs (dense row-major
+ * arrays of the runtime's device, checked like wrapper_train_step's), on
+ * `stream` (a CUstream of the device's primary context; NULL is the legacy
+ * default stream): no copy between host and device except the loss, which
+ * is read back (waiting for `stream`) only when `loss` is not NULL.
+ * Without `loss` the call returns once the step is queued; the inputs must
+ * stay valid until `stream` gets there. Errors of queuing are returned
+ * (and leave the state unchanged); errors of the kernels show up at the
+ * next synchronization. A CPU trainer returns WRAPPER_ERROR_UNSUPPORTED.
+ * (Version 2.) */
+wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
+                                         const wrapper_strided_array *inputs,
+                                         int32_t num_inputs, void *stream,
+                                         double *loss);
 
 #ifdef __cplusplus
 }

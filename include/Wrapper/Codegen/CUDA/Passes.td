@@ -355,6 +355,26 @@ def WrapperLowerAllReducePass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def WrapperCUDANameKernelsPass
+    : Pass<"wrapper-cuda-name-kernels", "::mlir::ModuleOp"> {
+  let summary = "Names each outlined kernel after its gpu.module";
+  let description = [{
+    `--gpu-kernel-outlining` puts each kernel of a function `@f` into a
+    module of its own (`@f_kernel`, `@f_kernel_0`, ...) but names every
+    kernel function `@f_kernel`, so profilers (Nsight Systems, PyTorch's
+    profiler through CUPTI) show hundreds of kernels under one name. This
+    pass renames the kernel of each `gpu.module` that holds one kernel to
+    the module's name and updates the `gpu.launch_func` ops, so that a
+    profile's kernel names are those of the modules in the IR.
+
+    ```mlir
+    gpu.launch_func @f_kernel_0::@f_kernel ...   // before
+    gpu.launch_func @f_kernel_0::@f_kernel_0 ... // after
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def WrapperRequireNoLibdeviceCallsPass
     : Pass<"wrapper-require-no-libdevice-calls", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Fails when kernels call libdevice functions";
