@@ -412,6 +412,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   rows.blockSize = options.rowBlockSize;
   rows.vectorize = options.vectorize;
   pm.addNestedPass<func::FuncOp>(createWrapperCUDARowKernelsPass(rows));
+  // Other reductions: one block per output element.
+  pm.addNestedPass<func::FuncOp>(createWrapperCUDABlockReductionsPass());
   pm.addNestedPass<func::FuncOp>(
       createWrapperInterchangeReductionsInnermostPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAScalarKernelsPass());

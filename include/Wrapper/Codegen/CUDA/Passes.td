@@ -185,6 +185,57 @@ def WrapperCUDAPlaceBuffersPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def WrapperCUDABlockReductionsPass
+    : Pass<"wrapper-cuda-block-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Reductions that are not row reductions as one block per "
+                "output element";
+  let description = [{
+    On buffers, after `wrapper-cuda-row-kernels` and before the remaining
+    linalg ops become parallel loops. The parallel-loop mapping gives each
+    output element of a reduction one thread that folds the reduced
+    elements in sequence: a batch_norm statistic (a sum over `[N, H, W]`
+    of `[N, C, H, W]`, one output per channel) runs in C threads, one block
+    on the whole GPU, each thread reading 4 KiB apart from its neighbour.
+    This pass turns every one-output reduction left outside a kernel whose
+    reduced loops span at least `min-reduction` elements (or a dynamic
+    number) into a `gpu.launch` with one block per output element (the
+    parallel loops delinearized from the block index): the block's threads
+    stride over the reduced loops flattened (the innermost fastest, so that
+    neighbouring threads read neighbouring elements where the innermost
+    reduced loop is the buffer's contiguous dimension), each folds its
+    elements with the payload, `gpu.all_reduce` combines the threads, and
+    thread 0 folds the total into the output's initial value.
+
+    The payload's accumulator must be used only by the combining op, an
+    associative arith op on 32-bit values (the row kernels' condition);
+    other reductions keep the parallel-loop mapping. `block-size` (0: from
+    the reduced element count, 32 to 256).
+
+    ```mlir
+    // sum over d0, d2 of memref<8x64x1024xf32> into memref<64xf32>
+    gpu.launch blocks(%b, ...) in (%gx = %c64, ...) threads(%t, ...) in (%bx = %c256, ...) {
+      %p = scf.for %j = %t to %c8192 step %c256 iter_args(%acc = %zero) -> (f32) {
+        // %j delinearized into (d0, d2); x[d0, %b, d2] folded into %acc
+      }
+      %s = gpu.all_reduce add %p uniform {} : (f32) -> f32
+      scf.if %first { ... }                 // out[%b] = out[%b] + %s
+    }
+    ```
+  }];
+  let options = [
+    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"128",
+           "Reduced elements per output from which a reduction gets a "
+           "block per output">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per block (0: from the reduced element count)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def WrapperCUDAScalarKernelsPass
     : Pass<"wrapper-cuda-scalar-kernels", "::mlir::func::FuncOp"> {
   let summary = "Puts linalg ops without parallel loops into a one-iteration "

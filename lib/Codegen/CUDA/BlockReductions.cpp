@@ -1,0 +1,253 @@
+//===- BlockReductions.cpp - one block per reduction output ---------------===//
+//
+// Part of the Wrapper project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --wrapper-cuda-block-reductions: reductions the row kernels
+// leave (several reduced loops, reduced loops that are not innermost)
+// become launches with one block per output element whose threads share
+// the reduced elements and combine through gpu.all_reduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernels.h"
+#include "Wrapper/Codegen/CUDA/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace wrapper {
+#define GEN_PASS_DEF_WRAPPERCUDABLOCKREDUCTIONSPASS
+#include "Wrapper/Codegen/CUDA/Passes.h.inc"
+} // namespace wrapper
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::wrapper::row_kernels;
+
+namespace {
+/// `index` delinearized over `sizes` (the last fastest).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value index,
+                               ArrayRef<Value> sizes) {
+  SmallVector<Value> result(sizes.size());
+  for (int k = static_cast<int>(sizes.size()) - 1; k >= 0; --k) {
+    if (k == 0) {
+      result[k] = index;
+      break;
+    }
+    result[k] = arith::RemUIOp::create(b, loc, index, sizes[k]);
+    index = arith::DivUIOp::create(b, loc, index, sizes[k]);
+  }
+  return result;
+}
+
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> values) {
+  Value result = arith::ConstantIndexOp::create(b, loc, 1);
+  for (Value v : values)
+    result = b.createOrFold<arith::MulIOp>(loc, result, v);
+  return result;
+}
+
+/// The indices `map` gives for loop indices `ivs`.
+SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
+                             ArrayRef<Value> ivs) {
+  SmallVector<Value> result;
+  for (unsigned k = 0; k < map.getNumResults(); ++k)
+    result.push_back(getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, map.getSubMap({k}), llvm::to_vector_of<OpFoldResult>(ivs))));
+  return result;
+}
+
+struct BlockReductionsPass
+    : public wrapper::impl::WrapperCUDABlockReductionsPassBase<
+          BlockReductionsPass> {
+  using Base::Base;
+
+  /// The combiner when `op` is a reduction this pass maps.
+  std::optional<Combiner> candidate(linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() == 0 ||
+        op->getParentOfType<gpu::LaunchOp>() ||
+        op->getParentOfType<scf::ParallelOp>())
+      return std::nullopt;
+    // The output is indexed by parallel loops only (one element per block).
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [dim, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::reduction &&
+          out.isFunctionOfDim(dim))
+        return std::nullopt;
+    int64_t reduced = 1;
+    for (auto [size, iterator] :
+         llvm::zip_equal(op.getStaticLoopRanges(), iterators)) {
+      if (iterator != utils::IteratorType::reduction)
+        continue;
+      if (ShapedType::isDynamic(size)) {
+        reduced = ShapedType::kDynamic;
+        break;
+      }
+      reduced *= size;
+    }
+    if (reduced != ShapedType::kDynamic && reduced < minReduction)
+      return std::nullopt;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!isa<MemRefType>(input->get().getType()) &&
+          !input->get().getType().isIntOrIndexOrFloat())
+        return std::nullopt;
+    return matchCombiner(op);
+  }
+
+  int64_t threadsFor(linalg::GenericOp op) {
+    if (blockSize > 0)
+      return blockSize;
+    int64_t reduced = 1;
+    for (auto [size, iterator] : llvm::zip_equal(
+             op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::reduction)
+        reduced = ShapedType::isDynamic(size) || ShapedType::isDynamic(reduced)
+                      ? ShapedType::kDynamic
+                      : reduced * size;
+    if (ShapedType::isDynamic(reduced))
+      return 256;
+    // At least eight elements a thread, a whole warp at least.
+    return std::clamp<int64_t>(
+        llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)), 32, 256);
+  }
+
+  void rewrite(linalg::GenericOp op, const Combiner &c) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Range> ranges =
+        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<unsigned> parallelDims, reducedDims;
+    SmallVector<Value> parallelSizes, reducedSizes;
+    for (auto [dim, iterator] : llvm::enumerate(iterators)) {
+      Value size = getValueOrCreateConstantIndexOp(b, loc, ranges[dim].size);
+      if (iterator == utils::IteratorType::reduction) {
+        reducedDims.push_back(dim);
+        reducedSizes.push_back(size);
+      } else {
+        parallelDims.push_back(dim);
+        parallelSizes.push_back(size);
+      }
+    }
+    Value blocks = product(b, loc, parallelSizes);
+    Value reduced = product(b, loc, reducedSizes);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value threads = arith::ConstantIndexOp::create(b, loc, threadsFor(op));
+    // No launch of zero blocks (a dynamic size of 0).
+    std::optional<int64_t> staticBlocks = getConstantIntValue(blocks);
+    if (!staticBlocks) {
+      Value any =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks, zero);
+      auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    } else if (*staticBlocks == 0) {
+      op.erase();
+      return;
+    }
+    auto launch =
+        gpu::LaunchOp::create(b, loc, blocks, one, one, threads, one, one);
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body);
+
+    SmallVector<Value> ivs(iterators.size());
+    for (auto [dim, index] : llvm::zip_equal(
+             parallelDims,
+             delinearize(b, loc, launch.getBlockIds().x, parallelSizes)))
+      ivs[dim] = index;
+    Value thread = launch.getThreadIds().x;
+    Value identity = arith::ConstantOp::create(b, loc, c.identity);
+    auto loop = scf::ForOp::create(b, loc, thread, reduced,
+                                   launch.getBlockSize().x, identity);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      for (auto [dim, index] :
+           llvm::zip_equal(reducedDims, delinearize(b, loc,
+                                                    loop.getInductionVar(),
+                                                    reducedSizes)))
+        ivs[dim] = index;
+      Block &payload = op.getRegion().front();
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        BlockArgument arg = payload.getArgument(input->getOperandNumber());
+        if (arg.use_empty())
+          continue;
+        Value value = input->get();
+        if (isa<MemRefType>(value.getType()))
+          value = memref::LoadOp::create(
+              b, loc, value,
+              indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs));
+        mapping.map(arg, value);
+      }
+      mapping.map(payload.getArguments().back(), loop.getRegionIterArg(0));
+      for (Operation &inner : payload.without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+          mapping.map(index.getResult(), ivs[index.getDim()]);
+          continue;
+        }
+        b.clone(inner, mapping);
+      }
+      scf::YieldOp::create(
+          b, loc,
+          mapping.lookupOrDefault(payload.getTerminator()->getOperand(0)));
+    }
+    Value total =
+        gpu::AllReduceOp::create(
+            b, loc, loop.getResult(0),
+            gpu::AllReduceOperationAttr::get(b.getContext(), c.kind),
+            /*uniform=*/true)
+            .getResult();
+    // Thread 0 folds the total into the output's initial value.
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, zero);
+    auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (unsigned dim : reducedDims)
+      ivs[dim] = zero; // the output's map does not read them
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> idx =
+        indicesOf(b, loc, op.getMatchingIndexingMap(init), ivs);
+    Value initial = memref::LoadOp::create(b, loc, init->get(), idx);
+    IRMapping mapping;
+    mapping.map(op.getRegion().front().getArguments().back(), initial);
+    mapping.map(c.element, total);
+    Value result = b.clone(*c.op, mapping)->getResult(0);
+    memref::StoreOp::create(b, loc, result, init->get(), idx);
+    op.erase();
+  }
+
+  void runOnOperation() override {
+    if (blockSize > 1024 || (blockSize > 0 && blockSize % 32 != 0)) {
+      getOperation().emitError()
+          << "wrapper-cuda-block-reductions: block-size "
+          << static_cast<int64_t>(blockSize)
+          << " must be a multiple of 32 up to 1024 (0: chosen per reduction)";
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::GenericOp, Combiner>> found;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<Combiner> c = candidate(op))
+        found.emplace_back(op, *c);
+    });
+    for (auto &[op, c] : found)
+      rewrite(op, c);
+  }
+};
+} // namespace
