@@ -6,7 +6,7 @@
  *
  *   train_model train_step.so state_dir in0.npy [in1.npy ...]
  *               [--steps N] [--seed S] [--lr X] [--save out_dir]
- *               [--expect-decrease] [--device]
+ *               [--expect-decrease] [--device] [--cuda-graph]
  *
  * --lr sets the state "optimizer.lr" (when the step has one), --save writes
  * the state after the last step (creating the directory), --expect-decrease fails (exit 1) unless the
@@ -14,7 +14,9 @@
  * the program puts the inputs into device memory once and runs the steps
  * on it with wrapper_train_step_device on the runtime's stream, and prints
  * the copies between host and device the steps made (the losses read
- * back, and nothing else: the state stays on the device). Exit status 2 on
+ * back, and nothing else: the state stays on the device); --cuda-graph
+ * turns on the trainer's CUDA graph mode (a replay per step from the
+ * second on) and says whether a graph was captured. Exit status 2 on
  * usage, loading or run errors. */
 #include "Wrapper/Runtime/WrapperCuda.h"
 #include "Wrapper/Runtime/WrapperTraining.h"
@@ -107,7 +109,7 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: train_model train_step.so state_dir inputs.npy... "
                     "[--steps N] [--seed S] [--lr X] [--save dir] "
-                    "[--expect-decrease] [--device]\n");
+                    "[--expect-decrease] [--device] [--cuda-graph]\n");
     return 2;
   }
   /* dlopen searches the library path for a name without a slash. */
@@ -140,7 +142,7 @@ int main(int argc, char **argv) {
   long steps = 10;
   unsigned long long seed = 0;
   const char *save = NULL, *lr = NULL;
-  int expect_decrease = 0, on_device = 0;
+  int expect_decrease = 0, on_device = 0, cuda_graph = 0;
   const char *files[64];
   int num_files = 0;
   for (int i = 3; i < argc; ++i) {
@@ -156,6 +158,8 @@ int main(int argc, char **argv) {
       expect_decrease = 1;
     else if (!strcmp(argv[i], "--device"))
       on_device = 1;
+    else if (!strcmp(argv[i], "--cuda-graph"))
+      cuda_graph = 1;
     else if (argv[i][0] == '-' && argv[i][1] == '-') {
       fprintf(stderr, "train_model: unknown option %s\n", argv[i]);
       return 2;
@@ -223,6 +227,13 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (cuda_graph) {
+    wrapper_status (*set_graph)(wrapper_trainer *, int32_t);
+    *(void **)&set_graph = symbol("wrapper_train_set_cuda_graph");
+    if (set_graph(trainer, 1) != WRAPPER_OK)
+      return fail("--cuda-graph");
+  }
+
   double first = NAN, last = NAN;
   for (long s = 0; s < steps; ++s) {
     double loss;
@@ -248,6 +259,11 @@ int main(int argc, char **argv) {
            (unsigned long long)(after.copies_to_host - before.copies_to_host));
     for (int i = 0; i < num_files; ++i)
       cuda.free(device_inputs[i].data);
+  }
+  if (cuda_graph) {
+    int32_t (*captured)(const wrapper_trainer *);
+    *(void **)&captured = symbol("wrapper_train_cuda_graph_captured");
+    printf("cuda graph: %s\n", captured(trainer) ? "captured" : "not captured");
   }
   if (save)
     mkdir(save, 0777); /* an existing directory is fine */

@@ -342,7 +342,7 @@ def _trace(model, loss_fn, optimizer, inputs, targets, group_name=None):
 def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True,
                      gemm=True, plan_memory="reuse", seed=0, target=None,
                      process_group=None, bucket_bytes=25 * 1024 * 1024,
-                     bucket_mode="concat"):
+                     bucket_mode="concat", cuda_graph=None):
     """Compiles one training step of `model` into a TrainingStep.
 
     `example_inputs` are the model's inputs followed by the targets:
@@ -354,8 +354,11 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     it is in (call model.train() for dropout and batch statistics). Its
     parameters, buffers and the optimizer state are copied into the step;
     `TrainingStep.copy_to(model)` writes them back. `target` is "cpu" or
-    "cuda" (default: where the example inputs are); a CUDA step runs on the
-    GPU and takes and returns host arrays, like every CUDA model.so.
+    "cuda" (default: where the example inputs are); a CUDA step keeps its
+    state in device memory and runs on CUDA tensors where they are (other
+    inputs are copied to the device). `cuda_graph` (default: on for a CUDA
+    step without `process_group`) replays the step as one CUDA graph from
+    its second call on (see TrainingStep.cuda_graph).
 
     With `process_group` (a torch.distributed ProcessGroup, or True for the
     default group), the step is data parallel as DDP is: every rank calls
@@ -381,6 +384,8 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         target = "cuda" if "cuda" in devices else "cpu"
     if target not in ("cpu", "cuda"):
         raise WrapperError(f"compile_training: target must be 'cpu' or 'cuda', got {target!r}")
+    if cuda_graph and target != "cuda":
+        raise WrapperError(f"compile_training: cuda_graph needs target='cuda', got {target!r}")
     opt = _optimizer_of(optimizer, model)
     group_name = _group_name(process_group)
     if isinstance(bucket_bytes, bool) or not isinstance(bucket_bytes, int) or bucket_bytes < 0:
@@ -428,6 +433,8 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     step.compile_seconds = time.perf_counter() - start
     step.load_state_dict({name: value for name, value in state})
     step.set_seed(seed)
+    if target == "cuda":
+        step.cuda_graph = group_name is None if cuda_graph is None else bool(cuda_graph)
     return step
 
 
@@ -505,6 +512,9 @@ class TrainingStep:
         lib.wrapper_array_destroy.restype = None
         self._step_device = None
         if version >= 2:
+            lib.wrapper_train_set_cuda_graph.argtypes = [pointer, ctypes.c_int32]
+            lib.wrapper_train_cuda_graph_captured.argtypes = [pointer]
+            lib.wrapper_train_cuda_graph_captured.restype = ctypes.c_int32
             lib.wrapper_train_target.argtypes = [pointer]
             lib.wrapper_train_target.restype = ctypes.c_char_p
             lib.wrapper_train_step_device.argtypes = [
@@ -581,6 +591,30 @@ class TrainingStep:
         return loss.value
 
     step = __call__
+
+    @property
+    def cuda_graph(self):
+        """Whether steps replay one CUDA graph (a CUDA step, from its
+        second call on: one driver call per step instead of one launch per
+        kernel; the data inputs are copied into the graph's static buffers
+        on the device). Set it to turn the mode on or off; a step whose
+        extern calls cannot be captured (collectives) must keep it off."""
+        return getattr(self, "_cuda_graph", False)
+
+    @cuda_graph.setter
+    def cuda_graph(self, enabled):
+        if self._step_device is None:
+            if enabled:
+                raise WrapperError("cuda_graph needs a training library of ABI version 2")
+            return
+        self._check(self._lib.wrapper_train_set_cuda_graph(self._handle, int(bool(enabled))))
+        self._cuda_graph = bool(enabled)
+
+    @property
+    def cuda_graph_captured(self):
+        """Whether a CUDA graph of the step is captured."""
+        return (self._step_device is not None
+                and bool(self._lib.wrapper_train_cuda_graph_captured(self._handle)))
 
     def _step_on_device(self, batch, device, sync):
         import torch

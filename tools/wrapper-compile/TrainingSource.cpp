@@ -268,6 +268,21 @@ wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
       "wrapper_train_step_device: this training step runs on the CPU; "
       "wrapper_train_step takes its inputs");
 }
+
+wrapper_status wrapper_train_set_cuda_graph(wrapper_trainer *trainer,
+                                            int32_t enabled) {
+  (void)trainer;
+  return enabled ? wrapper_report_error(
+                       WRAPPER_ERROR_UNSUPPORTED,
+                       "wrapper_train_set_cuda_graph: this training step runs "
+                       "on the CPU")
+                 : WRAPPER_OK;
+}
+
+int32_t wrapper_train_cuda_graph_captured(const wrapper_trainer *trainer) {
+  (void)trainer;
+  return 0;
+}
 )c";
 
 /// The trainer's state on a CUDA device: one block of the runtime's caching
@@ -288,13 +303,34 @@ struct wrapper_trainer {
   void *seeds;        /* SEED_BATCH step seeds on the device */
   int64_t seeds_from; /* the step of seeds[0] */
   uint8_t seeds_ready; /* whether `seeds` holds those of `seed` */
+  /* CUDA graph mode (wrapper_train_set_cuda_graph): one captured step that
+   * reads static inputs and updates the state blocks in place. */
+  uint8_t graph_wanted, graph_refused;
+  wrapper_cuda_graph_pool *pool;
+  wrapper_cuda_graph *graph;
+  void *graph_inputs[NUM_DATA + 1];
+  void *graph_seed;
+  wrapper_strided_array graph_loss; /* the loss output (in the pool) */
 };
+
+static void release_graph(wrapper_trainer *trainer) {
+  wrapper_cuda_graph_destroy(trainer->graph);
+  wrapper_cuda_graph_pool_destroy(trainer->pool);
+  for (int32_t i = 0; i < NUM_DATA; ++i)
+    wrapper_cuda_free(trainer->graph_inputs[i]);
+  wrapper_cuda_free(trainer->graph_seed);
+  trainer->graph = NULL;
+  trainer->pool = NULL;
+  memset(trainer->graph_inputs, 0, sizeof trainer->graph_inputs);
+  trainer->graph_seed = NULL;
+}
 
 static void seeds_changed(wrapper_trainer *trainer) {
   trainer->seeds_ready = 0;
 }
 
 static void target_release(wrapper_trainer *trainer) {
+  release_graph(trainer);
   wrapper_cuda_free(trainer->seeds);
 }
 
@@ -407,9 +443,20 @@ static wrapper_status densify(int32_t i, const wrapper_strided_array *result,
  * are filled here) on `stream`; the loss read back (waiting for `stream`)
  * when `loss` is not NULL. The states are replaced only when everything
  * succeeded. */
+static wrapper_status graph_step(wrapper_trainer *trainer,
+                                 wrapper_strided_array *all, void *stream,
+                                 double *loss, int *ran);
+
 static wrapper_status device_step(wrapper_trainer *trainer,
                                   wrapper_strided_array *all, void *stream,
                                   double *loss) {
+  /* After the first step (which uploads the constants), a graph replay. */
+  if (trainer->graph_wanted && !trainer->graph_refused && trainer->steps > 0) {
+    int ran = 0;
+    wrapper_status status = graph_step(trainer, all, stream, loss, &ran);
+    if (ran || status != WRAPPER_OK)
+      return status;
+  }
   for (int32_t i = 0; i < NUM_STATES; ++i) {
     const info_t *info = state_info(i);
     dense_view(&all[state_input[i]], info->dtype, info->rank, info->shape,
@@ -468,6 +515,138 @@ static wrapper_status device_step(wrapper_trainer *trainer,
   if (status == WRAPPER_OK)
     ++trainer->steps;
   return status;
+}
+
+/* The static input buffers and the graph of one step: captured on the
+ * first call in graph mode; the state blocks are updated in place (device
+ * copies of the new values, inside the graph), so the graph stays valid. A
+ * step that cannot be captured (dynamic input shapes, a result that is not
+ * dense) leaves graph mode off (`*ran` 0: the caller runs it plainly). */
+static wrapper_status capture_step(wrapper_trainer *trainer,
+                                   const wrapper_strided_array *all) {
+  wrapper_status status = WRAPPER_OK;
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i) {
+    const info_t *info = &input_info[data_input[i]];
+    status = wrapper_cuda_alloc(info_bytes(info), &trainer->graph_inputs[i]);
+  }
+  if (status == WRAPPER_OK && SEED_INPUT >= 0)
+    status = wrapper_cuda_alloc(sizeof(int64_t), &trainer->graph_seed);
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_graph_pool_create(&trainer->pool);
+  if (status != WRAPPER_OK)
+    return status;
+  wrapper_strided_array fixed[NUM_INPUTS + 1];
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    fixed[i] = all[i];
+  for (int32_t i = 0; i < NUM_DATA; ++i)
+    fixed[data_input[i]].data = trainer->graph_inputs[i];
+  if (SEED_INPUT >= 0)
+    fixed[SEED_INPUT].data = trainer->graph_seed;
+  wrapper_strided_array outputs[NUM_OUTPUTS + 1];
+  memset(outputs, 0, sizeof outputs);
+  status = wrapper_cuda_graph_begin_in(trainer->pool);
+  if (status != WRAPPER_OK)
+    return status;
+  wrapper_status captured = wrapper_model_run_device(
+      trainer->model, fixed, NUM_INPUTS, outputs, NUM_OUTPUTS,
+      wrapper_cuda_stream());
+  for (int32_t i = 0; i < NUM_STATES && captured == WRAPPER_OK; ++i) {
+    if (state_output[i] < 0)
+      continue;
+    const wrapper_strided_array *result = &outputs[state_output[i]];
+    const info_t *info = state_info(i);
+    if (result->data != result->allocated ||
+        !is_dense(info->rank, result->shape, result->strides))
+      captured = wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                      "state '%s' comes out strided",
+                                      state_names[i]);
+    else
+      captured = wrapper_cuda_copy_device(trainer->state[i], result->data,
+                                          info_bytes(info));
+  }
+  status = wrapper_cuda_graph_end(&trainer->graph);
+  if (captured != WRAPPER_OK)
+    status = captured;
+  trainer->graph_loss = outputs[LOSS_OUTPUT];
+  return status;
+}
+
+static wrapper_status graph_step(wrapper_trainer *trainer,
+                                 wrapper_strided_array *all, void *stream,
+                                 double *loss, int *ran) {
+  *ran = 0;
+  for (int32_t i = 0; i < NUM_INPUTS; ++i)
+    for (int32_t d = 0; d < input_info[i].rank; ++d)
+      if (input_info[i].shape[d] < 0) {
+        trainer->graph_refused = 1; /* shapes may change between steps */
+        return WRAPPER_OK;
+      }
+  for (int32_t i = 0; i < NUM_STATES; ++i) {
+    const info_t *info = state_info(i);
+    dense_view(&all[state_input[i]], info->dtype, info->rank, info->shape,
+               trainer->state[i]);
+  }
+  if (SEED_INPUT >= 0)
+    dense_view(&all[SEED_INPUT], WRAPPER_DTYPE_I64, 0, NULL, NULL);
+  void *previous = NULL;
+  wrapper_status status = wrapper_cuda_set_stream(stream, &previous);
+  if (status != WRAPPER_OK)
+    return status;
+  if (!trainer->graph) {
+    status = capture_step(trainer, all);
+    if (status != WRAPPER_OK) {
+      /* Not capturable: plain steps from now on. */
+      release_graph(trainer);
+      trainer->graph_refused = 1;
+      wrapper_cuda_set_stream(previous, NULL);
+      return WRAPPER_OK;
+    }
+  }
+  *ran = 1;
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i)
+    status = wrapper_cuda_copy_device(trainer->graph_inputs[i],
+                                      all[data_input[i]].data,
+                                      info_bytes(&input_info[data_input[i]]));
+  if (status == WRAPPER_OK && SEED_INPUT >= 0) {
+    void *seed = NULL;
+    status = seed_of_step(trainer, &seed);
+    if (status == WRAPPER_OK)
+      status = wrapper_cuda_copy_device(trainer->graph_seed, seed,
+                                        sizeof(int64_t));
+  }
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_graph_launch(trainer->graph);
+  if (status == WRAPPER_OK && loss) {
+    uint64_t scalar = 0;
+    status = wrapper_cuda_copy_to_host(
+        &scalar, trainer->graph_loss.data,
+        wrapper_dtype_size(trainer->graph_loss.dtype));
+    if (status == WRAPPER_OK)
+      *loss = scalar_value(trainer->graph_loss.dtype, &scalar);
+  }
+  wrapper_cuda_set_stream(previous, NULL);
+  if (status == WRAPPER_OK)
+    ++trainer->steps;
+  return status;
+}
+
+wrapper_status wrapper_train_set_cuda_graph(wrapper_trainer *trainer,
+                                            int32_t enabled) {
+  if (!trainer)
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_train_set_cuda_graph: NULL trainer");
+  trainer->graph_wanted = enabled != 0;
+  trainer->graph_refused = 0;
+  if (!enabled) {
+    wrapper_status status = wrapper_cuda_device_synchronize();
+    release_graph(trainer);
+    return status;
+  }
+  return WRAPPER_OK;
+}
+
+int32_t wrapper_train_cuda_graph_captured(const wrapper_trainer *trainer) {
+  return trainer && trainer->graph != NULL;
 }
 
 /* Host inputs: copied to the device on the runtime's stream. */

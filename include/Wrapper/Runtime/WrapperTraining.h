@@ -32,8 +32,9 @@
  *
  * Versioning: WRAPPER_TRAIN_ABI_VERSION grows when a function is added;
  * existing functions keep their signatures and meaning. Version 2 added
- * wrapper_train_step_device and wrapper_train_target (and CUDA trainers
- * keep their state on the device).
+ * wrapper_train_step_device, wrapper_train_target,
+ * wrapper_train_set_cuda_graph and wrapper_train_cuda_graph_captured (and
+ * CUDA trainers keep their state on the device).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -123,6 +124,22 @@ wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
                                          const wrapper_strided_array *inputs,
                                          int32_t num_inputs, void *stream,
                                          double *loss);
+
+/* CUDA graph mode of a CUDA trainer (default off): from the second step
+ * on, each step (wrapper_train_step or _device) is the replay of one CUDA
+ * graph captured at the first such step -- one driver call instead of a
+ * launch per kernel -- that reads static copies of the data inputs (device
+ * copies made before each replay) and updates the state blocks in place.
+ * A step that cannot be captured (data inputs of dynamic shapes) runs
+ * without a graph, as do all later ones; so does a program whose extern
+ * calls (collectives) cannot run inside a capture, which must not turn it
+ * on. With a graph, a step that fails on the GPU may leave the state
+ * partly updated. Turning it off frees the graph. A CPU trainer refuses
+ * `enabled`. (Version 2.) */
+wrapper_status wrapper_train_set_cuda_graph(wrapper_trainer *trainer,
+                                            int32_t enabled);
+/* Whether a graph is captured (replayed by the next steps). (Version 2.) */
+int32_t wrapper_train_cuda_graph_captured(const wrapper_trainer *trainer);
 
 #ifdef __cplusplus
 }
