@@ -356,9 +356,9 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     `TrainingStep.copy_to(model)` writes them back. `target` is "cpu" or
     "cuda" (default: where the example inputs are); a CUDA step keeps its
     state in device memory and runs on CUDA tensors where they are (other
-    inputs are copied to the device). `cuda_graph` (default: on for a CUDA
-    step without `process_group`) replays the step as one CUDA graph from
-    its second call on (see TrainingStep.cuda_graph).
+    inputs are copied to the device). `cuda_graph=True` replays the step
+    as one CUDA graph from its second call on (see TrainingStep.cuda_graph;
+    not with `process_group`).
 
     With `process_group` (a torch.distributed ProcessGroup, or True for the
     default group), the step is data parallel as DDP is: every rank calls
@@ -386,6 +386,9 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         raise WrapperError(f"compile_training: target must be 'cpu' or 'cuda', got {target!r}")
     if cuda_graph and target != "cuda":
         raise WrapperError(f"compile_training: cuda_graph needs target='cuda', got {target!r}")
+    if cuda_graph and process_group is not None:
+        raise WrapperError("compile_training: cuda_graph cannot capture the collectives of a "
+                           "data-parallel step (process_group)")
     opt = _optimizer_of(optimizer, model)
     group_name = _group_name(process_group)
     if isinstance(bucket_bytes, bool) or not isinstance(bucket_bytes, int) or bucket_bytes < 0:
@@ -434,7 +437,7 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     step.load_state_dict({name: value for name, value in state})
     step.set_seed(seed)
     if target == "cuda":
-        step.cuda_graph = group_name is None if cuda_graph is None else bool(cuda_graph)
+        step.cuda_graph = bool(cuda_graph)
     return step
 
 
@@ -607,6 +610,9 @@ class TrainingStep:
             if enabled:
                 raise WrapperError("cuda_graph needs a training library of ABI version 2")
             return
+        if enabled and self._source is not None and uses_collectives(self._source):
+            raise WrapperError("cuda_graph: this step has collectives, which a CUDA graph "
+                               "cannot capture")
         self._check(self._lib.wrapper_train_set_cuda_graph(self._handle, int(bool(enabled))))
         self._cuda_graph = bool(enabled)
 

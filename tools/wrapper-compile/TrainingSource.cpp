@@ -523,7 +523,8 @@ static wrapper_status device_step(wrapper_trainer *trainer,
  * step that cannot be captured (dynamic input shapes, a result that is not
  * dense) leaves graph mode off (`*ran` 0: the caller runs it plainly). */
 static wrapper_status capture_step(wrapper_trainer *trainer,
-                                   const wrapper_strided_array *all) {
+                                   const wrapper_strided_array *all,
+                                   void *capture) {
   wrapper_status status = WRAPPER_OK;
   for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i) {
     const info_t *info = &input_info[data_input[i]];
@@ -544,12 +545,18 @@ static wrapper_status capture_step(wrapper_trainer *trainer,
     fixed[SEED_INPUT].data = trainer->graph_seed;
   wrapper_strided_array outputs[NUM_OUTPUTS + 1];
   memset(outputs, 0, sizeof outputs);
-  status = wrapper_cuda_graph_begin_in(trainer->pool);
-  if (status != WRAPPER_OK)
+  /* Captured on `capture` (the legacy default stream cannot capture); the
+   * graph replays on any stream. */
+  void *caller = NULL;
+  status = wrapper_cuda_set_stream(capture, &caller);
+  if (status == WRAPPER_OK)
+    status = wrapper_cuda_graph_begin_in(trainer->pool);
+  if (status != WRAPPER_OK) {
+    wrapper_cuda_set_stream(caller, NULL);
     return status;
+  }
   wrapper_status captured = wrapper_model_run_device(
-      trainer->model, fixed, NUM_INPUTS, outputs, NUM_OUTPUTS,
-      wrapper_cuda_stream());
+      trainer->model, fixed, NUM_INPUTS, outputs, NUM_OUTPUTS, capture);
   for (int32_t i = 0; i < NUM_STATES && captured == WRAPPER_OK; ++i) {
     if (state_output[i] < 0)
       continue;
@@ -565,6 +572,7 @@ static wrapper_status capture_step(wrapper_trainer *trainer,
                                           info_bytes(info));
   }
   status = wrapper_cuda_graph_end(&trainer->graph);
+  wrapper_cuda_set_stream(caller, NULL);
   if (captured != WRAPPER_OK)
     status = captured;
   trainer->graph_loss = outputs[LOSS_OUTPUT];
@@ -593,7 +601,12 @@ static wrapper_status graph_step(wrapper_trainer *trainer,
   if (status != WRAPPER_OK)
     return status;
   if (!trainer->graph) {
-    status = capture_step(trainer, all);
+    /* The caller's stream, or the thread's own when the caller's is the
+     * legacy default stream (PyTorch's default). */
+    void *capture = stream ? stream : previous;
+    status = capture ? capture_step(trainer, all, capture)
+                     : wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
+                                            "no stream to capture on");
     if (status != WRAPPER_OK) {
       /* Not capturable: plain steps from now on. */
       release_graph(trainer);
