@@ -9,11 +9,11 @@
  *               [--expect-decrease] [--device] [--cuda-graph]
  *
  * --lr sets the state "optimizer.lr" (when the step has one), --save writes
- * the state after the last step (creating the directory), --expect-decrease fails (exit 1) unless the
- * last loss is below the first. With --device (a step compiled for CUDA),
- * the program puts the inputs into device memory once and runs the steps
- * on it with wrapper_train_step_device on the runtime's stream, and prints
- * the copies between host and device the steps made (the losses read
+ * the state after the last step (creating the directory), --expect-decrease
+ * fails (exit 1) unless the last loss is below the first. With --device (a step
+ * compiled for CUDA), the program puts the inputs into device memory once and
+ * runs the steps on it with wrapper_train_step_device on the runtime's stream,
+ * and prints the copies between host and device the steps made (the losses read
  * back, and nothing else: the state stays on the device); --cuda-graph
  * turns on the trainer's CUDA graph mode (a replay per step from the
  * second on) and says whether a graph was captured. Exit status 2 on
@@ -44,8 +44,8 @@ typedef void (*seed_fn)(wrapper_trainer *, uint64_t);
 typedef wrapper_status (*step_fn)(wrapper_trainer *, const wrapper_array *,
                                   int32_t, double *);
 typedef wrapper_status (*step_device_fn)(wrapper_trainer *,
-                                         const wrapper_strided_array *,
-                                         int32_t, void *, double *);
+                                         const wrapper_strided_array *, int32_t,
+                                         void *, double *);
 
 static void *library;
 
@@ -254,9 +254,10 @@ int main(int argc, char **argv) {
   if (step_device) {
     wrapper_cuda_stats after;
     cuda.stats(&after);
-    printf("device steps: %llu copies to the device, %llu to the host\n",
-           (unsigned long long)(after.copies_to_device - before.copies_to_device),
-           (unsigned long long)(after.copies_to_host - before.copies_to_host));
+    printf(
+        "device steps: %llu copies to the device, %llu to the host\n",
+        (unsigned long long)(after.copies_to_device - before.copies_to_device),
+        (unsigned long long)(after.copies_to_host - before.copies_to_host));
     for (int i = 0; i < num_files; ++i)
       cuda.free(device_inputs[i].data);
   }

@@ -708,8 +708,9 @@ wrapper_status wrapper_train_step_device(wrapper_trainer *trainer,
 }
 )c";
 
-std::string mlir::wrapper::generateTrainingSource(
-    const TrainingSignature &signature, bool cuda) {
+std::string
+mlir::wrapper::generateTrainingSource(const TrainingSignature &signature,
+                                      bool cuda) {
   std::string source;
   llvm::raw_string_ostream os(source);
   os << R"c(

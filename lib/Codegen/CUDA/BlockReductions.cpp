@@ -65,7 +65,8 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
     result.push_back(getValueOrCreateConstantIndexOp(
         b, loc,
         affine::makeComposedFoldedAffineApply(
-            b, loc, map.getSubMap({k}), llvm::to_vector_of<OpFoldResult>(ivs))));
+            b, loc, map.getSubMap({k}),
+            llvm::to_vector_of<OpFoldResult>(ivs))));
   return result;
 }
 
@@ -112,8 +113,8 @@ struct BlockReductionsPass
     if (blockSize > 0)
       return blockSize;
     int64_t reduced = 1;
-    for (auto [size, iterator] : llvm::zip_equal(
-             op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    for (auto [size, iterator] :
+         llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
       if (iterator == utils::IteratorType::reduction)
         reduced = ShapedType::isDynamic(size) || ShapedType::isDynamic(reduced)
                       ? ShapedType::kDynamic
@@ -121,8 +122,8 @@ struct BlockReductionsPass
     if (ShapedType::isDynamic(reduced))
       return 256;
     // At least eight elements a thread, a whole warp at least.
-    return std::clamp<int64_t>(
-        llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)), 32, 256);
+    return std::clamp<int64_t>(llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)),
+                               32, 256);
   }
 
   void rewrite(linalg::GenericOp op, const Combiner &c) {
@@ -151,8 +152,8 @@ struct BlockReductionsPass
     // No launch of zero blocks (a dynamic size of 0).
     std::optional<int64_t> staticBlocks = getConstantIntValue(blocks);
     if (!staticBlocks) {
-      Value any =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks, zero);
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                        blocks, zero);
       auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
       b.setInsertionPoint(guard.thenBlock()->getTerminator());
     } else if (*staticBlocks == 0) {
@@ -178,10 +179,9 @@ struct BlockReductionsPass
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      for (auto [dim, index] :
-           llvm::zip_equal(reducedDims, delinearize(b, loc,
-                                                    loop.getInductionVar(),
-                                                    reducedSizes)))
+      for (auto [dim, index] : llvm::zip_equal(
+               reducedDims,
+               delinearize(b, loc, loop.getInductionVar(), reducedSizes)))
         ivs[dim] = index;
       Block &payload = op.getRegion().front();
       IRMapping mapping;
@@ -208,12 +208,11 @@ struct BlockReductionsPass
           b, loc,
           mapping.lookupOrDefault(payload.getTerminator()->getOperand(0)));
     }
-    Value total =
-        gpu::AllReduceOp::create(
-            b, loc, loop.getResult(0),
-            gpu::AllReduceOperationAttr::get(b.getContext(), c.kind),
-            /*uniform=*/true)
-            .getResult();
+    Value total = gpu::AllReduceOp::create(
+                      b, loc, loop.getResult(0),
+                      gpu::AllReduceOperationAttr::get(b.getContext(), c.kind),
+                      /*uniform=*/true)
+                      .getResult();
     // Thread 0 folds the total into the output's initial value.
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, zero);

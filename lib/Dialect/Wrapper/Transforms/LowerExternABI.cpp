@@ -290,9 +290,8 @@ struct WrapperLowerExternABIPass
   LogicalResult callAndCheck(Operation *at, OpBuilder &b, Location loc,
                              StringRef name, ValueRange operands,
                              StringRef what) {
-    FailureOr<func::FuncOp> callee =
-        declare(at, name,
-                b.getFunctionType(operands.getTypes(), {b.getI32Type()}));
+    FailureOr<func::FuncOp> callee = declare(
+        at, name, b.getFunctionType(operands.getTypes(), {b.getI32Type()}));
     if (failed(callee))
       return failure();
     Value status = func::CallOp::create(b, loc, *callee, operands).getResult(0);
@@ -565,8 +564,7 @@ WrapperLowerExternABIPass::lowerProxy(ExternAllocOp op,
     typeAttrs.push_back(TypeAttr::get(t));
   Value descriptors = ResultDescriptorsOp::create(b, loc, call.ptrType(),
                                                   b.getArrayAttr(typeAttrs));
-  Value nameString =
-      cString(b, loc, "__wrapper_proxy_name_", proxyNames, name);
+  Value nameString = cString(b, loc, "__wrapper_proxy_name_", proxyNames, name);
   SmallVector<Value> operands = {
       call.i64(key.getInt()),
       nameString,
@@ -628,8 +626,8 @@ LogicalResult WrapperLowerExternABIPass::lowerCollective(CollectiveStartOp op) {
       call.descriptorArray(op.getOutputs()),
       work};
   std::string what = ("_c10d_functional::" + op.getCollective()).str();
-  if (failed(callAndCheck(op, b, loc, "wrapper_collective_start", operands,
-                          what)))
+  if (failed(
+          callAndCheck(op, b, loc, "wrapper_collective_start", operands, what)))
     return failure();
   Value handle = LLVM::LoadOp::create(b, loc, i64, work);
 
