@@ -285,7 +285,8 @@ static void
 addHostFrontend(OpPassManager &pm,
                 const FrontendOptionsMixin<Derived, Base> &options,
                 StringRef device = "",
-                function_ref<void(OpPassManager &)> addDebugPrinter = {}) {
+                function_ref<void(OpPassManager &)> addDebugPrinter = {},
+                bool atomicScatterAdd = false) {
   bool foldAndFuse = options.wrapperHost || device.empty();
   // Weights kept outside the IR text (dense_resource + a weights file).
   pm.addPass(tensor_program::createTensorProgramLoadWeightsPass());
@@ -310,7 +311,9 @@ addHostFrontend(OpPassManager &pm,
   }
   if (options.wrapperHost) {
     // Kernels plus a wrapper host graph.
-    pm.addPass(createConvertTensorProgramToWrapperPass());
+    ConvertTensorProgramToWrapperPassOptions toWrapper;
+    toWrapper.atomicScatterAdd = atomicScatterAdd;
+    pm.addPass(createConvertTensorProgramToWrapperPass(toWrapper));
     pm.addPass(createWrapperDedupeConstantsPass());
     WrapperBucketCollectivesPassOptions buckets;
     buckets.bucketBytes = options.collectiveBucketBytes;
@@ -332,7 +335,9 @@ addHostFrontend(OpPassManager &pm,
   }
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.
-  pm.addPass(createConvertTensorProgramToLinalgPass());
+  ConvertTensorProgramToLinalgPassOptions toLinalg;
+  toLinalg.atomicScatterAdd = atomicScatterAdd;
+  pm.addPass(createConvertTensorProgramToLinalgPass(toLinalg));
 }
 
 /// `relative` inside the CUDA toolkit `toolkit`, or (when empty) inside the
@@ -371,7 +376,10 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     return;
   // Kernels plus a host graph whose buffers live on the device (the same
   // front end as the CPU's), or each function to linalg as a whole.
-  addHostFrontend(pm, options, options.device);
+  // Scatters that add as parallel atomic adds (a sequential loop would be
+  // host code).
+  addHostFrontend(pm, options, options.device, /*addDebugPrinter=*/{},
+                  /*atomicScatterAdd=*/true);
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       createWrapperFuseElementwiseKeepContractionsPass(

@@ -93,6 +93,7 @@ void mlir::wrapper::registerAllDialects(DialectRegistry &registry) {
   linalg::registerSubsetOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerAtomicScatterBufferization(registry);
   tensor::registerSubsetOpInterfaceExternalModels(registry);
   // What tiling and fusion (--wrapper-tile-and-fuse) need.
   linalg::registerTilingInterfaceExternalModels(registry);

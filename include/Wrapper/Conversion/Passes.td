@@ -56,6 +56,13 @@ def ConvertTensorProgramToLinalgPass
     } -> tensor<4x8xf32>
     ```
   }];
+  let options = [
+    Option<"atomicScatterAdd", "atomic-scatter-add", "bool", /*default=*/"false",
+           "Keep scatters that add (f32, f64, i32, i64; not row scatters) for "
+           "bufferization, which writes them as a parallel loop of atomic "
+           "adds (the CUDA pipeline sets it: a sequential loop nest would be "
+           "host code there)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
@@ -102,6 +109,11 @@ def ConvertTensorProgramToWrapperPass
     so that the caller owns every output. Refused: `extern` (no runtime kernels
     yet) and composites that were not decomposed.
   }];
+  let options = [
+    Option<"atomicScatterAdd", "atomic-scatter-add", "bool", /*default=*/"false",
+           "Kernel bodies: keep scatters that add for bufferization's atomic "
+           "form (convert-tensor-program-to-linalg's option of that name)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",

@@ -44,9 +44,8 @@ static SmallVector<Value> dynamicOf(RankedTensorType type,
   return dynamic;
 }
 
-/// An index value read from an integer element: counted from the end when
-/// negative (PyTorch's rule), then clamped into [0, n - 1].
-static Value clampedIndex(OpBuilder &b, Location loc, Value element, Value n) {
+Value tp_to_linalg::clampedIndex(OpBuilder &b, Location loc, Value element,
+                                 Value n) {
   Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -57,6 +56,19 @@ static Value clampedIndex(OpBuilder &b, Location loc, Value element, Value n) {
   Value last = arith::SubIOp::create(b, loc, n, one);
   Value low = arith::MaxSIOp::create(b, loc, wrapped, zero);
   return arith::MinSIOp::create(b, loc, low, last);
+}
+
+bool tp_to_linalg::isRowScatter(Value input, Value index, Value src,
+                                int64_t dim) {
+  auto indexType = cast<RankedTensorType>(index.getType());
+  auto inputType = cast<RankedTensorType>(input.getType());
+  bool rows = indexType.getDimSize(dim) == 1 &&
+              cast<RankedTensorType>(src.getType()).getShape() ==
+                  indexType.getShape();
+  for (int64_t d = 0; d < indexType.getRank() && rows; ++d)
+    rows = d == dim || (!indexType.isDynamicDim(d) &&
+                        indexType.getDimSize(d) == inputType.getDimSize(d));
+  return rows;
 }
 
 namespace {
@@ -361,15 +373,7 @@ struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
     // input and the row's value, one parallel generic with no write
     // conflicts (a GPU kernel on CUDA, where a loop nest would stay on the
     // host).
-    auto indexType = cast<RankedTensorType>(index.getType());
-    auto inputType = cast<RankedTensorType>(input.getType());
-    bool rows = indexType.getDimSize(dim) == 1 &&
-                cast<RankedTensorType>(src.getType()).getShape() ==
-                    indexType.getShape();
-    for (int64_t d = 0; d < rank && rows; ++d)
-      rows = d == dim || (!indexType.isDynamicDim(d) &&
-                          indexType.getDimSize(d) == inputType.getDimSize(d));
-    if (rows) {
+    if (isRowScatter(input, index, src, dim)) {
       SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
       Value init = createEmpty(rewriter, loc, op.getType(),
                                dynamicOf(op.getType(), sizes));

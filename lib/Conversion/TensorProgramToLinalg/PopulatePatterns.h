@@ -76,6 +76,14 @@ Value reductionCombine(OpBuilder &b, Location loc, ReductionKind kind,
 Value reductionCombineImpl(OpBuilder &b, Location loc, ReductionKind kind,
                            Value acc, Value value);
 
+/// Whether a scatter writes one index per row along its dimension, rows as
+/// wide as the input's (what nll_loss's backward scatters): a parallel
+/// select, with no write conflicts.
+bool isRowScatter(Value input, Value index, Value src, int64_t dim);
+
+/// An index value read from an integer element: counted from the end when
+/// negative (PyTorch's rule), then clamped into [0, n - 1].
+Value clampedIndex(OpBuilder &b, Location loc, Value element, Value n);
 } // namespace tp_to_linalg
 } // namespace wrapper
 } // namespace mlir

@@ -49,6 +49,8 @@ struct InlineFused : public OpRewritePattern<tp::FusedOp> {
 struct ConvertTensorProgramToLinalgPass
     : public wrapper::impl::ConvertTensorProgramToLinalgPassBase<
           ConvertTensorProgramToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     // Ops without a linalg form get a message that says where they go.
     WalkResult unsupported = getOperation()->walk([](Operation *op) {
@@ -67,14 +69,23 @@ struct ConvertTensorProgramToLinalgPass
     RewritePatternSet patterns(context);
     populateTensorProgramToLinalgPatterns(patterns);
     ConversionTarget target(*context);
-    target.addIllegalDialect<tp::TensorProgramDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configureTensorProgramToLinalgTarget(target, atomicScatterAdd);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
   }
 };
 } // namespace
+
+void mlir::wrapper::configureTensorProgramToLinalgTarget(
+    ConversionTarget &target, bool atomicScatterAdd) {
+  target.addIllegalDialect<tp::TensorProgramDialect>();
+  // Scatters that add: kept for bufferization's atomic form.
+  if (atomicScatterAdd)
+    target.addDynamicallyLegalOp<tp::ScatterOp>(
+        [](Operation *op) { return isAtomicScatterAdd(op); });
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+}
 
 void mlir::wrapper::populateTensorProgramToLinalgPatterns(
     RewritePatternSet &patterns) {

@@ -629,6 +629,8 @@ namespace {
 struct ConvertTensorProgramToWrapperPass
     : public wrapper::impl::ConvertTensorProgramToWrapperPassBase<
           ConvertTensorProgramToWrapperPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs;
@@ -650,8 +652,7 @@ struct ConvertTensorProgramToWrapperPass
     populateTensorProgramToLinalgPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
     ConversionTarget target(getContext());
-    target.addIllegalDialect<tp::TensorProgramDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configureTensorProgramToLinalgTarget(target, atomicScatterAdd);
     for (func::FuncOp kernel : kernels)
       if (failed(applyPartialConversion(kernel, target, frozen)))
         return signalPassFailure();

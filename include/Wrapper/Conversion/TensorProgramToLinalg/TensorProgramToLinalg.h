@@ -10,8 +10,11 @@
 #include <cstdint>
 
 namespace mlir {
+class ConversionTarget;
+class DialectRegistry;
 class Location;
 class OpBuilder;
+class Operation;
 class RewritePatternSet;
 class Value;
 
@@ -19,6 +22,25 @@ namespace wrapper {
 /// Adds the patterns lowering tensor_program ops (but extern and copy_back)
 /// to linalg, tensor, arith and math on tensors.
 void populateTensorProgramToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Whether `op` (a tensor_program.scatter) adds with atomics when
+/// convert-tensor-program-to-linalg runs with atomic-scatter-add: a scatter
+/// with reduce add of f32, f64, i32 or i64 values that is not a row scatter
+/// (one index per full row, which becomes a parallel select). Such an op
+/// stays tensor_program.scatter until bufferization, which writes it in
+/// place as a parallel loop of memref.atomic_rmw (a GPU kernel on CUDA,
+/// where the sequential loop nest would be host code).
+bool isAtomicScatterAdd(Operation *op);
+
+/// The legality of lowering tensor_program to linalg: every tensor_program
+/// op is illegal but, with `atomicScatterAdd`, the scatters
+/// isAtomicScatterAdd accepts; other ops are legal.
+void configureTensorProgramToLinalgTarget(ConversionTarget &target,
+                                          bool atomicScatterAdd);
+
+/// Registers the bufferization of tensor_program.scatter (for the scatters
+/// isAtomicScatterAdd accepts).
+void registerAtomicScatterBufferization(DialectRegistry &registry);
 
 /// The size of aten.slice(start, end, step) of a dimension of run-time size
 /// `size` (an index): ceildiv(max(min(end, size) - min(start, size), 0),
