@@ -534,6 +534,18 @@ static wrapper_status capture_step(wrapper_trainer *trainer,
     status = wrapper_cuda_alloc(sizeof(int64_t), &trainer->graph_seed);
   if (status == WRAPPER_OK)
     status = wrapper_cuda_graph_pool_create(&trainer->pool);
+  /* The static inputs hold this step's values before any run reads them. */
+  for (int32_t i = 0; i < NUM_DATA && status == WRAPPER_OK; ++i)
+    status = wrapper_cuda_copy_device(trainer->graph_inputs[i],
+                                      all[data_input[i]].data,
+                                      info_bytes(&input_info[data_input[i]]));
+  if (status == WRAPPER_OK && SEED_INPUT >= 0) {
+    void *seed = NULL;
+    status = seed_of_step(trainer, &seed);
+    if (status == WRAPPER_OK)
+      status = wrapper_cuda_copy_device(trainer->graph_seed, seed,
+                                        sizeof(int64_t));
+  }
   if (status != WRAPPER_OK)
     return status;
   wrapper_strided_array fixed[NUM_INPUTS + 1];
@@ -549,6 +561,21 @@ static wrapper_status capture_step(wrapper_trainer *trainer,
    * graph replays on any stream. */
   void *caller = NULL;
   status = wrapper_cuda_set_stream(capture, &caller);
+  if (status == WRAPPER_OK && capture != caller) {
+    /* Another stream than the steps': one run outside the capture first
+     * (its results dropped), after all work so far, for what must not
+     * happen inside a capture (the stream's cuBLAS handle). */
+    status = wrapper_cuda_device_synchronize();
+    wrapper_strided_array warm[NUM_OUTPUTS + 1];
+    memset(warm, 0, sizeof warm);
+    if (status == WRAPPER_OK)
+      status = wrapper_model_run_device(trainer->model, fixed, NUM_INPUTS,
+                                        warm, NUM_OUTPUTS, capture);
+    if (status == WRAPPER_OK)
+      status = wrapper_cuda_synchronize();
+    for (int32_t o = 0; o < NUM_OUTPUTS; ++o)
+      wrapper_cuda_free(warm[o].allocated);
+  }
   if (status == WRAPPER_OK)
     status = wrapper_cuda_graph_begin_in(trainer->pool);
   if (status != WRAPPER_OK) {
