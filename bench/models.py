@@ -6,7 +6,9 @@ Inductor and eager PyTorch, on the public zoo (wrapper_mlir.zoo).
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
     ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
     ... --device cuda --cuda-graphs   (ours with options={"cuda_graphs": True},
-                                       Inductor with mode="reduce-overhead")
+                                       Inductor with mode="reduce-overhead";
+                                       with --train, the AOT step's
+                                       cuda_graph mode and Inductor's)
 
 Per model and backend, a fresh process times the first call of
 torch.compile(model, backend=...) (cold: Inductor gets a fresh cache
@@ -176,7 +178,7 @@ def _step_peak_mib(step):
     return status("VmHWM") - before
 
 
-def measure_train(name, backend, calls, device="cpu"):
+def measure_train(name, backend, calls, device="cpu", cuda_graphs=False):
     import copy
     import warnings
 
@@ -197,8 +199,10 @@ def measure_train(name, backend, calls, device="cpu"):
         # The whole step (with the optimizer) in one compiled library.
         start = time.perf_counter()
         aot = wrapper_mlir.compile_training(model, loss_fn, optimizers[id(model)],
-                                            [*inputs, *targets])
+                                            [*inputs, *targets], cuda_graph=cuda_graphs)
         compiled = None
+    elif cuda_graphs and backend == "inductor":
+        compiled = torch.compile(model, mode="reduce-overhead")
     else:
         compiled = torch.compile(model, backend=backend)
 
@@ -236,7 +240,7 @@ def measure_train(name, backend, calls, device="cpu"):
         t = time.perf_counter()
         step(eager, eager)
         theirs.append(time.perf_counter() - t)
-    result = {"model": name, "backend": backend, "mode": "train", "device": device,
+    result = {"model": name, "backend": backend, "mode": "train", "device": device, "cuda_graphs": cuda_graphs,
               "compile_s": round(compile_seconds, 3),
               "first_loss": first, "eager_first_loss": expected,
               "call_ms": round(statistics.median(ours) * 1e3, 3),
@@ -281,7 +285,8 @@ def main():
                      + (" for --train" if args.train else ""))
     if args.one:
         if args.train:
-            print(json.dumps(measure_train(args.one, args.backend, args.calls, args.device)))
+            print(json.dumps(measure_train(args.one, args.backend, args.calls, args.device,
+                                           args.cuda_graphs)))
         else:
             print(json.dumps(measure(args.one, args.backend, int(args.batch), args.calls,
                                      args.device, int(args.threads) if args.threads else None,
@@ -296,8 +301,8 @@ def main():
         thread_counts = [int(t) for t in args.threads.split(",")] if args.threads else [None]
     except ValueError:
         parser.error("--batch and --threads take comma-separated integers")
-    if args.cuda_graphs and (args.device != "cuda" or args.train):
-        parser.error("--cuda-graphs is for inference on --device cuda")
+    if args.cuda_graphs and args.device != "cuda":
+        parser.error("--cuda-graphs is for --device cuda")
     if args.train and args.dtype != "f32":
         parser.error("--dtype is for inference; --train runs in f32")
     if args.train and (len(batches) > 1 or batches != [2]):
