@@ -275,9 +275,7 @@ def test_refusals():
 @pytest.mark.skipif(not (torch.cuda.is_available() or __import__("os").environ.get(
     "WRAPPER_REQUIRE_CUDA")), reason="no CUDA device")
 def test_cuda_step_matches_eager():
-    """A regression step on the GPU (mean squared error: cross-entropy's
-    backward is a scatter, which the CUDA path does not place on the device
-    yet and refuses at compile time)."""
+    """A regression step with AdamW on the GPU matches eager."""
     model = _mlp().cuda()
     reference = copy.deepcopy(model)
     torch.manual_seed(3)
