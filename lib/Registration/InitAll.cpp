@@ -74,14 +74,13 @@ void mlir::wrapper::registerWrapperDialects(DialectRegistry &registry) {
 
 void mlir::wrapper::registerAllDialects(DialectRegistry &registry) {
   registerWrapperDialects(registry);
-  registry
-      .insert<affine::AffineDialect, arith::ArithDialect,
-              bufferization::BufferizationDialect, cf::ControlFlowDialect,
-              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-              LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
-              memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
-              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect,
-              x86vector::X86VectorDialect>();
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
+                  tensor::TensorDialect, ub::UBDialect, vector::VectorDialect,
+                  x86vector::X86VectorDialect>();
   // func.call inlining (--wrapper-cuda-pipeline inlines a graph's
   // kernels into its host function).
   func::registerInlinerExtension(registry);

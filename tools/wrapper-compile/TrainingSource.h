@@ -49,6 +49,10 @@ bool collectTrainingSignature(func::FuncOp func, TrainingSignature &signature,
 std::string generateTrainingSource(const TrainingSignature &signature,
                                    bool cuda);
 
+/// The part of the trainer's source that depends on the target: the
+/// trainer struct, its state's storage, the step (TrainingStateSource.cpp).
+const char *trainerStateSource(bool cuda);
+
 } // namespace wrapper
 } // namespace mlir
 

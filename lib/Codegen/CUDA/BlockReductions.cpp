@@ -35,21 +35,6 @@ using namespace mlir;
 using namespace mlir::wrapper::row_kernels;
 
 namespace {
-/// `index` delinearized over `sizes` (the last fastest).
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value index,
-                               ArrayRef<Value> sizes) {
-  SmallVector<Value> result(sizes.size());
-  for (int k = static_cast<int>(sizes.size()) - 1; k >= 0; --k) {
-    if (k == 0) {
-      result[k] = index;
-      break;
-    }
-    result[k] = arith::RemUIOp::create(b, loc, index, sizes[k]);
-    index = arith::DivUIOp::create(b, loc, index, sizes[k]);
-  }
-  return result;
-}
-
 Value product(OpBuilder &b, Location loc, ArrayRef<Value> values) {
   Value result = arith::ConstantIndexOp::create(b, loc, 1);
   for (Value v : values)
@@ -75,8 +60,15 @@ struct BlockReductionsPass
           BlockReductionsPass> {
   using Base::Base;
 
-  /// The combiner when `op` is a reduction this pass maps.
-  std::optional<Combiner> candidate(linalg::GenericOp op) {
+  /// A reduction this pass maps: its combiner and the elements it reduces
+  /// per output (kDynamic when a reduced size is).
+  struct Candidate {
+    linalg::GenericOp op;
+    Combiner combiner;
+    int64_t reduced;
+  };
+
+  std::optional<Candidate> candidate(linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
         op.getNumReductionLoops() == 0 ||
         op->getParentOfType<gpu::LaunchOp>() ||
@@ -106,27 +98,26 @@ struct BlockReductionsPass
       if (!isa<MemRefType>(input->get().getType()) &&
           !input->get().getType().isIntOrIndexOrFloat())
         return std::nullopt;
-    return matchCombiner(op);
+    std::optional<Combiner> combiner = matchCombiner(op);
+    if (!combiner)
+      return std::nullopt;
+    return Candidate{op, *combiner, reduced};
   }
 
-  int64_t threadsFor(linalg::GenericOp op) {
+  /// Threads per block for `reduced` elements per output (dynamic: 256).
+  int64_t threadsFor(int64_t reduced) {
     if (blockSize > 0)
       return blockSize;
-    int64_t reduced = 1;
-    for (auto [size, iterator] :
-         llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
-      if (iterator == utils::IteratorType::reduction)
-        reduced = ShapedType::isDynamic(size) || ShapedType::isDynamic(reduced)
-                      ? ShapedType::kDynamic
-                      : reduced * size;
     if (ShapedType::isDynamic(reduced))
       return 256;
     // At least eight elements a thread, a whole warp at least.
-    return std::clamp<int64_t>(llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)),
-                               32, 256);
+    return std::clamp<int64_t>(
+        llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)), 32, 256);
   }
 
-  void rewrite(linalg::GenericOp op, const Combiner &c) {
+  void rewrite(const Candidate &found) {
+    linalg::GenericOp op = found.op;
+    const Combiner &c = found.combiner;
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Range> ranges =
@@ -148,7 +139,7 @@ struct BlockReductionsPass
     Value reduced = product(b, loc, reducedSizes);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value threads = arith::ConstantIndexOp::create(b, loc, threadsFor(op));
+    Value threads = arith::ConstantIndexOp::create(b, loc, threadsFor(found.reduced));
     // No launch of zero blocks (a dynamic size of 0).
     std::optional<int64_t> staticBlocks = getConstantIntValue(blocks);
     if (!staticBlocks) {
@@ -240,13 +231,13 @@ struct BlockReductionsPass
           << " must be a multiple of 32 up to 1024 (0: chosen per reduction)";
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::GenericOp, Combiner>> found;
+    SmallVector<Candidate> found;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<Combiner> c = candidate(op))
-        found.emplace_back(op, *c);
+      if (std::optional<Candidate> c = candidate(op))
+        found.push_back(*c);
     });
-    for (auto &[op, c] : found)
-      rewrite(op, c);
+    for (const Candidate &c : found)
+      rewrite(c);
   }
 };
 } // namespace

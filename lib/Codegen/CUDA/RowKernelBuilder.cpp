@@ -353,3 +353,17 @@ void mlir::wrapper::row_kernels::emitRowKernelBody(
     kernel.emit(m);
   }
 }
+
+SmallVector<Value> mlir::wrapper::row_kernels::delinearize(
+    OpBuilder &b, Location loc, Value index, ArrayRef<Value> sizes) {
+  SmallVector<Value> result(sizes.size());
+  for (int k = static_cast<int>(sizes.size()) - 1; k >= 0; --k) {
+    if (k == 0) {
+      result[k] = index;
+      break;
+    }
+    result[k] = arith::RemUIOp::create(b, loc, index, sizes[k]);
+    index = arith::DivUIOp::create(b, loc, index, sizes[k]);
+  }
+  return result;
+}

@@ -176,16 +176,8 @@ struct WrapperCUDARowKernelsPass
     gpu::TerminatorOp::create(b, loc);
     b.setInsertionPointToStart(&body);
     // The block's row: its index delinearized over the row sizes.
-    SmallVector<Value> rowIndex(rank);
-    Value rest = launch.getBlockIds().x;
-    for (int k = rank - 1; k >= 0; --k) {
-      if (k == 0) {
-        rowIndex[k] = rest;
-        break;
-      }
-      rowIndex[k] = arith::RemUIOp::create(b, loc, rest, rowSizes[k]);
-      rest = arith::DivUIOp::create(b, loc, rest, rowSizes[k]);
-    }
+    SmallVector<Value> rowIndex =
+        delinearize(b, loc, launch.getBlockIds().x, rowSizes);
     RowKernelContext context;
     context.rank = rank;
     context.thread = launch.getThreadIds().x;

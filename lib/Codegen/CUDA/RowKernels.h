@@ -122,6 +122,11 @@ bool isMovable(Operation *op);
 /// vector), and the row length a static multiple of the vector.
 int64_t vectorWidth(const Member &m, const RowShape &shape);
 
+/// `index` delinearized over `sizes` (the last fastest; the first is not
+/// reduced modulo its size).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value index,
+                               ArrayRef<Value> sizes);
+
 /// Where a row kernel's body is emitted: inside a gpu.launch with one block
 /// per row, `thread` of `threads` threads, a row of `length` elements and
 /// the block's row index (one value per row dimension).

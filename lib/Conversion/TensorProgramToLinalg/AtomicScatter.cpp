@@ -77,7 +77,8 @@ struct ScatterBufferization
         getBuffer(rewriter, scatter.getInput(), options, state);
     FailureOr<Value> index =
         getBuffer(rewriter, scatter.getIndex(), options, state);
-    FailureOr<Value> src = getBuffer(rewriter, scatter.getSrc(), options, state);
+    FailureOr<Value> src =
+        getBuffer(rewriter, scatter.getSrc(), options, state);
     if (failed(out) || failed(index) || failed(src))
       return failure();
     Location loc = op->getLoc();
@@ -97,10 +98,10 @@ struct ScatterBufferization
           Value value = memref::LoadOp::create(b, l, *src, ivs);
           SmallVector<Value> coords(ivs);
           coords[dim] = tp_to_linalg::clampedIndex(b, l, at, n);
-          memref::AtomicRMWOp::create(
-              b, l, isFloat ? arith::AtomicRMWKind::addf
-                            : arith::AtomicRMWKind::addi,
-              value, *out, coords);
+          memref::AtomicRMWOp::create(b, l,
+                                      isFloat ? arith::AtomicRMWKind::addf
+                                              : arith::AtomicRMWKind::addi,
+                                      value, *out, coords);
         });
     replaceOpWithBufferizedValues(rewriter, op, *out);
     return success();
@@ -110,8 +111,7 @@ struct ScatterBufferization
 
 void mlir::wrapper::registerAtomicScatterBufferization(
     DialectRegistry &registry) {
-  registry.addExtension(
-      +[](MLIRContext *context, tp::TensorProgramDialect *) {
-        tp::ScatterOp::attachInterface<ScatterBufferization>(*context);
-      });
+  registry.addExtension(+[](MLIRContext *context, tp::TensorProgramDialect *) {
+    tp::ScatterOp::attachInterface<ScatterBufferization>(*context);
+  });
 }

@@ -62,9 +62,9 @@ bool tp_to_linalg::isRowScatter(Value input, Value index, Value src,
                                 int64_t dim) {
   auto indexType = cast<RankedTensorType>(index.getType());
   auto inputType = cast<RankedTensorType>(input.getType());
-  bool rows = indexType.getDimSize(dim) == 1 &&
-              cast<RankedTensorType>(src.getType()).getShape() ==
-                  indexType.getShape();
+  bool rows =
+      indexType.getDimSize(dim) == 1 &&
+      cast<RankedTensorType>(src.getType()).getShape() == indexType.getShape();
   for (int64_t d = 0; d < indexType.getRank() && rows; ++d)
     rows = d == dim || (!indexType.isDynamicDim(d) &&
                         indexType.getDimSize(d) == inputType.getDimSize(d));
