@@ -2,7 +2,7 @@
 Inductor and eager PyTorch, on the public zoo (wrapper_mlir.zoo).
 
     .venv/bin/python bench/models.py [--models a,b] [--batch 2 | --batch 1,8] [--threads 1,2]
-                                     [--calls 10] [--no-inductor] [--dtype bf16]
+                                     [--calls 10] [--no-inductor] [--backends wrapper,inductor] [--dtype bf16]
     .venv/bin/python bench/models.py --train [--models resnet18,gpt2_decoder] [--calls 10]
     ... [--device cuda]     (models, inputs and the compiled graphs on the GPU)
     ... --device cuda --cuda-graphs   (ours with options={"cuda_graphs": True},
@@ -31,7 +31,9 @@ SGD-with-momentum update; models in train mode): resnet18 at batch 8 on
 64x64 images and a GPT-2-style decoder (4 layers, 128 tokens, batch 4,
 dropout off); the first step's time is the compile time, and the peak
 resident memory one step adds (VmHWM after resetting it through
-/proc/self/clear_refs, less the resident memory before the step) is
+/proc/self/clear_refs, less the resident memory before the step; on
+CUDA the device memory PyTorch's allocator and the Wrapper runtime's
+allocator hand out at the peak, less what they held before) is
 measured for the compiled model and for eager in the same process. A
 third row, "wrapper-aot", times wrapper_mlir.compile_training: the whole
 step (forward, backward and the same optimizer) in one compiled library
@@ -218,12 +220,20 @@ def measure_train(name, backend, calls, device="cpu", cuda_graphs=False):
     peak_of = _step_peak_mib
     if device == "cuda":
         def peak_of(run):
-            # PyTorch's caching allocator only: a CUDA model's own device
-            # memory comes from the runtime's allocator (not counted).
+            # Device memory the step adds at its peak: PyTorch's caching
+            # allocator's, plus, for ours, the Wrapper CUDA runtime's (its
+            # own caching allocator; the two peaks added, an upper bound).
+            ours = backend.startswith("wrapper")
             torch.cuda.reset_peak_memory_stats()
             before = torch.cuda.memory_allocated()
+            if ours:
+                wrapper_mlir.reset_cuda_peak()
+                before += wrapper_mlir.cuda_stats()["bytes_in_use"]
             run()
-            return (torch.cuda.max_memory_allocated() - before) / 2**20
+            peak = torch.cuda.max_memory_allocated()
+            if ours:
+                peak += wrapper_mlir.cuda_stats()["peak_bytes_in_use"]
+            return (peak - before) / 2**20
 
     if compiled is not None:
         start = time.perf_counter()
@@ -267,6 +277,9 @@ def main():
                         help="thread counts, comma-separated (default: PyTorch's)")
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--no-inductor", action="store_true")
+    parser.add_argument("--backends", default=None,
+                        help="only these rows, comma-separated (wrapper, wrapper-aot, inductor, "
+                             "turbine_cpu)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--dtype", default="f32", choices=["f32", "bf16"],
                         help="the models' weights and floating-point inputs (inference)")
@@ -296,6 +309,11 @@ def main():
                 + ([] if args.no_inductor else ["inductor"])
                 + (["turbine_cpu"] if not args.train and args.device == "cpu"
                    and _turbine_available() else []))
+    if args.backends:
+        unknown = sorted(set(args.backends.split(",")) - set(backends))
+        if unknown:
+            parser.error(f"--backends: {', '.join(unknown)} not among {', '.join(backends)}")
+        backends = [b for b in backends if b in args.backends.split(",")]
     try:
         batches = [int(b) for b in args.batch.split(",")]
         thread_counts = [int(t) for t in args.threads.split(",")] if args.threads else [None]

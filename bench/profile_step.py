@@ -8,6 +8,7 @@ CUPTI traces) and the busiest kernels and host-side calls.
 
     .venv/bin/python bench/profile_step.py --model gpt2_decoder --device cuda
     .venv/bin/python bench/profile_step.py --model resnet18 --variant aot,eager --top 25
+    .venv/bin/python bench/profile_step.py --model resnet18 --variant aot-graph,inductor-graph
 """
 
 import argparse
@@ -31,18 +32,22 @@ def build_variant(name, model_name, device):
     model, inputs, targets, loss_fn = models.TRAIN[model_name](device)
     model = model.to(device).train()
     sgd = {"type": "sgd", "lr": 1e-3, "momentum": 0.9}
-    if name == "aot":
-        step = wrapper_mlir.compile_training(model, loss_fn, sgd, [*inputs, *targets])
+    if name in ("aot", "aot-graph"):
+        step = wrapper_mlir.compile_training(model, loss_fn, sgd, [*inputs, *targets],
+                                             cuda_graph=name == "aot-graph")
         return lambda: step(*inputs, *targets)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
     call = model
     if name == "inductor":
         call = torch.compile(model)
+    elif name == "inductor-graph":
+        call = torch.compile(model, mode="reduce-overhead")
     elif name == "wrapper":
         wrapper_mlir.register_backend()
         call = torch.compile(model, backend="wrapper")
     elif name != "eager":
-        raise SystemExit(f"unknown variant '{name}' (aot, wrapper, inductor, eager)")
+        raise SystemExit(f"unknown variant '{name}' "
+                         "(aot, aot-graph, wrapper, inductor, inductor-graph, eager)")
 
     def run():
         loss = loss_fn(call(*inputs), *targets)
@@ -58,7 +63,9 @@ def main():
     parser.add_argument("--model", default="gpt2_decoder", help="resnet18 or gpt2_decoder")
     parser.add_argument("--device", default="cuda")
     parser.add_argument("--variant", default="aot,eager,inductor",
-                        help="comma-separated: aot, wrapper, inductor, eager")
+                        help="comma-separated: aot, aot-graph (its CUDA graph mode), wrapper "
+                             "(torch.compile), inductor, inductor-graph (reduce-overhead), "
+                             "eager")
     parser.add_argument("--steps", type=int, default=10, help="timed and profiled steps")
     parser.add_argument("--top", type=int, default=15, help="rows of each table")
     args = parser.parse_args()

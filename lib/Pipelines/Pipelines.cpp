@@ -386,6 +386,18 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
           WrapperFuseElementwiseKeepContractionsPassOptions{
               /*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  if (options.fuseHorizontal) {
+    // Pads and transposes that only elementwise ops read are read through
+    // (a convolution's input gradient: nine shifted, padded windows); ops
+    // computed twice (batch_norm's backward writes x - mean to two
+    // outputs) once; then independent elementwise ops over the same loops,
+    // and transposed copies of their results, in one launch.
+    pm.addNestedPass<func::FuncOp>(createWrapperReadThroughPadsPass());
+    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(createCSEPass());
+    pm.addNestedPass<func::FuncOp>(createWrapperFuseHorizontalPass());
+    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(createWrapperWriteOutputsInPlacePass());
 
   // Buffers, as on the CPU; then the host graph becomes a function that

@@ -32,12 +32,13 @@ needs it.
 import sys
 
 from ._api import compile
-from ._compile import CompiledModel, WrapperError, cuda_stats, find_tool
+from ._compile import CompiledModel, WrapperError, cuda_stats, find_tool, reset_cuda_peak
 from ._install import __version__
 from ._stats import reset_stats, stats
 
 __all__ = ["compile", "compile_training", "CompiledModel", "TrainingStep", "WrapperError",
            "cuda_stats", "explain", "find_tool", "load", "package", "register_backend",
+           "reset_cuda_peak",
            "reset_stats", "stats"]
 
 

@@ -153,10 +153,23 @@ def cuda_stats():
     and reserved, kernel launches, cuBLAS products, constant uploads, graph
     launches, and the copies between host and device memory
     (copies_to_device, copies_to_host, bytes_to_device, bytes_to_host), so
-    that a caller can check that calls on CUDA tensors made none."""
+    that a caller can check that calls on CUDA tensors made none; and
+    peak_bytes_in_use, the most bytes_in_use has been since the last
+    reset_cuda_peak() (like torch.cuda.max_memory_allocated)."""
+    runtime = _cuda_runtime()
     stats = _CudaStats()
-    _cuda_runtime().wrapper_cuda_get_stats(ctypes.byref(stats))
-    return {name: getattr(stats, name) for name, _ in _CudaStats._fields_}
+    runtime.wrapper_cuda_get_stats(ctypes.byref(stats))
+    result = {name: getattr(stats, name) for name, _ in _CudaStats._fields_}
+    runtime.wrapper_cuda_peak_bytes_in_use.restype = ctypes.c_uint64
+    result["peak_bytes_in_use"] = runtime.wrapper_cuda_peak_bytes_in_use()
+    return result
+
+
+def reset_cuda_peak():
+    """Sets cuda_stats()["peak_bytes_in_use"] to the bytes in use now (like
+    torch.cuda.reset_peak_memory_stats), so that the next reading is the
+    peak of what ran in between."""
+    _cuda_runtime().wrapper_cuda_reset_peak_bytes_in_use()
 
 
 # The name of DLPack capsules; it must outlive them (PyCapsule keeps the

@@ -155,6 +155,8 @@ static size_t moduleCount, moduleCapacity;
 static Function *functions;
 static size_t functionCount, functionCapacity;
 static wrapper_cuda_stats stats;
+/* The most stats.bytes_in_use has been since the last reset. */
+static uint64_t peakBytesInUse;
 /* The first error of an mgpu* call (they return nothing) on this thread,
  * reported by its next wrapper_cuda_synchronize or wrapper_cuda_take_error:
  * a call's errors stay with the thread that made it. */
@@ -401,6 +403,8 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
     if (found) {
       found->inUse = 1;
       stats.bytes_in_use += size;
+      if (stats.bytes_in_use > peakBytesInUse)
+        peakBytesInUse = stats.bytes_in_use;
       *out = (void *)(uintptr_t)found->ptr;
       if (capturePool && !wrapper_cuda_pool_add(capturePool, *out, size)) {
         found->inUse = 0;
@@ -471,6 +475,19 @@ void wrapper_cuda_get_stats(wrapper_cuda_stats *out) {
   pthread_mutex_lock(&lock);
   if (out)
     *out = stats;
+  pthread_mutex_unlock(&lock);
+}
+
+uint64_t wrapper_cuda_peak_bytes_in_use(void) {
+  pthread_mutex_lock(&lock);
+  uint64_t peak = peakBytesInUse;
+  pthread_mutex_unlock(&lock);
+  return peak;
+}
+
+void wrapper_cuda_reset_peak_bytes_in_use(void) {
+  pthread_mutex_lock(&lock);
+  peakBytesInUse = stats.bytes_in_use;
   pthread_mutex_unlock(&lock);
 }
 

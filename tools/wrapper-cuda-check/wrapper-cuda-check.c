@@ -318,6 +318,20 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   wrapper_cuda_get_stats(&after);
   printf("dlpack deleter frees the block: %d\n",
          before.bytes_in_use - after.bytes_in_use == 512);
+  /* The peak of the bytes in use, since the last reset. */
+  wrapper_cuda_reset_peak_bytes_in_use();
+  uint64_t base = wrapper_cuda_peak_bytes_in_use();
+  void *big = NULL;
+  CHECK(wrapper_cuda_alloc(3 << 20, &big));
+  CHECK(wrapper_cuda_free(big));
+  uint64_t peak = wrapper_cuda_peak_bytes_in_use();
+  wrapper_cuda_get_stats(&after);
+  wrapper_cuda_reset_peak_bytes_in_use();
+  printf("peak: reset to in use %d, +%llu MiB at the peak, reset again to in "
+         "use %d\n",
+         base == before.bytes_in_use - 512,
+         (unsigned long long)((peak - base) >> 20),
+         wrapper_cuda_peak_bytes_in_use() == after.bytes_in_use);
   s = wrapper_cuda_dlpack(NULL, NULL, WRAPPER_DTYPE_F8E4M3FN, 0, NULL, NULL,
                           &tensor);
   printf("dlpack fp8: %s: %s\n", wrapper_status_name(s), wrapper_last_error());

@@ -273,6 +273,12 @@ struct CUDAPipelineOptions : public FrontendOptionsMixin<CUDAPipelineOptions> {
       *this, "vectorize",
       llvm::cl::desc("128-bit loads and stores where alignment allows"),
       llvm::cl::init(true)};
+  PipelineOption<bool> fuseHorizontal{
+      *this, "fuse-horizontal",
+      llvm::cl::desc("Merge independent elementwise ops of a kernel over the "
+                     "same loops, and transposes into their producers, into "
+                     "one launch (--wrapper-fuse-horizontal)"),
+      llvm::cl::init(true)};
   PipelineOption<bool> deviceArguments{
       *this, "device-arguments",
       llvm::cl::desc("Public functions take and return device buffers and "

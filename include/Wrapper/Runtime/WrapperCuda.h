@@ -56,7 +56,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 5
+#define WRAPPER_CUDA_ABI_VERSION 6
 
 int32_t wrapper_cuda_abi_version(void);
 
@@ -102,6 +102,11 @@ typedef struct wrapper_cuda_stats {
   uint64_t bytes_to_host;
 } wrapper_cuda_stats;
 void wrapper_cuda_get_stats(wrapper_cuda_stats *stats);
+/* The most bytes_in_use has been since the runtime started or since the
+ * last reset (which sets it to bytes_in_use now), like PyTorch's
+ * torch.cuda.max_memory_allocated and reset_peak_memory_stats. */
+uint64_t wrapper_cuda_peak_bytes_in_use(void); /* ABI version 6 */
+void wrapper_cuda_reset_peak_bytes_in_use(void);
 
 /* Copies on the stream; device-to-host copies wait for it. */
 wrapper_status wrapper_cuda_copy_to_device(void *device, const void *host,

@@ -1,6 +1,6 @@
 // RUN: wrapper-opt %s --wrapper-cuda-pipeline="device-arguments=true" | FileCheck %s
 // RUN: wrapper-opt %s --wrapper-cuda-pipeline="device-arguments=true" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUFFERS
-// RUN: %if cuda-runtime %{ wrapper-run %s --target=cuda --verify --print=false --seed 5 --dynamic-size=37 | FileCheck %s --check-prefix=RUN %}
+// RUN: %if cuda-runtime %{ wrapper-run %s --target=cuda --verify --print=false --seed 5 --dynamic-size=37 | FileCheck %s --check-prefix=EXEC %}
 // A scatter that adds over repeated indices (an embedding's backward: the
 // rows of the gradient added into the rows their tokens name, 37 tokens
 // into 16 rows) is a parallel kernel of atomic adds on CUDA
@@ -23,7 +23,7 @@
 // BUFFERS: memref.atomic_rmw addf %[[V]], %{{.*}}[%[[ROW]], %[[C]]] : (f32, memref<16x8xf32>) -> f32
 // BUFFERS: memref.atomic_rmw addi
 // On the GPU, against the reference interpreter:
-// RUN-COUNT-2: vs interpreter: {{.*}}: ok
+// EXEC-COUNT-2: vs interpreter: {{.*}}: ok
 func.func @main(%grad: tensor<?x8xf32>, %counts: tensor<16x8xi32>) -> (tensor<16x8xf32>, tensor<16x8xi32>) {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %grad, %c0 : tensor<?x8xf32>

@@ -123,6 +123,93 @@ def WrapperFuseElementwiseKeepContractionsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def WrapperFuseHorizontalPass
+    : Pass<"wrapper-fuse-horizontal", "::mlir::func::FuncOp"> {
+  let summary = "Merges independent elementwise linalg.generic ops over the "
+                "same loops into one op with several results, and gives a "
+                "generic the transposed copies of its results as results";
+  let description = [{
+    Producer-consumer fusion (`--wrapper-fuse-elementwise-keep-contractions`)
+    leaves ops that share no value but run over the same loops: batch_norm's
+    backward computes `x - mean` for two outputs and four per-channel
+    values from the same statistics, each its own `linalg.generic`. On the
+    GPU each op is a launch and each result a round trip through device
+    memory; this pass, on tensors:
+
+    - **transposes absorbed**: a `linalg.transpose` of the result of an
+      elementwise `linalg.generic` (directly, or through a
+      `tensor.expand_shape` that only adds unit dimensions) becomes one more
+      result of that generic, written through the permuted indexing map.
+      The generic's own result, when nothing else reads it, is dropped;
+    - **siblings merged**: two elementwise generics with the same static
+      loop ranges, permutation output maps, outputs that are not read, and
+      neither depending on the other (through operands or values their
+      bodies capture) become one generic with the inputs, outputs and body
+      of both. The merged op takes the place of the later one when every
+      user of the earlier one follows it, else of the earlier one when the
+      later one's operands are all defined before it; otherwise the two
+      stay apart. `max-operands` bounds the operands of a merged op.
+
+    Before:
+    ```mlir
+    %a = linalg.generic {...} ins(%x, %m : ...) outs(%e0 : tensor<8x64xf32>) {...}
+    %b = linalg.generic {...} ins(%x, %s : ...) outs(%e1 : tensor<8x64xf32>) {...}
+    %t = linalg.transpose ins(%a : tensor<8x64xf32>) outs(%e2 : tensor<64x8xf32>) permutation = [1, 0]
+    ```
+    After: one `linalg.generic` with results of types `tensor<8x64xf32>`
+    (`%b`) and `tensor<64x8xf32>` (`%t`, indexing map `(d0, d1) -> (d1, d0)`).
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "unsigned", /*default=*/"24",
+           "The most operands (inputs and outputs) a merged op may have">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def WrapperReadThroughPadsPass
+    : Pass<"wrapper-read-through-pads", "::mlir::func::FuncOp"> {
+  let summary = "Elementwise ops read padded and transposed tensors through "
+                "the pad and the transpose, which are then never built";
+  let description = [{
+    A `tensor.pad` becomes a buffer, a fill and a copy; a `linalg.transpose`
+    a buffer and a copy. Where the only reader is an elementwise
+    `linalg.generic` (a convolution's input gradient sums nine shifted,
+    zero-padded windows of a product), both are wasted: on the GPU, two or
+    three launches and a round trip through device memory per pad. On
+    tensors, this pass:
+
+    - turns each input of an elementwise generic that is defined by a chain
+      of `tensor.pad`, `tensor.extract_slice`, `tensor.expand_shape`,
+      `tensor.collapse_shape` and `linalg.transpose` holding at least one
+      pad or transpose (static shapes, constant padding value) into a
+      `tensor.extract` in the body at the indices the input's map gives;
+    - rewrites a `tensor.extract` inside a `linalg.generic` of such a chain
+      into an extract of the op's source: a slice adds its offsets and
+      strides, a reshape linearizes or delinearizes the indices, a transpose
+      permutes them, and a pad subtracts its low padding and selects the
+      padding value where the index falls outside the source (one unsigned
+      comparison per padded dimension; element 0 is read there and
+      dropped).
+
+    Pads and transposes left without users are erased. Reads through views
+    that hold no pad or transpose stay indexing-map reads.
+
+    Before:
+    ```mlir
+    %p = tensor.pad %x low[0, 1] high[0, 0] { ... tensor.yield %zero : f32 }
+        : tensor<4x3xf32> to tensor<4x4xf32>
+    %r = linalg.generic {...} ins(%p, %y : tensor<4x4xf32>, tensor<4x4xf32>) ...
+    ```
+    After: `%r` reads `%y` as before and, in its body, `%x` at
+    `(d0, d1 - 1)` when `d1 - 1` is in `[0, 3)`, else `%zero`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def WrapperEraseDeadCastsPass : Pass<"wrapper-erase-dead-casts"> {
   let summary = "Erases unrealized_conversion_cast ops without uses";
   let description = [{
