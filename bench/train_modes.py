@@ -5,7 +5,8 @@ timed plain and, on CUDA, in its CUDA graph mode; then Inductor
 eager in the same process (interleaved blocks of steps), medians with the
 range, and the memory a step adds at its peak (on CUDA: PyTorch's
 allocator plus, for ours, the Wrapper runtime's, in whole cached blocks;
-on the CPU: resident memory). Same models and SGD-with-momentum update as
+on the CPU: resident memory; a CUDA graph's replays allocate nothing, its
+pool is held from the capture on and not counted). Same models and SGD-with-momentum update as
 bench/models.py --train; cheaper than it on the GPU machine because the
 AOT step compiles once for both modes.
 
