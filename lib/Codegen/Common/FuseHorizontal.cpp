@@ -95,9 +95,8 @@ linalg::GenericOp combine(RewriterBase &rewriter, Location loc,
           IRMapping mapping;
           unsigned numInputs = op.getNumDpsInputs();
           for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            Value to = i < numInputs
-                           ? inputArgs[inputOffset + i]
-                           : initArgs[initOffset + (i - numInputs)];
+            Value to = i < numInputs ? inputArgs[inputOffset + i]
+                                     : initArgs[initOffset + (i - numInputs)];
             mapping.map(arg, to);
           }
           for (Operation &inner : body.without_terminator())
@@ -138,8 +137,7 @@ LogicalResult absorbTranspose(RewriterBase &rewriter,
   // is, or -1 for a unit dimension the expansion added.
   SmallVector<int64_t> sourceDimOf(perm.size(), -1);
   if (expand) {
-    for (auto [s, group] :
-         llvm::enumerate(expand.getReassociationIndices())) {
+    for (auto [s, group] : llvm::enumerate(expand.getReassociationIndices())) {
       int64_t size = sourceType.getDimSize(s);
       int64_t representative = -1;
       for (int64_t e : group) {
@@ -190,8 +188,8 @@ LogicalResult absorbTranspose(RewriterBase &rewriter,
     exprs.push_back(resultMap.getResult(s));
     shape.push_back(sourceType.getDimSize(s));
   }
-  AffineMap map = AffineMap::get(producer.getNumLoops(), 0, exprs,
-                                 rewriter.getContext());
+  AffineMap map =
+      AffineMap::get(producer.getNumLoops(), 0, exprs, rewriter.getContext());
 
   rewriter.setInsertionPoint(producer);
   Location loc = transpose.getLoc();
@@ -258,7 +256,7 @@ bool usersFollow(Operation *op, Operation *point) {
 /// before it (pure, without regions, their own operands defined before
 /// `point`), or failure.
 FailureOr<SmallVector<Operation *>> movableBefore(Operation *op,
-                                                   Operation *point) {
+                                                  Operation *point) {
   Block *block = point->getBlock();
   auto before = [&](Value value) {
     Operation *def = value.getDefiningOp();
@@ -351,8 +349,7 @@ struct FuseHorizontalPass
         if (isFreshElementwise(op))
           generics.push_back(op);
       for (unsigned i = 0; i < generics.size() && !changed; ++i) {
-        for (unsigned j = i + 1; j < generics.size() && j <= i + kWindow;
-             ++j) {
+        for (unsigned j = i + 1; j < generics.size() && j <= i + kWindow; ++j) {
           if (generics[i]->getNumOperands() + generics[j]->getNumOperands() >
               maxOperands)
             continue;

@@ -97,8 +97,8 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
         }
         Value stride = getValueOrCreateConstantIndexOp(
             rewriter, loc, slice.getMixedStrides()[d]);
-        Value scaled = rewriter.createOrFold<arith::MulIOp>(
-            loc, indices[next++], stride);
+        Value scaled =
+            rewriter.createOrFold<arith::MulIOp>(loc, indices[next++], stride);
         inner.push_back(
             rewriter.createOrFold<arith::AddIOp>(loc, base, scaled));
       }
@@ -166,10 +166,10 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
       Value inside = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, index,
           constantIndex(rewriter, loc, sourceType.getDimSize(d)));
-      inBounds = inBounds ? arith::AndIOp::create(rewriter, loc, inBounds,
-                                                  inside)
-                                .getResult()
-                          : inside;
+      inBounds = inBounds
+                     ? arith::AndIOp::create(rewriter, loc, inBounds, inside)
+                           .getResult()
+                     : inside;
     }
     if (!inBounds) {
       rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, pad.getSource(),
@@ -182,8 +182,8 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
       index = arith::SelectOp::create(rewriter, loc, inBounds, index, zero);
     Value read =
         tensor::ExtractOp::create(rewriter, loc, pad.getSource(), shifted);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        extract, inBounds, read, pad.getConstantPaddingValue());
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(extract, inBounds, read,
+                                                 pad.getConstantPaddingValue());
     return success();
   }
 };
@@ -239,8 +239,8 @@ struct InputsAsExtracts : public OpRewritePattern<linalg::GenericOp> {
                   b, loc,
                   affine::makeComposedFoldedAffineApply(
                       b, loc, map.getSubMap({r}), loops)));
-            mapping.map(arg, tensor::ExtractOp::create(b, loc, operand.get(),
-                                                       indices));
+            mapping.map(
+                arg, tensor::ExtractOp::create(b, loc, operand.get(), indices));
           }
           for (Operation &inner : body)
             b.clone(inner, mapping);
