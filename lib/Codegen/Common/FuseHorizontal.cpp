@@ -331,13 +331,48 @@ struct FuseHorizontalPass
       mergeIn(rewriter, *block);
     // Inputs that both merged ops read, once.
     if (failed(eraseUnused()))
-      signalPassFailure();
+      return signalPassFailure();
+    unshareEmptyTensors(rewriter);
   }
 
   LogicalResult eraseUnused() {
     RewritePatternSet patterns(&getContext());
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  /// An empty or filled tensor per use: CSE (which runs before this pass)
+  /// merges equal tensor.empty and linalg.fill ops, and one-shot
+  /// bufferization then gives all but one of their users a copy (a buffer
+  /// and a copy launch each, and a copy that keeps a reduction out of a
+  /// row kernel).
+  void unshareEmptyTensors(RewriterBase &rewriter) {
+    SmallVector<Operation *> shared;
+    getOperation().walk([&](Operation *op) {
+      auto fill = dyn_cast<linalg::FillOp>(op);
+      bool fresh = isa<tensor::EmptyOp>(op) ||
+                   (fill && fill.hasPureTensorSemantics() &&
+                    fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>());
+      if (fresh && op->getNumResults() == 1 && !op->getResult(0).hasOneUse() &&
+          !op->use_empty())
+        shared.push_back(op);
+    });
+    for (Operation *op : shared) {
+      SmallVector<OpOperand *> uses = llvm::map_to_vector(
+          op->getUses(), [](OpOperand &use) { return &use; });
+      for (OpOperand *use : ArrayRef(uses).drop_front()) {
+        rewriter.setInsertionPoint(use->getOwner());
+        IRMapping mapping;
+        if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+          Operation *empty = fill.getDpsInits()[0].getDefiningOp();
+          mapping.map(empty->getResult(0),
+                      rewriter.clone(*empty)->getResult(0));
+        }
+        Operation *copy = rewriter.clone(*op, mapping);
+        rewriter.modifyOpInPlace(use->getOwner(),
+                                 [&] { use->set(copy->getResult(0)); });
+      }
+    }
   }
 
   void mergeIn(RewriterBase &rewriter, Block &block) {

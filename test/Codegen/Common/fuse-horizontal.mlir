@@ -204,3 +204,36 @@ func.func @transposes_left(%x: tensor<4x6xf32>) -> (tensor<3x2x4xf32>, tensor<6x
   %u = linalg.transpose ins(%x : tensor<4x6xf32>) outs(%e2 : tensor<6x4xf32>) permutation = [1, 0]
   return %t, %u : tensor<3x2x4xf32>, tensor<6x4xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+
+// A filled (or empty) tensor that CSE made two ops' init: one per user, so
+// that bufferization copies neither.
+// CHECK-LABEL: func.func @unshared_inits
+// CHECK: %[[E0:.+]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[F0:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<4xf32>)
+// CHECK: %[[E1:.+]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[F1:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<4xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[F1]] : tensor<4xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[F0]] : tensor<4xf32>)
+func.func @unshared_inits(%x: tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.addf %in, %out : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.maximumf %in, %out : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  return %s, %m : tensor<4xf32>, tensor<4xf32>
+}

@@ -148,7 +148,11 @@ def WrapperFuseHorizontalPass
       of both. The merged op takes the place of the later one when every
       user of the earlier one follows it, else of the earlier one when the
       later one's operands are all defined before it; otherwise the two
-      stay apart. `max-operands` bounds the operands of a merged op.
+      stay apart. `max-operands` bounds the operands of a merged op;
+    - **inits unshared**: a `tensor.empty`, or a `linalg.fill` of one, that
+      several ops take as their init (CSE, which the CUDA pipeline runs
+      before this pass, merges equal ones) is cloned for each user, so that
+      one-shot bufferization does not give all but one of them a copy.
 
     Before:
     ```mlir
