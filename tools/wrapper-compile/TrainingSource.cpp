@@ -175,7 +175,6 @@ bool mlir::wrapper::collectTrainingSignature(func::FuncOp func,
   return true;
 }
 
-
 std::string
 mlir::wrapper::generateTrainingSource(const TrainingSignature &signature,
                                       bool cuda) {

@@ -111,8 +111,8 @@ struct BlockReductionsPass
     if (ShapedType::isDynamic(reduced))
       return 256;
     // At least eight elements a thread, a whole warp at least.
-    return std::clamp<int64_t>(
-        llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)), 32, 256);
+    return std::clamp<int64_t>(llvm::PowerOf2Ceil(llvm::divideCeil(reduced, 8)),
+                               32, 256);
   }
 
   void rewrite(const Candidate &found) {
@@ -139,7 +139,8 @@ struct BlockReductionsPass
     Value reduced = product(b, loc, reducedSizes);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value threads = arith::ConstantIndexOp::create(b, loc, threadsFor(found.reduced));
+    Value threads =
+        arith::ConstantIndexOp::create(b, loc, threadsFor(found.reduced));
     // No launch of zero blocks (a dynamic size of 0).
     std::optional<int64_t> staticBlocks = getConstantIntValue(blocks);
     if (!staticBlocks) {

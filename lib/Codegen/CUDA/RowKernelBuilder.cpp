@@ -354,8 +354,9 @@ void mlir::wrapper::row_kernels::emitRowKernelBody(
   }
 }
 
-SmallVector<Value> mlir::wrapper::row_kernels::delinearize(
-    OpBuilder &b, Location loc, Value index, ArrayRef<Value> sizes) {
+SmallVector<Value>
+mlir::wrapper::row_kernels::delinearize(OpBuilder &b, Location loc, Value index,
+                                        ArrayRef<Value> sizes) {
   SmallVector<Value> result(sizes.size());
   for (int k = static_cast<int>(sizes.size()) - 1; k >= 0; --k) {
     if (k == 0) {
