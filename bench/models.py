@@ -165,8 +165,27 @@ def _train_gpt2_decoder(device):
 TRAIN = {"resnet18": _train_resnet18, "gpt2_decoder": _train_gpt2_decoder}
 
 
-def _step_peak_mib(step):
-    """The resident memory `step` adds at its peak, MiB (Linux)."""
+def step_peak_mib(step, device="cpu", ours=False):
+    """The memory `step` adds at its peak, MiB: on the CPU the resident
+    memory (Linux); on CUDA the device memory PyTorch's caching allocator
+    hands out plus, with `ours`, the Wrapper CUDA runtime's (its own caching
+    allocator, whole blocks; the two peaks added, an upper bound)."""
+    if device == "cuda":
+        import torch
+
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        if ours:
+            import wrapper_mlir
+
+            wrapper_mlir.reset_cuda_peak()
+            before += wrapper_mlir.cuda_stats()["bytes_in_use"]
+        step()
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated()
+        if ours:
+            peak += wrapper_mlir.cuda_stats()["peak_bytes_in_use"]
+        return (peak - before) / 2**20
 
     def status(field):
         with open("/proc/self/status") as f:
@@ -217,31 +236,13 @@ def measure_train(name, backend, calls, device="cpu", cuda_graphs=False):
         optimizers[id(owner)].zero_grad(set_to_none=True)
         return loss.item()  # synchronizes
 
-    peak_of = _step_peak_mib
-    if device == "cuda":
-        def peak_of(run):
-            # Device memory the step adds at its peak: PyTorch's caching
-            # allocator's, plus, for ours, the Wrapper CUDA runtime's (its
-            # own caching allocator; the two peaks added, an upper bound).
-            ours = backend.startswith("wrapper")
-            torch.cuda.reset_peak_memory_stats()
-            before = torch.cuda.memory_allocated()
-            if ours:
-                wrapper_mlir.reset_cuda_peak()
-                before += wrapper_mlir.cuda_stats()["bytes_in_use"]
-            run()
-            peak = torch.cuda.max_memory_allocated()
-            if ours:
-                peak += wrapper_mlir.cuda_stats()["peak_bytes_in_use"]
-            return (peak - before) / 2**20
-
     if compiled is not None:
         start = time.perf_counter()
     first = step(compiled, model)
     compile_seconds = time.perf_counter() - start
     expected = step(eager, eager)
-    peak = peak_of(lambda: step(compiled, model))
-    eager_peak = peak_of(lambda: step(eager, eager))
+    peak = step_peak_mib(lambda: step(compiled, model), device, backend.startswith("wrapper"))
+    eager_peak = step_peak_mib(lambda: step(eager, eager), device)
     ours, theirs = [], []
     for _ in range(calls):
         t = time.perf_counter()

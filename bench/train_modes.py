@@ -77,24 +77,9 @@ def main():
             times.append(time.perf_counter() - start)
         return times
 
-    def peak_mib(step, ours):
-        if not cuda:
-            return models._step_peak_mib(step)
-        torch.cuda.reset_peak_memory_stats()
-        before = torch.cuda.memory_allocated()
-        if ours:
-            wrapper_mlir.reset_cuda_peak()
-            before += wrapper_mlir.cuda_stats()["bytes_in_use"]
-        step()
-        sync()
-        peak = torch.cuda.max_memory_allocated()
-        if ours:
-            peak += wrapper_mlir.cuda_stats()["peak_bytes_in_use"]
-        return (peak - before) / 2**20
-
     def report(name, step, ours, compile_seconds):
         step()
-        peak = peak_mib(step, ours)
+        peak = models.step_peak_mib(step, args.device, ours)
         theirs = timed(eager)
         mine = timed(step)
         theirs += timed(eager)

@@ -85,7 +85,7 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
     if (auto pad = dyn_cast<tensor::PadOp>(def))
       return rewritePad(rewriter, extract, pad, indices);
     SmallVector<Value> inner;
-    Value source = def->getOperand(0);
+    Value source = def->getOperand(0); // what each op below reads
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
       llvm::SmallBitVector dropped = slice.getDroppedDims();
       unsigned next = 0;
@@ -119,17 +119,15 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
       ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
       for (auto [c, group] :
            llvm::enumerate(collapse.getReassociationIndices())) {
+        // Innermost first; the outermost takes what is left.
         SmallVector<Value> parts(group.size());
         Value rest = indices[c];
-        for (int64_t k = group.size() - 1; k >= 0; --k) {
-          if (k == 0) {
-            parts[k] = rest;
-            break;
-          }
+        for (size_t k = group.size() - 1; k > 0; --k) {
           Value size = constantIndex(rewriter, loc, shape[group[k]]);
           parts[k] = rewriter.createOrFold<arith::RemUIOp>(loc, rest, size);
           rest = rewriter.createOrFold<arith::DivUIOp>(loc, rest, size);
         }
+        parts[0] = rest;
         llvm::append_range(inner, parts);
       }
     } else if (auto transpose = dyn_cast<linalg::TransposeOp>(def)) {
@@ -137,7 +135,6 @@ struct ExtractThrough : public OpRewritePattern<tensor::ExtractOp> {
       inner.resize(perm.size());
       for (auto [i, p] : llvm::enumerate(perm))
         inner[p] = indices[i];
-      source = transpose.getInput();
     } else {
       return failure();
     }
