@@ -310,6 +310,10 @@ addHostFrontend(OpPassManager &pm,
         tensor_program::createTensorProgramFusePass(fuse));
   }
   if (options.wrapperHost) {
+    // Arguments updated in place (a training step's state) as soon as
+    // their readers are done: the update then writes into the argument.
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramHoistCopyBacksPass());
     // Kernels plus a wrapper host graph.
     ConvertTensorProgramToWrapperPassOptions toWrapper;
     toWrapper.atomicScatterAdd = atomicScatterAdd;

@@ -104,6 +104,27 @@ def test_cnn_batch_norm_adamw_from_a_dict():
     assert model.state_dict()["1.num_batches_tracked"].item() == 5
 
 
+@pytest.mark.parametrize("config", [{"type": "sgd", "lr": 0.05, "momentum": 0.9},
+                                    {"type": "adamw", "lr": 2e-3, "weight_decay": 0.05}],
+                         ids=["sgd-momentum", "adamw"])
+def test_updates_in_place_match_updates_returned(config):
+    """The default step writes its state in place (copy_back, no state
+    results); it computes what the step that returns the new values does."""
+    model = _cnn().train()
+    x, y = _batch(model)
+    in_place = wrapper_mlir.compile_training(model, F.cross_entropy, config, [x, y])
+    returned = wrapper_mlir.compile_training(model, F.cross_entropy, config, [x, y],
+                                             update_in_place=False)
+    assert "tensor_program.copy_back" in in_place.source()
+    assert "tensor_program.copy_back" not in returned.source()
+    assert in_place.updated == returned.updated
+    for _ in range(3):
+        assert in_place(x, y) == pytest.approx(returned(x, y), rel=1e-6)
+    ours, theirs = in_place.state_dict(), returned.state_dict()
+    for name in theirs:
+        assert _relative(ours[name], theirs[name]) < 1e-6, name
+
+
 def test_mse_regression_with_two_inputs():
     class Two(nn.Module):
         def __init__(self):
@@ -255,6 +276,9 @@ def test_refusals():
         wrapper_mlir.compile_training(model, lambda out, t: out, {"type": "sgd"}, [x, y])
     with pytest.raises(WrapperError, match="followed by the targets"):
         wrapper_mlir.compile_training(model, F.cross_entropy, {"type": "sgd"}, [x])
+    with pytest.raises(WrapperError, match="update_in_place must be True or False"):
+        wrapper_mlir.compile_training(model, F.cross_entropy, {"type": "sgd"}, [x, y],
+                                      update_in_place="yes")
 
     step = wrapper_mlir.compile_training(model, F.cross_entropy, {"type": "sgd"}, [x, y])
     with pytest.raises(WrapperError, match=r"input 'input' is float32\[6, 12\], got float32\[3, 12\]"):

@@ -342,7 +342,7 @@ def _trace(model, loss_fn, optimizer, inputs, targets, group_name=None):
 def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True,
                      gemm=True, plan_memory="reuse", seed=0, target=None,
                      process_group=None, bucket_bytes=25 * 1024 * 1024,
-                     bucket_mode="concat", cuda_graph=None):
+                     bucket_mode="concat", cuda_graph=None, update_in_place=True):
     """Compiles one training step of `model` into a TrainingStep.
 
     `example_inputs` are the model's inputs followed by the targets:
@@ -359,6 +359,15 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     inputs are copied to the device). `cuda_graph=True` replays the step
     as one CUDA graph from its second call on (see TrainingStep.cuda_graph;
     not with `process_group`).
+
+    With `update_in_place` (the default) the step writes each updated
+    parameter, buffer and optimizer slot into the state's own memory
+    (`tensor_program.copy_back`), as soon as its last reader has run: the
+    old and the new state are never both held, and each gradient is freed
+    right after its update. False returns the new values as results that
+    replace the state after the step (one state's worth more memory at the
+    step's peak; a step that fails part-way then leaves the state as it
+    was).
 
     With `process_group` (a torch.distributed ProcessGroup, or True for the
     default group), the step is data parallel as DDP is: every rank calls
@@ -389,6 +398,9 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
     if cuda_graph and process_group is not None:
         raise WrapperError("compile_training: cuda_graph cannot capture the collectives of a "
                            "data-parallel step (process_group)")
+    if not isinstance(update_in_place, bool):
+        raise WrapperError(f"compile_training: update_in_place must be True or False, got "
+                           f"{update_in_place!r}")
     opt = _optimizer_of(optimizer, model)
     group_name = _group_name(process_group)
     if isinstance(bucket_bytes, bool) or not isinstance(bucket_bytes, int) or bucket_bytes < 0:
@@ -413,8 +425,12 @@ def compile_training(model, loss_fn, optimizer, example_inputs, *, parallel=True
         importer.argument_attributes[i] = [f'tensor_program.state = "{name}"']
     importer.argument_attributes[SEED] = ["tensor_program.seed"]
     importer.result_attributes[("output", 0)] = ["tensor_program.loss"]
+    position = {name: i for i, (name, _) in enumerate(state)}
     for i, name in enumerate(updated):
-        importer.result_attributes[("output", i + 1)] = [f'tensor_program.state = "{name}"']
+        if update_in_place:
+            importer.write_back[i + 1] = position[name]
+        else:
+            importer.result_attributes[("output", i + 1)] = [f'tensor_program.state = "{name}"']
     try:
         imported = importer.run()
     except UnsupportedError as error:

@@ -151,6 +151,11 @@ static wrapper_status run_checked(const wrapper_array *inputs,
   /* The first error of the asynchronous calls, if any. */
   if (status == WRAPPER_OK)
     status = wrapper_cuda_synchronize();
+  /* Inputs the model updated: their new values back in the caller's. */
+  for (int32_t i = 0; called && i < NUM_INPUTS && status == WRAPPER_OK; ++i)
+    if (input_written[i])
+      status = wrapper_cuda_copy_to_host(inputs[i].data, data[i],
+                                         bytes_of(&inputs[i]));
   result_view_t views[NUM_OUTPUTS + 1];
   if (called)
     view_results(&results, views);
@@ -302,11 +307,10 @@ static std::string infoOf(RankedTensorType type) {
   return text;
 }
 
-std::string mlir::wrapper::generateContainerSource(StringRef entry,
-                                                   TypeRange inputs,
-                                                   TypeRange outputs, bool cuda,
-                                                   StringRef shapeChecks,
-                                                   std::string &error) {
+std::string mlir::wrapper::generateContainerSource(
+    StringRef entry, TypeRange inputs, TypeRange outputs, bool cuda,
+    StringRef shapeChecks, ArrayRef<unsigned> writtenInputs,
+    std::string &error) {
   for (Type type : llvm::concat<const Type>(inputs, outputs)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !dtypeName(tensor.getElementType())) {
@@ -385,6 +389,11 @@ std::string mlir::wrapper::generateContainerSource(StringRef entry,
   table("output", outputs, "output");
   os << "enum { NUM_INPUTS = " << inputs.size()
      << ", NUM_OUTPUTS = " << outputs.size() << " };\n";
+  // The inputs the model writes (1) or only reads (0).
+  os << "static const uint8_t input_written[] = {";
+  for (size_t i = 0; i < inputs.size(); ++i)
+    os << (llvm::is_contained(writtenInputs, i) ? 1 : 0) << ", ";
+  os << "0};\n";
 
   os << R"(
 struct wrapper_model { int32_t runs; };

@@ -28,10 +28,14 @@ namespace wrapper {
 /// on the caller's stream. `shapeChecks` is the C source of
 /// `check_shapes` (ShapeRequirements::emitC), run on the inputs' sizes
 /// before anything reads them. Fails (empty string, message in `error`) for
-/// element types the runtime has no dtype for.
+/// element types the runtime has no dtype for. `writtenInputs` are the
+/// inputs the model updates in place (tensor_program.copy_back): on CUDA,
+/// wrapper_model_run copies them back into the caller's host arrays.
 std::string generateContainerSource(StringRef entry, TypeRange inputs,
                                     TypeRange outputs, bool cuda,
-                                    StringRef shapeChecks, std::string &error);
+                                    StringRef shapeChecks,
+                                    ArrayRef<unsigned> writtenInputs,
+                                    std::string &error);
 
 /// A weight taken out of model.so: the pointer slot the compiled code reads
 /// it through, where it lies in the blob, and what it was (the constant's

@@ -6,6 +6,8 @@
 
 #include "TrainingSource.h"
 
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -119,6 +121,22 @@ bool mlir::wrapper::collectTrainingSignature(func::FuncOp func,
     }
     signature.states.push_back({name.str(), i, -1});
   }
+  // States updated in place; nothing else may be written.
+  for (Operation &op : func.getBody().front()) {
+    auto copy = dyn_cast<tensor_program::CopyBackOp>(op);
+    if (!copy)
+      continue;
+    unsigned arg = cast<BlockArgument>(copy.getTarget()).getArgNumber();
+    auto state = llvm::find_if(signature.states,
+                               [&](const auto &s) { return s.input == arg; });
+    if (state == signature.states.end()) {
+      os << "argument #" << arg
+         << " is written back (tensor_program.copy_back) but is not a "
+            "state; a training step updates only its states";
+      return false;
+    }
+    state->inPlace = true;
+  }
 
   int loss = -1;
   for (unsigned i = 0, e = type.getNumResults(); i < e; ++i) {
@@ -153,6 +171,11 @@ bool mlir::wrapper::collectTrainingSignature(func::FuncOp func,
       return false;
     }
     TrainingSignature::State &held = signature.states[it->second];
+    if (held.inPlace) {
+      os << "result #" << i << " updates the state '" << name.getValue()
+         << "', which the step also writes back in place";
+      return false;
+    }
     if (held.output >= 0) {
       os << "results #" << held.output << " and #" << i
          << " both update the state '" << name.getValue() << "'";
@@ -209,6 +232,8 @@ mlir::wrapper::generateTrainingSource(const TrainingSignature &signature,
        [&](const TrainingSignature::State &s) { os << s.input; });
   list("int32_t state_output", signature.states,
        [&](const TrainingSignature::State &s) { os << s.output; });
+  list("uint8_t state_in_place", signature.states,
+       [&](const TrainingSignature::State &s) { os << (s.inPlace ? 1 : 0); });
   list("int32_t data_input", signature.dataInputs,
        [&](unsigned i) { os << i; });
   list("char *const data_names", signature.dataNames,
@@ -387,7 +412,8 @@ wrapper_status wrapper_train_state_info(const wrapper_trainer *trainer,
 int32_t wrapper_train_state_updated(const wrapper_trainer *trainer,
                                     int32_t i) {
   (void)trainer;
-  return i >= 0 && i < NUM_STATES && state_output[i] >= 0;
+  return i >= 0 && i < NUM_STATES &&
+         (state_output[i] >= 0 || state_in_place[i]);
 }
 
 wrapper_status wrapper_train_get_state(const wrapper_trainer *trainer,

@@ -21,9 +21,12 @@ struct TrainingSignature {
   struct State {
     std::string name;
     unsigned input;
-    /// The result holding the new value, -1 when the step does not update
-    /// the state.
+    /// The result holding the new value, -1 when the step does not return
+    /// one.
     int output;
+    /// Whether the step writes the new value into the state's own memory
+    /// (tensor_program.copy_back) instead.
+    bool inPlace = false;
   };
   std::vector<State> states;
   /// The data inputs (arguments that are neither state nor the seed).

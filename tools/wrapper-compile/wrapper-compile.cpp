@@ -17,6 +17,7 @@
 #include "WeightsFile.h"
 
 #include "Wrapper/Dialect/TensorProgram/Analysis/ShapeRequirements.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramOps.h"
 #include "Wrapper/Dialect/Wrapper/IR/WrapperOps.h"
 #include "Wrapper/InitAll.h"
 #include "Wrapper/Pipelines/Pipelines.h"
@@ -373,8 +374,15 @@ int main(int argc, char **argv) {
   // prepack-arguments) changes its type below.
   SmallVector<Type> inputTypes(func.getArgumentTypes());
   SmallVector<Type> resultTypes(func.getResultTypes());
+  // The arguments the program writes back (tensor_program.copy_back).
+  SmallVector<unsigned> writtenInputs;
+  func.walk([&](tensor_program::CopyBackOp copy) {
+    writtenInputs.push_back(
+        cast<BlockArgument>(copy.getTarget()).getArgNumber());
+  });
   std::string container = generateContainerSource(
-      entryName, inputTypes, resultTypes, target == "cuda", shapeChecks, error);
+      entryName, inputTypes, resultTypes, target == "cuda", shapeChecks,
+      writtenInputs, error);
   if (container.empty())
     return fail(error);
   size_t containerSignatureEnd = container.size();
@@ -431,9 +439,9 @@ int main(int argc, char **argv) {
     if (failed(applyPackedArguments(module, entryName, inputTypes, error)))
       return fail(error);
     if (!options.gemmOptions.prepackArguments.empty()) {
-      std::string signature =
-          generateContainerSource(entryName, inputTypes, resultTypes,
-                                  /*cuda=*/false, shapeChecks, error);
+      std::string signature = generateContainerSource(
+          entryName, inputTypes, resultTypes,
+          /*cuda=*/false, shapeChecks, writtenInputs, error);
       if (signature.empty())
         return fail(error);
       container.replace(0, containerSignatureEnd, signature);

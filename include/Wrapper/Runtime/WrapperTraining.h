@@ -9,14 +9,17 @@
  * step, with no Python.
  *
  * The entry function marks its state with attributes: an argument
- * `{tensor_program.state = "name"}` is state the trainer holds; a result
- * with the same name is that state's new value, which replaces it after the
- * step (a state without such a result, such as a learning rate, stays as
- * set). One result `{tensor_program.loss}` (a float scalar) is the loss the
- * step returns; an argument `{tensor_program.seed}` (i64 scalar) is the seed
- * of the step's random numbers, which the trainer derives from its seed and
- * the step count. The other arguments are the step's data inputs (inputs and
- * targets), passed to each wrapper_train_step call.
+ * `{tensor_program.state = "name"}` is state the trainer holds; the step
+ * updates it either in place (`tensor_program.copy_back %new to %state`:
+ * the new value is written into the state's own memory during the step,
+ * which compile_training does) or through a result with the same name,
+ * whose value replaces the state after the step (a state with neither,
+ * such as a learning rate, stays as set). One result `{tensor_program.loss}` (a
+ *float scalar) is the loss the step returns; an argument
+ *`{tensor_program.seed}` (i64 scalar) is the seed of the step's random numbers,
+ *which the trainer derives from its seed and the step count. The other
+ *arguments are the step's data inputs (inputs and targets), passed to each
+ *wrapper_train_step call.
  *
  * Every state must be loaded or set before the first step. The library
  * also exports the model ABI of WrapperModel.h (the step as a pure
@@ -101,8 +104,9 @@ void wrapper_train_set_seed(wrapper_trainer *trainer, uint64_t seed);
 int64_t wrapper_train_steps(const wrapper_trainer *trainer);
 
 /* One training step on the data inputs: the loss (before the update) in
- * `*loss` when `loss` is not NULL, the state replaced by its new values.
- * On an error the state is unchanged. */
+ * `*loss` when `loss` is not NULL, the state updated. On an error the
+ * states updated through results are unchanged; states updated in place
+ * may hold their new values. */
 wrapper_status wrapper_train_step(wrapper_trainer *trainer,
                                   const wrapper_array *inputs,
                                   int32_t num_inputs, double *loss);

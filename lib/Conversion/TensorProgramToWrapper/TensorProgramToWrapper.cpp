@@ -163,6 +163,12 @@ private:
   /// The collectives started and not yet waited for, by the tensor that
   /// their wait_tensor takes.
   llvm::MapVector<Value, CollectiveStartOp> inFlight;
+  /// Write-backs done by the kernel that computes their value (its output
+  /// is the argument's buffer), and write-backs left for the end of the
+  /// graph because the argument is read after them.
+  llvm::SmallPtrSet<Operation *, 8> writtenInPlace;
+  SmallVector<tp::CopyBackOp> deferred;
+  void markMutated(tp::CopyBackOp copy);
 
   ModuleOp module;
   func::FuncOp func;
@@ -222,22 +228,80 @@ Value GraphBuilder::copyToFresh(Value buffer, OpBuilder &b, Location loc) {
   return fresh;
 }
 
-/// A kernel that only reshapes one of its inputs: the reshape.
-static tp::ReshapeOp getLoneReshape(tp::FusedOp fused) {
-  Block &region = fused.getBody().front();
-  tp::ReshapeOp reshape;
-  for (Operation &op : region.without_terminator()) {
-    if (tp::isSizeComputation(&op))
-      continue;
-    if (reshape || !isa<tp::ReshapeOp>(op))
+/// Whether `op` reads the storage of `target` after `after` (in program
+/// order), `op` itself excluded.
+static bool isReadAfter(Value target, Operation *after, Operation *op) {
+  SmallVector<Operation *> readers;
+  tp::collectStorageReaders(target, readers);
+  Block *block = after->getBlock();
+  return llvm::any_of(readers, [&](Operation *reader) {
+    Operation *ancestor = block->findAncestorOpInBlock(*reader);
+    return reader != op && ancestor && after->isBeforeInBlock(ancestor);
+  });
+}
+
+/// The write-back of result `index` of `fused` that the kernel can do
+/// itself, computing the result straight into the argument's buffer, or
+/// null. That takes a pointwise region in which the argument is read only
+/// by elementwise ops at its own (static) shape, on the way to this result
+/// alone -- so each element is read before the same element is written,
+/// and by nothing else -- and no reader of the argument (or of a view of
+/// it) after the kernel; the result is not returned (it would alias the
+/// argument).
+static tp::CopyBackOp getInPlaceCopyBack(tp::FusedOp fused, unsigned index) {
+  Value result = fused.getResult(index);
+  tp::CopyBackOp copy;
+  for (Operation *user : result.getUsers()) {
+    if (isa<func::ReturnOp>(user))
       return {};
-    reshape = cast<tp::ReshapeOp>(op);
+    if (auto candidate = dyn_cast<tp::CopyBackOp>(user); candidate && !copy)
+      copy = candidate;
   }
-  if (!reshape || !isa<BlockArgument>(reshape.getInput()) ||
-      fused.getNumResults() != 1 ||
-      region.getTerminator()->getOperand(0) != reshape.getResult())
+  if (!copy || fused.getKind() != tp::FusionKind::pointwise ||
+      copy->getBlock() != fused->getBlock())
     return {};
-  return reshape;
+  Value target = copy.getTarget();
+  auto type = cast<RankedTensorType>(target.getType());
+  if (!type.hasStaticShape() || isReadAfter(target, fused, copy))
+    return {};
+  // A view of the argument read by the kernel may be read at other
+  // positions than the one written.
+  SmallVector<Operation *> readers;
+  tp::collectStorageReaders(target, readers);
+  for (Operation *reader : readers)
+    if (tp::mayViewInput(reader) &&
+        llvm::any_of(reader->getResults(), [&](Value view) {
+          return llvm::is_contained(fused.getInputs(), view);
+        }))
+      return {};
+  Block &region = fused.getBody().front();
+  Operation *yield = region.getTerminator();
+  SmallVector<Value> worklist;
+  for (auto [input, arg] : llvm::zip(fused.getInputs(), region.getArguments()))
+    if (input == target)
+      worklist.push_back(arg);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield) {
+        if (use.getOperandNumber() != index)
+          return {};
+        continue;
+      }
+      if (tp::isSizeComputation(user))
+        continue;
+      if (!tp::isElementwise(user))
+        return {};
+      for (Value derived : user->getResults()) {
+        auto derivedType = dyn_cast<RankedTensorType>(derived.getType());
+        if (!derivedType || derivedType.getShape() != type.getShape())
+          return {};
+        worklist.push_back(derived);
+      }
+    }
+  }
+  return copy;
 }
 
 /// A row-major view of a contiguous buffer with a new shape: the view that
@@ -288,7 +352,7 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
     inputs.push_back(lookup(input));
 
   // A reshape of a contiguous buffer is a view, not a kernel.
-  if (tp::ReshapeOp reshape = getLoneReshape(fused)) {
+  if (tp::ReshapeOp reshape = tp::getLoneReshape(fused)) {
     Value source =
         inputs[cast<BlockArgument>(reshape.getInput()).getArgNumber()];
     if (cast<MemRefType>(source.getType()).getLayout().isIdentity()) {
@@ -350,6 +414,15 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
   CommentOp::create(b, loc, comment);
   SmallVector<Value> outputs;
   for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+    if (tp::CopyBackOp copy = getInPlaceCopyBack(fused, index)) {
+      // Computed into the argument it is written back to.
+      Value buffer = lookup(copy.getTarget());
+      markMutated(copy);
+      writtenInPlace.insert(copy);
+      outputs.push_back(buffer);
+      buffers.map(fused.getResult(index), buffer);
+      continue;
+    }
     FailureOr<SmallVector<Value>> sizes =
         buildOutputDynamicSizes(b, loc, value, inputs);
     if (failed(sizes))
@@ -365,6 +438,12 @@ LogicalResult GraphBuilder::lowerFused(tp::FusedOp fused, OpBuilder &b) {
   args.append(outputs);
   CallOp::create(b, loc, kernel.getSymName(), args, ValueRange{}, ValueRange{});
   return success();
+}
+
+void GraphBuilder::markMutated(tp::CopyBackOp copy) {
+  auto arg = cast<BlockArgument>(copy.getTarget());
+  graph.setArgAttr(arg.getArgNumber(), WrapperDialect::getMutatedAttrName(),
+                   UnitAttr::get(graph.getContext()));
 }
 
 LogicalResult GraphBuilder::build() {
@@ -431,10 +510,15 @@ LogicalResult GraphBuilder::build() {
               return success();
             })
             .Case([&](tp::CopyBackOp copy) -> LogicalResult {
-              auto arg = cast<BlockArgument>(copy.getTarget());
-              graph.setArgAttr(arg.getArgNumber(),
-                               WrapperDialect::getMutatedAttrName(),
-                               UnitAttr::get(b.getContext()));
+              markMutated(copy);
+              if (writtenInPlace.contains(copy))
+                return success();
+              // The argument keeps its value for its readers: the copy
+              // after the last of them, at the end.
+              if (isReadAfter(copy.getTarget(), copy, copy)) {
+                deferred.push_back(copy);
+                return success();
+              }
               copyInto(lookup(copy.getValue()), lookup(copy.getTarget()), b,
                        loc);
               return success();
@@ -445,9 +529,17 @@ LogicalResult GraphBuilder::build() {
             .Case([&](func::ReturnOp ret) -> LogicalResult {
               SmallVector<Value> results;
               llvm::SmallPtrSet<Value, 8> returned;
+              auto writtenLater = [&](Value buffer) {
+                return llvm::any_of(deferred, [&](tp::CopyBackOp copy) {
+                  return lookup(copy.getTarget()) == buffer;
+                });
+              };
               for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
                 Value buffer = lookup(value);
-                if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+                if (writtenLater(buffer)) {
+                  // An argument returned as it was before its write-back.
+                  buffer = copyToFresh(buffer, b, loc);
+                } else if (auto arg = dyn_cast<BlockArgument>(buffer)) {
                   graph.setResultAttr(index,
                                       WrapperDialect::getAliasOfAttrName(),
                                       b.getI64IntegerAttr(arg.getArgNumber()));
@@ -460,6 +552,9 @@ LogicalResult GraphBuilder::build() {
                 returned.insert(buffer);
                 results.push_back(buffer);
               }
+              for (tp::CopyBackOp copy : deferred)
+                copyInto(lookup(copy.getValue()), lookup(copy.getTarget()), b,
+                         copy.getLoc());
               ReturnOp::create(b, loc, results);
               return success();
             })

@@ -158,6 +158,12 @@ class Importer:
         # itself does, instead of the model copying it. Off for programs
         # whose every output must be a result (compile_training's).
         self.pass_inputs_through = True
+        # Graph outputs that are new values of the caller's tensor
+        # arguments, by output index -> caller position: written back in
+        # place (`tensor_program.copy_back`) instead of returned, so that
+        # the compiled program updates the argument's buffer (an AOT
+        # training step's parameters and optimizer state). Set before run().
+        self.write_back = {}
 
     # -- emission ------------------------------------------------------------
 
@@ -371,8 +377,56 @@ class Importer:
                                        "(an ATen-level graph has call_function nodes only)")
             self.env[node] = self.call(node)
         self.current = None
-        results, structure = self.flatten_output(output.args[0])
+        outputs = output.args[0]
+        if self.write_back:
+            outputs = self.emit_write_backs(outputs)
+        results, structure = self.flatten_output(outputs)
         return self.finish(results, structure)
+
+    def emit_write_backs(self, outputs):
+        """Writes the outputs named by self.write_back into their arguments
+        (`tensor_program.copy_back`); returns the other outputs, with the
+        result attributes of outputs renumbered to match."""
+        if not isinstance(outputs, (tuple, list)):
+            raise UnsupportedError("write_back needs a graph whose output is a tuple")
+        arguments = {binding.position: value for value, binding in self.arguments}
+        kept = []
+        renumbered = {}
+        for index, node in enumerate(outputs):
+            if index not in self.write_back:
+                renumbered[index] = len(kept)
+                kept.append(node)
+                continue
+            position = self.write_back[index]
+            target = arguments.get(position)
+            value = self.env.get(node) if isinstance(node, torch.fx.Node) else None
+            if target is None:
+                raise UnsupportedError(f"output #{index} is written back into input #{position}, "
+                                       "which is not a tensor argument of the program")
+            if not isinstance(value, Tensor):
+                raise UnsupportedError(f"output #{index}, written back into '{target.name}', "
+                                       "is not a tensor")
+            if value.shape != target.shape or value.dtype != target.dtype:
+                raise UnsupportedError(
+                    f"output #{index} ({value.type()}) cannot be written back into input "
+                    f"#{position} ({target.type()})")
+            if value is not target:  # an unchanged state needs no write
+                self.emit(f"tensor_program.copy_back {value.name} to {target.name} : "
+                          f"{value.type()}")
+        for index in self.write_back:
+            if not 0 <= index < len(outputs):
+                raise UnsupportedError(f"write_back names output #{index}; the graph has "
+                                       f"{len(outputs)}")
+        moved = {}
+        for (kind, key), attributes in self.result_attributes.items():
+            if kind == "output":
+                if key in self.write_back:
+                    raise UnsupportedError(f"output #{key} is written back, it has no result "
+                                           "to carry attributes")
+                key = renumbered.get(key, key)
+            moved[(kind, key)] = attributes
+        self.result_attributes = moved
+        return type(outputs)(kept)
 
     def mutate_input(self, target, value):
         """Records that the graph writes `value` into its input `target` (a

@@ -17,6 +17,10 @@
 // PATH: argument #0: the state name '../w' holds a '/' or a control character (state names are file names)
 // RUN: not wrapper-compile %s --entry=bad_seed -o %t.so 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: argument #1: the seed is a unit attribute on a tensor<i64>
+// RUN: not wrapper-compile %s --entry=writes_input -o %t.so 2>&1 | FileCheck %s --check-prefix=WRITES
+// WRITES: argument #1 is written back (tensor_program.copy_back) but is not a state; a training step updates only its states
+// RUN: not wrapper-compile %s --entry=both -o %t.so 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: result #1 updates the state 'w', which the step also writes back in place
 
 func.func @no_loss(%w: tensor<4xf32> {tensor_program.state = "w"}) -> (tensor<4xf32> {tensor_program.state = "w"}) {
   return %w : tensor<4xf32>
@@ -55,4 +59,18 @@ func.func @path(%w: tensor<4xf32> {tensor_program.state = "../w"}) -> (tensor<f3
 func.func @bad_seed(%w: tensor<4xf32> {tensor_program.state = "w"}, %s: tensor<i32> {tensor_program.seed}) -> (tensor<f32> {tensor_program.loss}) {
   %l = tensor_program.reduce_sum %w dims [0] : tensor<4xf32> -> tensor<f32>
   return %l : tensor<f32>
+}
+
+func.func @writes_input(%w: tensor<4xf32> {tensor_program.state = "w"}, %x: tensor<4xf32>) -> (tensor<f32> {tensor_program.loss}) {
+  %l = tensor_program.reduce_sum %w dims [0] : tensor<4xf32> -> tensor<f32>
+  %n = tensor_program.add %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tensor_program.copy_back %n to %x : tensor<4xf32>
+  return %l : tensor<f32>
+}
+
+func.func @both(%w: tensor<4xf32> {tensor_program.state = "w"}, %x: tensor<4xf32>) -> (tensor<f32> {tensor_program.loss}, tensor<4xf32> {tensor_program.state = "w"}) {
+  %l = tensor_program.reduce_sum %w dims [0] : tensor<4xf32> -> tensor<f32>
+  %n = tensor_program.add %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tensor_program.copy_back %n to %w : tensor<4xf32>
+  return %l, %n : tensor<f32>, tensor<4xf32>
 }

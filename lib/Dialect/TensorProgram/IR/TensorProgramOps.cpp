@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::tensor_program;
@@ -56,6 +57,46 @@ bool mlir::tensor_program::isSizeComputation(Operation *op) {
              arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
              arith::RemSIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp>(
              op);
+}
+
+ReshapeOp mlir::tensor_program::getLoneReshape(FusedOp fused) {
+  Block &region = fused.getBody().front();
+  ReshapeOp reshape;
+  for (Operation &op : region.without_terminator()) {
+    if (isSizeComputation(&op))
+      continue;
+    if (reshape || !isa<ReshapeOp>(op))
+      return {};
+    reshape = cast<ReshapeOp>(op);
+  }
+  if (!reshape || !isa<BlockArgument>(reshape.getInput()) ||
+      fused.getNumResults() != 1 ||
+      region.getTerminator()->getOperand(0) != reshape.getResult())
+    return {};
+  return reshape;
+}
+
+bool mlir::tensor_program::mayViewInput(Operation *op) {
+  if (isa<ReshapeOp>(op))
+    return true;
+  auto fused = dyn_cast<FusedOp>(op);
+  return fused && getLoneReshape(fused);
+}
+
+void mlir::tensor_program::collectStorageReaders(
+    Value value, SmallVectorImpl<Operation *> &readers) {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (Operation *user : current.getUsers()) {
+      if (isa<tensor::DimOp>(user) || !seen.insert(user).second)
+        continue;
+      readers.push_back(user);
+      if (mayViewInput(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
 }
 
 using namespace mlir::tensor_program::detail;

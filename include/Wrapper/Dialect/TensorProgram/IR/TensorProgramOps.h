@@ -81,6 +81,21 @@ inline bool isComposite(Operation *op) {
 /// binary arith ops on index (add, sub, mul, divisions, remainders, min,
 /// max).
 bool isSizeComputation(Operation *op);
+
+/// The reshape of a fused region whose only computing op reshapes one of
+/// its inputs into its one result, or null. The host graph makes such a
+/// region a view of the input's buffer (when contiguous), not a kernel.
+ReshapeOp getLoneReshape(FusedOp fused);
+
+/// Whether the result of `op` may share the storage of its tensor input
+/// once lowered: a reshape, alone or as a fused region's lone reshape.
+bool mayViewInput(Operation *op);
+
+/// The ops that read the storage of `value` (a function argument, in
+/// whose block they are): its users, and those of results that may view
+/// it (mayViewInput), transitively; size computations (tensor.dim) do not
+/// read. The view ops themselves are included.
+void collectStorageReaders(Value value, SmallVectorImpl<Operation *> &readers);
 } // namespace tensor_program
 } // namespace mlir
 

@@ -138,6 +138,52 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TensorProgramHoistCopyBacksPass
+    : Pass<"tensor-program-hoist-copy-backs", "::mlir::func::FuncOp"> {
+  let summary = "Writes arguments back as early as their readers allow";
+  let description = [{
+    Programs that update their arguments (`tensor_program.copy_back`: an
+    AOT training step's parameters and optimizer state) compute the new
+    values wherever their producer put them, often all at the end (the
+    optimizer after the whole backward), so every gradient and every new
+    value is live at once. This pass moves each write-back's producer (an
+    op without side effects) to just after the last of its operands and of
+    the target's other readers (following views of the target): up, or
+    down past a reader of the old value that fusion ordered after it when
+    the producer's other users all follow that reader. The `copy_back` goes
+    right after the producer, or after the target's last reader if that
+    comes later (a write-back before a reader of the old value would be
+    wrong once lowered). Producers of at most `small-elements` elements per
+    result that the moved op needs (an optimizer's step count and bias
+    corrections) move up with it. A gradient then dies at its update, and
+    --convert-tensor-program-to-wrapper can compute the update straight
+    into the argument (no reader follows it): old and new values are never
+    both held.
+
+    Before:
+    ```mlir
+    %g = tensor_program.fused matmul(%x, %dy) ...      // the gradient
+    %dx = tensor_program.fused matmul(%dy, %w) ...     // reads %w
+    ...                                                // the rest of the backward
+    %new = tensor_program.fused pointwise(%w, %g) ...  // the update
+    tensor_program.copy_back %new to %w : tensor<64x32xf32>
+    ```
+    After:
+    ```mlir
+    %g = tensor_program.fused matmul(%x, %dy) ...
+    %dx = tensor_program.fused matmul(%dy, %w) ...
+    %new = tensor_program.fused pointwise(%w, %g) ...
+    tensor_program.copy_back %new to %w : tensor<64x32xf32>
+    ...
+    ```
+  }];
+  let options = [
+    Option<"smallElements", "small-elements", "int64_t", /*default=*/"64",
+           "Producers with at most this many elements per result move up "
+           "with the write-back that needs them">,
+  ];
+}
+
 def TensorProgramFoldConstantsPass
     : Pass<"tensor-program-fold-constants", "::mlir::func::FuncOp"> {
   let summary = "Freezing: evaluates the ops that depend only on constants";
