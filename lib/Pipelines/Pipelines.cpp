@@ -310,6 +310,10 @@ addHostFrontend(OpPassManager &pm,
         tensor_program::createTensorProgramFusePass(fuse));
   }
   if (options.wrapperHost) {
+    // Element-moving kernels (im2col) read again long after: computed
+    // again there rather than held (a training step's backward).
+    pm.addNestedPass<func::FuncOp>(
+        tensor_program::createTensorProgramRecomputeLayoutsPass());
     // Arguments updated in place (a training step's state) as soon as
     // their readers are done: the update then writes into the argument.
     pm.addNestedPass<func::FuncOp>(

@@ -412,17 +412,35 @@ static wrapper_status capture_step(wrapper_trainer *trainer,
   if (status == WRAPPER_OK && capture != caller) {
     /* Another stream than the steps': one run outside the capture first
      * (its results dropped), after all work so far, for what must not
-     * happen inside a capture (the stream's cuBLAS handle). */
+     * happen inside a capture (the stream's cuBLAS handle). States the
+     * step writes in place are written in scratch copies there, so that
+     * the run changes nothing. */
     status = wrapper_cuda_device_synchronize();
     wrapper_strided_array warm[NUM_OUTPUTS + 1];
     memset(warm, 0, sizeof warm);
+    wrapper_strided_array scratch_inputs[NUM_INPUTS + 1];
+    void *scratch[NUM_STATES + 1] = {0};
+    for (int32_t i = 0; i < NUM_INPUTS; ++i)
+      scratch_inputs[i] = fixed[i];
+    for (int32_t i = 0; i < NUM_STATES && status == WRAPPER_OK; ++i) {
+      if (!state_in_place[i])
+        continue;
+      size_t bytes = info_bytes(state_info(i));
+      status = wrapper_cuda_alloc(bytes, &scratch[i]);
+      if (status == WRAPPER_OK)
+        status = wrapper_cuda_copy_device(scratch[i], trainer->state[i], bytes);
+      scratch_inputs[state_input[i]].data = scratch[i];
+    }
     if (status == WRAPPER_OK)
-      status = wrapper_model_run_device(trainer->model, fixed, NUM_INPUTS,
-                                        warm, NUM_OUTPUTS, capture);
+      status = wrapper_model_run_device(trainer->model, scratch_inputs,
+                                        NUM_INPUTS, warm, NUM_OUTPUTS, capture);
     if (status == WRAPPER_OK)
       status = wrapper_cuda_synchronize();
     for (int32_t o = 0; o < NUM_OUTPUTS; ++o)
       wrapper_cuda_free(warm[o].allocated);
+    for (int32_t i = 0; i < NUM_STATES; ++i)
+      if (scratch[i])
+        wrapper_cuda_free(scratch[i]);
   }
   if (status == WRAPPER_OK)
     status = wrapper_cuda_graph_begin_in(trainer->pool);

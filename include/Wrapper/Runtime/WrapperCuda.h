@@ -17,7 +17,8 @@
  *   at initialization) until wrapper_cuda_set_stream chooses another, such
  *   as the caller's (PyTorch's current stream).
  * - A caching device allocator: freed blocks go to per-size free lists
- *   (sizes rounded up to 512 bytes below 1 MiB, to 2 MiB above) and are
+ *   (sizes rounded up to 512 bytes below 1 MiB, to a quarter of their
+ *   power of two above) and are
  *   reused without a driver call; wrapper_cuda_empty_cache() returns them.
  *   A block belongs to the stream that was current when it was allocated
  *   and is only reused for allocations on that stream (as in PyTorch's

@@ -35,6 +35,13 @@
 // COUNT: train_model: the step takes 2 inputs (x, t), got 1 files
 // RUN: not train_model %t/train.so %t/state %t/data_0.npy %t/state/w.npy 2>&1 | FileCheck %s --check-prefix=INPUT
 // INPUT: step 0 failed: wrapper_train_step: input 't' is float32[8, 4], got float32[4]
+//
+// The same step writing w back in place (tensor_program.copy_back, as
+// compile_training writes steps) trains to the same w, bit for bit:
+// RUN: mkdir -p %t/in_place
+// RUN: wrapper-compile %s --entry=step_in_place -o %t/in_place.so
+// RUN: train_model %t/in_place.so %t/state %t/data_0.npy %t/data_1.npy --steps 30 --save %t/in_place --expect-decrease | FileCheck %s
+// RUN: cmp %t/out/w.npy %t/in_place/w.npy
 
 func.func @step(%w: tensor<4xf32> {tensor_program.state = "w"},
                 %lr: tensor<f32> {tensor_program.state = "optimizer.lr"},
@@ -53,6 +60,25 @@ func.func @step(%w: tensor<4xf32> {tensor_program.state = "w"},
   %u = tensor_program.mul %g, %lr : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   %w2 = tensor_program.sub %w, %u : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %loss, %w2 : tensor<f32>, tensor<4xf32>
+}
+
+func.func @step_in_place(%w: tensor<4xf32> {tensor_program.state = "w"},
+                         %lr: tensor<f32> {tensor_program.state = "optimizer.lr"},
+                         %x: tensor<8x4xf32> {tensor_program.name = "x"},
+                         %t: tensor<8x4xf32> {tensor_program.name = "t"})
+    -> (tensor<f32> {tensor_program.loss}) {
+  %p = tensor_program.mul %x, %w : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  %e = tensor_program.sub %p, %t : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %e2 = tensor_program.mul %e, %e : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %loss = tensor_program.reduce_mean %e2 dims [0, 1] : tensor<8x4xf32> -> tensor<f32>
+  %ex = tensor_program.mul %e, %x : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %s = tensor_program.reduce_sum %ex dims [0] : tensor<8x4xf32> -> tensor<4xf32>
+  %k = tensor_program.constant dense<0.0625> : tensor<f32>
+  %g = tensor_program.mul %s, %k : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %u = tensor_program.mul %g, %lr : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %w2 = tensor_program.sub %w, %u : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tensor_program.copy_back %w2 to %w : tensor<4xf32>
+  return %loss : tensor<f32>
 }
 
 // x: rows 0..7 of [1, 1, 1, 1] * (row + 1) / 4; t = x * [1, 2, 3, 4].

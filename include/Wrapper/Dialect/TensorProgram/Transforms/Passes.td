@@ -138,6 +138,50 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TensorProgramRecomputeLayoutsPass
+    : Pass<"tensor-program-recompute-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Recomputes element-moving kernels before late uses";
+  let description = [{
+    A fused region that only moves elements (pads, slices, concatenations,
+    reshapes, permutations: the im2col matrix of a convolution lowered to a
+    product, a transposed copy) and whose result is read again at least
+    `min-distance` ops after its previous use is computed again just before
+    that read, which then takes the new copy: the result is not held in
+    between. In a training step, the im2col matrix of every convolution
+    (nine times its input for a 3x3 kernel) was held from the forward to
+    the weight gradient's product in the backward; recomputed there, only
+    the convolution's input is held (as the backward needs it anyway).
+    A region is recomputed only where that costs no memory: its result is
+    larger than twice the inputs it reads from other kernels, or those
+    inputs are read at or after the late use anyway. Arguments count as
+    free (they live throughout).
+
+    Before:
+    ```mlir
+    %cols = tensor_program.fused pointwise(%x) ... // im2col: 9x %x
+    %y = tensor_program.fused matmul(%cols, %w) ...
+    ...                                             // the rest of the step
+    %dw = tensor_program.fused matmul(%dy, %cols) ...
+    ```
+    After:
+    ```mlir
+    %cols = tensor_program.fused pointwise(%x) ...
+    %y = tensor_program.fused matmul(%cols, %w) ...
+    ...
+    %cols2 = tensor_program.fused pointwise(%x) ...
+    %dw = tensor_program.fused matmul(%dy, %cols2) ...
+    ```
+  }];
+  let options = [
+    Option<"minDistance", "min-distance", "int64_t", /*default=*/"16",
+           "Fewest ops between two uses for the later one to get its own "
+           "copy">,
+  ];
+  let statistics = [
+    Statistic<"numRecomputed", "recomputed", "Regions computed again">,
+  ];
+}
+
 def TensorProgramHoistCopyBacksPass
     : Pass<"tensor-program-hoist-copy-backs", "::mlir::func::FuncOp"> {
   let summary = "Writes arguments back as early as their readers allow";
