@@ -92,7 +92,8 @@ class Layout(nn.Module):
                 F.pad(x, (1, 2, 0, 1)), F.pad(x, (-1, 1)), F.pad(x, (2, 2), value=-1.0),
                 x.view(x.shape[0], 5, 7).contiguous(), torch.roll(x, 1, dims=2),
                 x.new_zeros(2), y.t(), x.squeeze(0) if x.shape[0] == 1 else x * 1,
-                torch.narrow(x, 2, 1, 3), x.unflatten(2, (7, 1)).squeeze(-1))
+                torch.narrow(x, 2, 1, 3), x.unflatten(2, (7, 1)).squeeze(-1),
+                x.unfold(2, 3, 2) * 2, x.unfold(-1, 4, 1).sum(-1), x.unfold(1, 2, 3))
 
 
 class Convolutions(nn.Module):
@@ -301,3 +302,17 @@ def test_strided_scatters():
             def forward(self, x, y):
                 return torch.ops.aten.as_strided_scatter.default(x, y, [2, 3], [1, 2], 0)
         wrapper_mlir.compile(Strided(), [x, y], fallback=False)
+
+
+def test_unfold_with_static_sizes_is_a_strided_view():
+    """unfold (timm's halo attention): a strided view of the input when its
+    sizes are static (the dynamic-batch form is in the layout family)."""
+    class Unfold(nn.Module):
+        def forward(self, x):
+            return x.unfold(2, 3, 2) * 2, x.unfold(-1, 4, 1).sum(-1)
+
+    x = torch.randn(2, 3, 9, 8)
+    model = wrapper_mlir.compile(Unfold(), [x], fallback=False)
+    assert model.imported.text.count("tensor_program.as_strided") == 2
+    with torch.no_grad():
+        compare(model(x), Unfold()(x), "unfold")

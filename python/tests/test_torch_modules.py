@@ -401,3 +401,30 @@ def test_exported_dims_are_checked_at_run_time():
                              r"ranges over \[2, 8\]"):
         big = torch.rand(9, 3)
         model(big, big)
+
+
+def test_graph_returning_a_size_it_takes_compiles():
+    """After a graph break, Dynamo's graphs take sizes (SymInts) with the
+    tensors and may return them as they are: the compiled graph hands the
+    caller's size back (it used to run eagerly, 'output ... is a symbolic
+    size')."""
+    def f(x):
+        n = x.shape[0]
+        y = x * 2
+        torch._dynamo.graph_break()
+        return y + n, n
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    compiled = torch.compile(f, backend="wrapper", dynamic=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for batch in (3, 5):
+            y, n = compiled(torch.ones(batch, 2))
+            assert n == batch
+            torch.testing.assert_close(y, torch.full((batch, 2), 2.0 + batch))
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["inference"] >= 1
+    assert not any("is a symbolic size" in reason and "output" in reason
+                   for reason in stats["graph_fallbacks"]), stats["graph_fallbacks"]

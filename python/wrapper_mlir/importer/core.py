@@ -550,6 +550,11 @@ class Importer:
             if (self.pass_inputs_through and binding is not None and binding.kind == "tensor"
                     and isinstance(binding.position, int)):
                 return [], ("arg", binding.position)
+            # A size the graph takes and returns as it is (Dynamo's graphs
+            # pass SymInts on): the caller's value.
+            if (binding is not None and binding.kind == "value"
+                    and isinstance(binding.position, int)):
+                return [], ("arg", binding.position)
             result = self.env[value]
             if isinstance(result, Tensor):
                 return [result], ("result", 0)

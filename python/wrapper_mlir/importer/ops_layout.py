@@ -293,6 +293,43 @@ def _as_strided(imp, node, x, size, stride, storage_offset=None):
                   f"{x.type()} -> {tensor_type(shape, x.dtype)}")
 
 
+@register(aten.unfold.default)
+def _unfold(imp, node, x, dimension, size, step):
+    """Sliding windows of `size` elements every `step` along `dimension`, as
+    a new last dimension: a strided view of the (row-major) input when its
+    sizes are static; otherwise `size` strided slices (window offsets 0 to
+    size - 1) stacked along the new dimension, which needs only the
+    unfolded dimension to be static."""
+    shape, _ = imp.meta(node)
+    if x.rank == 0:
+        raise UnsupportedError("unfold of a rank-0 tensor")
+    dim = dimension % x.rank
+    if all(is_static(s) for s in x.shape) and all(is_static(s) for s in shape):
+        row_major = [1] * x.rank
+        for d in range(x.rank - 2, -1, -1):
+            row_major[d] = row_major[d + 1] * x.shape[d + 1]
+        strides = list(row_major)
+        strides[dim] = row_major[dim] * step
+        strides.append(row_major[dim])
+        return imp.op(shape, x.dtype,
+                      f"tensor_program.as_strided {x.name} sizes [{', '.join(map(str, shape))}] "
+                      f"strides [{', '.join(map(str, strides))}] offset 0 : "
+                      f"{x.type()} -> {tensor_type(shape, x.dtype)}")
+    if not is_static(x.shape[dim]) or not is_static(shape[dim]):
+        raise UnsupportedError("unfold of a dimension with a symbolic size")
+    windows = shape[dim]
+    pieces = []
+    sliced_shape = list(x.shape)
+    sliced_shape[dim] = windows
+    for offset in range(size):
+        end = offset + step * (windows - 1) + 1
+        piece = imp.slice(x, dim, offset, end, step, tuple(sliced_shape))
+        pieces.append(imp.reshape(piece, tuple(sliced_shape) + (1,)))
+    if len(pieces) == 1:
+        return pieces[0]
+    return concat(imp, pieces, x.rank, shape, x.dtype)
+
+
 @register(aten.repeat.default)
 def _repeat(imp, node, x, repeats):
     shape, _ = imp.meta(node)

@@ -365,6 +365,16 @@ func.func @concat_size(%a: tensor<4x8xf32>, %b: tensor<4x7xf32>) {
 
 // -----
 
+func.func @concat_wrong_static_size(%a: tensor<4x3xf32>, %b: tensor<4x4xf32>) {
+  // A result may be more static than the inputs tell, never different.
+  // expected-error @below {{'tensor_program.concat' op inferred type(s) 'tensor<4x7xf32>' are incompatible with return type(s) of operation 'tensor<4x8xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = tensor_program.concat %a, %b dim 1 : (tensor<4x3xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 func.func @concat_element_type(%a: tensor<4xf32>, %b: tensor<4xi32>) {
   // expected-error @below {{'tensor_program.concat' op operand #1 has element type i32, but operand #0 has f32}}
   // expected-error @below {{failed to infer returned types}}

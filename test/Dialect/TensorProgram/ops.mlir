@@ -112,6 +112,9 @@ func.func @layout(%x: tensor<4x8xf32>, %d: tensor<?x8xf32>, %n: index, %col: ten
   %7 = tensor_program.slice %x dim 1 start 3 end 100 : tensor<4x8xf32> -> tensor<4x5xf32>
   // CHECK: tensor_program.concat %{{.*}}, %{{.*}} dim 0 : (tensor<4x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
   %8 = tensor_program.concat %x, %d dim 0 : (tensor<4x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  // A concatenated size known although the inputs' are not.
+  // CHECK: tensor_program.concat %{{.*}}, %{{.*}} dim 0 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<12x8xf32>
+  %known = tensor_program.concat %d, %d dim 0 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<12x8xf32>
   // CHECK: tensor_program.concat %{{.*}}, %{{.*}} dim 1 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x9xf32>
   %9 = tensor_program.concat %x, %col dim 1 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x9xf32>
   // CHECK: tensor_program.pad %{{.*}} low [0, 1] high [0, 2] value 0.000000e+00 : tensor<4x8xf32> -> tensor<4x11xf32>

@@ -344,6 +344,21 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+bool ConcatOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto from = dyn_cast<RankedTensorType>(inferred.front());
+  auto to = dyn_cast<RankedTensorType>(actual.front());
+  if (!from || !to || from.getElementType() != to.getElementType() ||
+      from.getRank() != to.getRank())
+    return false;
+  // Equal, or static where the inputs could not tell.
+  for (auto [a, b] : llvm::zip(from.getShape(), to.getShape()))
+    if (a != b && !ShapedType::isDynamic(a))
+      return false;
+  return true;
+}
+
 LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                                       std::optional<Location> loc,
                                       Adaptor adaptor,

@@ -191,16 +191,21 @@ def TP_SliceOp : TensorProgram_Op<"slice", [
 }
 
 def TP_ConcatOp : TensorProgram_Op<"concat", [
-    Pure, InferTypeOpAdaptor, TP_LayoutTrait
+    Pure, InferTypeOpAdaptorWithIsCompatible, TP_LayoutTrait
   ]> {
   let summary = "Concatenates tensors along a dimension (cat)";
   let description = [{
     Concatenates the inputs along `dim`. The inputs have the same rank and
-    element type and equal sizes in every other dimension.
+    element type and equal sizes in every other dimension. The result type
+    may be more static than the inputs tell: dynamic sizes whose sum is
+    known (a tensor split at a symbolic point and joined again) give a
+    static concatenated size.
 
     ```mlir
     %0 = tensor_program.concat %a, %b dim 0
         : (tensor<2x8xf32>, tensor<3x8xf32>) -> tensor<5x8xf32>
+    %1 = tensor_program.concat %c, %d dim 1
+        : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x384xf32>
     ```
   }];
   let arguments = (ins Variadic<TP_Tensor>:$inputs, I64Attr:$dim);
