@@ -103,8 +103,14 @@ def ConvertTensorProgramToWrapperPass
     inputs (elementwise broadcasting, reductions, permutations, slices,
     concatenation, padding, contractions, and the size operands of reshape,
     broadcast and full). Intermediates are freed after their last use.
-    Non-splat constants become `wrapper.constant`s; `copy_back` becomes a copy
-    kernel into the argument, marked `wrapper.mutated`; a returned argument is
+    Non-splat constants become `wrapper.constant`s; `copy_back` writes into
+    the argument, marked `wrapper.mutated`: the kernel computing the value
+    writes it there itself when it is a pointwise region reading the
+    argument only elementwise at its own shape on the way to that value
+    alone and nothing reads the argument (or a view of it) afterwards;
+    otherwise a copy kernel at the `copy_back`, or at the graph's end when
+    the argument is still read after it (a returned argument is then
+    returned as it was); a returned argument is
     marked `wrapper.alias_of`; a constant or a buffer returned twice is copied
     so that the caller owns every output. Refused: `extern` (no runtime kernels
     yet) and composites that were not decomposed.
