@@ -175,7 +175,7 @@ for name, size in [("regnetz_b16", 64), ("coatnet_0_rw_224", 224), ("maxvit_rmlp
                    ("rdnet_tiny", 64), ("starnet_s1", 64), ("fastvit_sa12", 256),
                    ("vit_relpos_small_patch16_224", 224), ("deit3_small_patch16_224", 224),
                    ("cs3darknet_s", 64), ("darknet17", 64), ("dm_nfnet_f0", 64), ("resnetv2_50", 64),
-                   ("bat_resnext26ts", 64), ("eca_resnet33ts", 64), ("skresnet18", 64),
+                   ("bat_resnext26ts", 256), ("eca_resnet33ts", 64), ("skresnet18", 64),
                    ("mixnet_s", 64), ("fbnetv3_b", 64), ("semnasnet_050", 64),
                    ("mobilenetv4_conv_small", 64), ("mambaout_femto", 64),
                    ("vit_base_patch16_siglip_224", 224), ("pvt_v2_b0", 224), ("visformer_tiny", 224),
