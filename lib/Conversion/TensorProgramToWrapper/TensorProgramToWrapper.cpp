@@ -228,11 +228,10 @@ Value GraphBuilder::copyToFresh(Value buffer, OpBuilder &b, Location loc) {
   return fresh;
 }
 
-/// Whether `op` reads the storage of `target` after `after` (in program
-/// order), `op` itself excluded.
-static bool isReadAfter(Value target, Operation *after, Operation *op) {
-  SmallVector<Operation *> readers;
-  tp::collectStorageReaders(target, readers);
+/// Whether one of `readers` other than `op` comes after `after` (in
+/// program order).
+static bool isReadAfter(ArrayRef<Operation *> readers, Operation *after,
+                        Operation *op) {
   Block *block = after->getBlock();
   return llvm::any_of(readers, [&](Operation *reader) {
     Operation *ancestor = block->findAncestorOpInBlock(*reader);
@@ -262,12 +261,12 @@ static tp::CopyBackOp getInPlaceCopyBack(tp::FusedOp fused, unsigned index) {
     return {};
   Value target = copy.getTarget();
   auto type = cast<RankedTensorType>(target.getType());
-  if (!type.hasStaticShape() || isReadAfter(target, fused, copy))
+  SmallVector<Operation *> readers;
+  tp::collectStorageReaders(target, readers);
+  if (!type.hasStaticShape() || isReadAfter(readers, fused, copy))
     return {};
   // A view of the argument read by the kernel may be read at other
   // positions than the one written.
-  SmallVector<Operation *> readers;
-  tp::collectStorageReaders(target, readers);
   for (Operation *reader : readers)
     if (tp::mayViewInput(reader) &&
         llvm::any_of(reader->getResults(), [&](Value view) {
@@ -515,7 +514,9 @@ LogicalResult GraphBuilder::build() {
                 return success();
               // The argument keeps its value for its readers: the copy
               // after the last of them, at the end.
-              if (isReadAfter(copy.getTarget(), copy, copy)) {
+              SmallVector<Operation *> readers;
+              tp::collectStorageReaders(copy.getTarget(), readers);
+              if (isReadAfter(readers, copy, copy)) {
                 deferred.push_back(copy);
                 return success();
               }
