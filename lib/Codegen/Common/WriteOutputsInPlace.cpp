@@ -14,11 +14,13 @@
 
 #include "Wrapper/Codegen/Common/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -180,6 +182,100 @@ static void reshapeDestinations(RewriterBase &rewriter, func::FuncOp func) {
   }
 }
 
+/// The operand `value` is computed into (the destination it is written
+/// over): the tied init of a destination-style op, a loop's init, a
+/// reshape's source; null when none.
+static OpOperand *destinationOf(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return nullptr;
+  Operation *op = result.getOwner();
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    return dps.getTiedOpOperand(result);
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+    return loop.getTiedLoopInit(result);
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return &op->getOpOperand(0);
+  return nullptr;
+}
+
+/// Whether recomputing `op` costs no more than copying its result: it
+/// only fills, slices and reshapes (a tiled zero fill, an empty tensor).
+static bool isCheapToRecompute(Operation *op) {
+  WalkResult result = op->walk<WalkOrder::PreOrder>([](Operation *nested) {
+    if (isa<linalg::FillOp>(nested))
+      return WalkResult::skip();
+    if (isa<tensor::EmptyOp, tensor::ExtractSliceOp,
+            tensor::ParallelInsertSliceOp, tensor::ExpandShapeOp,
+            tensor::CollapseShapeOp, scf::ForallOp, scf::InParallelOp,
+            affine::AffineMinOp, affine::AffineApplyOp, arith::ConstantOp>(
+            nested))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Gives each output its own chain of destinations down to the
+/// tensor.empty it starts from. CSE merges equal fills (the zero border of
+/// three padded outputs tiled alike) into one value several chains write
+/// over; upstream's empty-tensor elimination then puts that empty tensor
+/// in the first output's buffer and one-shot bufferization, which cannot
+/// see the other outputs' copies write that buffer, reads the overwritten
+/// values (a silent wrong result). All but the last output on a shared
+/// value get their own: recomputed when it only fills, a copy otherwise.
+static void unshareDestinations(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<SmallVector<OpOperand *>> chains;
+  DenseMap<Value, unsigned> outputsOn;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (!isa<MemRefType>(op.getDest().getType()))
+      return;
+    SmallVector<OpOperand *> chain;
+    for (OpOperand *next = destinationOf(op.getSource()); next;
+         next = destinationOf(next->get()))
+      chain.push_back(next);
+    if (chain.empty() || !chain.back()->get().getDefiningOp<tensor::EmptyOp>())
+      return;
+    for (OpOperand *operand : chain)
+      ++outputsOn[operand->get()];
+    chains.push_back(std::move(chain));
+  });
+  for (ArrayRef<OpOperand *> chain : chains) {
+    const auto *sharedAt = llvm::find_if(chain, [&](OpOperand *operand) {
+      return outputsOn[operand->get()] > 1;
+    });
+    if (sharedAt == chain.end())
+      continue;
+    ArrayRef<OpOperand *> shared(sharedAt, chain.end());
+    for (OpOperand *operand : shared)
+      --outputsOn[operand->get()];
+    OpOperand *use = shared.front();
+    Value value = use->get();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(use->getOwner());
+    Value replacement;
+    if (llvm::all_of(shared, [](OpOperand *operand) {
+          return isCheapToRecompute(operand->get().getDefiningOp());
+        })) {
+      // Cloned from the root up, each clone writing over the previous.
+      IRMapping mapping;
+      for (OpOperand *operand : llvm::reverse(shared))
+        rewriter.clone(*operand->get().getDefiningOp(), mapping);
+      replacement = mapping.lookup(value);
+    } else {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, value.getLoc(), value);
+      Value empty = tensor::EmptyOp::create(rewriter, value.getLoc(), sizes,
+                                            type.getElementType());
+      replacement =
+          linalg::CopyOp::create(rewriter, value.getLoc(), value, empty)
+              .getResult(0);
+    }
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(replacement); });
+  }
+}
+
 namespace {
 /// A reshape of tensor.empty as tensor.empty of the reshaped type (the
 /// upstream patterns need the tensor dialect's shape reification models).
@@ -234,6 +330,7 @@ struct WriteOutputsInPlacePass
         &getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
+    unshareDestinations(rewriter, func);
   }
 };
 } // namespace

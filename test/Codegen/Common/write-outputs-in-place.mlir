@@ -169,3 +169,68 @@ func.func @strided_destination(%x: tensor<6x8xf32>, %out: memref<2x3x8xf32, stri
   bufferization.materialize_in_destination %y in restrict writable %out : (tensor<2x3x8xf32>, memref<2x3x8xf32, strided<[64, 16, 1]>>) -> ()
   return
 }
+
+// -----
+
+// Two padded outputs whose zero fills CSE merged into one tiled loop: each
+// output but the last gets a fill of its own (recomputing a fill costs less
+// than a copy), so that the empty-tensor elimination puts neither output's
+// interior in the other's buffer (it did: the second output read the
+// first's values).
+// CHECK-LABEL: func.func @shared_fill
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<4x6xf32>
+// CHECK: %[[F0:.*]] = scf.forall {{.*}} shared_outs(%{{.*}} = %[[E0]])
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<4x6xf32>
+// CHECK: %[[F1:.*]] = scf.forall {{.*}} shared_outs(%{{.*}} = %[[E1]])
+// CHECK: %[[I0:.*]] = tensor.insert_slice %{{.*}} into %[[F1]]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %{{.*}} into %[[F0]]
+// CHECK: bufferization.materialize_in_destination %[[I0]]
+// CHECK: bufferization.materialize_in_destination %[[I1]]
+func.func @shared_fill(%x: memref<4x4xf32>, %y: memref<4x4xf32>, %o0: memref<4x6xf32>, %o1: memref<4x6xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %xt = bufferization.to_tensor %x restrict : memref<4x4xf32> to tensor<4x4xf32>
+  %yt = bufferization.to_tensor %y restrict : memref<4x4xf32> to tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x6xf32>
+  %f = scf.forall (%i) = (0) to (4) step (2) shared_outs(%s = %e) -> (tensor<4x6xf32>) {
+    %t = tensor.extract_slice %s[%i, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%t : tensor<2x6xf32>) -> tensor<2x6xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %z into %s[%i, 0] [2, 6] [1, 1] : tensor<2x6xf32> into tensor<4x6xf32>
+    }
+  }
+  %a = tensor.insert_slice %xt into %f[0, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
+  %b = tensor.insert_slice %yt into %f[0, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
+  bufferization.materialize_in_destination %a in restrict writable %o0 : (tensor<4x6xf32>, memref<4x6xf32>) -> ()
+  bufferization.materialize_in_destination %b in restrict writable %o1 : (tensor<4x6xf32>, memref<4x6xf32>) -> ()
+  return
+}
+
+// -----
+
+#id2s = affine_map<(d0, d1) -> (d0, d1)>
+
+// Two outputs written over one computed value: it is not recomputed, the
+// first output writes over a copy of it, the last over the value itself.
+// CHECK-LABEL: func.func @shared_value
+// CHECK: %[[V:.*]] = linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x6xf32>
+// CHECK: %[[C:.*]] = linalg.copy ins(%[[V]] : tensor<4x6xf32>) outs(%[[E]] : tensor<4x6xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %[[C]]
+// CHECK-NOT: linalg.copy
+// CHECK: tensor.insert_slice %{{.*}} into %[[V]]
+func.func @shared_value(%x: memref<4x4xf32>, %o0: memref<4x6xf32>, %o1: memref<4x6xf32>) {
+  %xt = bufferization.to_tensor %x restrict : memref<4x4xf32> to tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x6xf32>
+  %v = linalg.generic {indexing_maps = [#id2s], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x6xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x6xf32>
+  %a = tensor.insert_slice %xt into %v[0, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
+  %b = tensor.insert_slice %xt into %v[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
+  bufferization.materialize_in_destination %a in restrict writable %o0 : (tensor<4x6xf32>, memref<4x6xf32>) -> ()
+  bufferization.materialize_in_destination %b in restrict writable %o1 : (tensor<4x6xf32>, memref<4x6xf32>) -> ()
+  return
+}

@@ -307,7 +307,15 @@ def WrapperWriteOutputsInPlacePass
       dynamic size, derived from `d`), the views made at the top of the
       function so that the elimination can use them;
     - folds `tensor.empty` through reshapes and slices (upstream), so that
-      the op's init has the destination view's type.
+      the op's init has the destination view's type;
+    - gives each output its own chain of destinations down to the
+      `tensor.empty` it starts from: where CSE merged equal values several
+      outputs are written over (the tiled zero fills of padded outputs'
+      borders), all but the last output get their own, recomputed when it
+      only fills and slices, copied (`linalg.copy`) otherwise. Upstream's
+      empty-tensor elimination would otherwise place the shared tensor in
+      the first output's buffer, which the others' writes then overwrite
+      unseen by one-shot bufferization's analysis (a wrong result).
 
     Attention's `qkv` projection then writes `q`, `k` and `v` from its
     transposes into the three output buffers, where it wrote a temporary, a
