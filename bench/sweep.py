@@ -41,6 +41,25 @@ def _torchvision(name, size):
     return make
 
 
+def _torchvision_task(module, name, *shapes, listed=False):
+    """A torchvision model of a task (segmentation, video, optical_flow,
+    detection) with random weights and no downloaded backbone; inputs of
+    `shapes` (a detection model takes a list of images)."""
+    def make():
+        import importlib
+
+        import torch
+
+        models = importlib.import_module(f"torchvision.models.{module}")
+        settings = {"weights": None}
+        if module in ("segmentation", "detection"):
+            settings["weights_backbone"] = None
+        model = getattr(models, name)(**settings)
+        inputs = tuple(torch.randn(*shape) for shape in shapes)
+        return model, ((list(inputs),) if listed else inputs)
+    return make
+
+
 def _timm(name, size):
     def make():
         import timm
@@ -70,6 +89,20 @@ for name, size in [("resnet50", 64), ("densenet121", 64), ("googlenet", 64), ("i
                    ("shufflenet_v2_x1_0", 64), ("efficientnet_v2_s", 64), ("convnext_small", 64),
                    ("swin_v2_t", 64), ("vit_b_16", 224), ("maxvit_t", 224)]:
     MODELS["tv_" + name] = _torchvision(name, size)
+# Session 50: torchvision's other tasks.
+for module, name, shapes, listed in [
+        ("segmentation", "fcn_resnet50", [(1, 3, 64, 64)], False),
+        ("segmentation", "deeplabv3_mobilenet_v3_large", [(1, 3, 64, 64)], False),
+        ("segmentation", "lraspp_mobilenet_v3_large", [(1, 3, 64, 64)], False),
+        ("video", "r3d_18", [(1, 3, 8, 64, 64)], False),
+        ("video", "mc3_18", [(1, 3, 8, 64, 64)], False),
+        ("video", "r2plus1d_18", [(1, 3, 8, 64, 64)], False),
+        ("video", "s3d", [(1, 3, 16, 224, 224)], False),
+        ("video", "swin3d_t", [(1, 3, 8, 64, 64)], False),
+        ("optical_flow", "raft_small", [(1, 3, 128, 128), (1, 3, 128, 128)], False),
+        ("detection", "ssdlite320_mobilenet_v3_large", [(3, 320, 320)], True),
+        ("detection", "fasterrcnn_mobilenet_v3_large_320_fpn", [(3, 320, 320)], True)]:
+    MODELS["tv_" + name] = _torchvision_task(module, name, *shapes, listed=listed)
 for name, size in [("resnet18", 64), ("resnet50d", 64), ("efficientnet_b0", 64),
                    ("mobilenetv3_large_100", 64), ("vit_tiny_patch16_224", 224),
                    ("deit_tiny_patch16_224", 224), ("mixer_s16_224", 224), ("convnext_atto", 64),
@@ -181,6 +214,23 @@ for name, size in [("regnetz_b16", 64), ("coatnet_0_rw_224", 224), ("maxvit_rmlp
                    ("vit_base_patch16_siglip_224", 224), ("pvt_v2_b0", 224), ("visformer_tiny", 224),
                    ("convit_tiny", 224), ("swinv2_cr_tiny_224", 224), ("nextvit_small", 224),
                    ("levit_conv_128s", 224), ("eva02_small_patch14_224", 224), ("flexivit_small", 240)]:
+    MODELS["timm_" + name] = _timm(name, size)
+
+# Session 50's additions: more timm families.
+for name, size in [("caformer_s18", 224), ("convformer_s18", 224), ("coatnext_nano_rw_224", 224),
+                   ("csatv2", 224), ("efficientvim_m1", 224), ("fasternet_t0", 64),
+                   ("gmixer_12_224", 224), ("hgnet_tiny", 64), ("hieradet_small", 224),
+                   ("iformer_t", 224), ("lcnetv2_small", 64), ("lowformer_b0", 224),
+                   ("maxxvit_rmlp_nano_rw_256", 256), ("maxxvitv2_nano_rw_256", 256),
+                   ("poolformerv2_s12", 64), ("regnetx_002", 64), ("repghostnet_050", 64),
+                   ("rexnetr_100", 64), ("shvit_s1", 224), ("swiftformer_xs", 224),
+                   ("tnt_s_patch16_224", 224), ("vitamin_small_224", 224), ("densenetblur121d", 64),
+                   ("resnetrs50", 64), ("gcresnet33ts", 64), ("sedarknet21", 64), ("darknetaa53", 64),
+                   ("cspnext_s", 64), ("nf_regnet_b0", 64), ("mnasnet_050", 64), ("fbnetc_100", 64),
+                   ("spnasnet_100", 64), ("lambda_resnet26rpt_256", 256), ("sehalonet33ts", 256),
+                   ("resnetblur18", 64), ("seresnext26d_32x4d", 64), ("ecaresnetlight", 64),
+                   ("resnext26ts", 64), ("mobilenet_edgetpu_100", 64), ("efficientnetv2_rw_t", 64),
+                   ("sam2_hiera_tiny", 224), ("inception_v3", 128)]:
     MODELS["timm_" + name] = _timm(name, size)
 
 _SMALL = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)

@@ -403,6 +403,44 @@ def test_exported_dims_are_checked_at_run_time():
         model(big, big)
 
 
+def test_integer_argument_no_tensor_has_compiles():
+    """An int argument that changes between calls is a SymInt of Dynamo's
+    graph that no input tensor has as a dimension: the program takes it as
+    the length of a carrier tensor, used as a size (a slice's end) and as a
+    number. A negative value, which no length can carry, runs eagerly."""
+    class Slice(torch.nn.Module):
+        def forward(self, x, n):
+            return (x[:, :n] * 2).relu() + n
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    model = Slice()
+    compiled = torch.compile(model, backend="wrapper")
+    x = torch.randn(4, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in (3, 5, 7, 0):
+            torch.testing.assert_close(compiled(x, n), model(x, n))
+    stats = wrapper_mlir.stats()
+    # n = 3 specialized, then one dynamic graph for 5 and 7 (Dynamo
+    # specializes 0 again).
+    assert stats["compiled"]["inference"] == 3, stats
+    assert not stats["graph_fallbacks"], stats["graph_fallbacks"]
+
+    class Scale(torch.nn.Module):
+        def forward(self, x, n):
+            return x * n + 1
+
+    torch._dynamo.reset()
+    compiled = torch.compile(Scale(), backend="wrapper")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in (3, 5, -7):
+            torch.testing.assert_close(compiled(x, n), x * n + 1)
+    assert any("calls with a negative value run eagerly" in str(w.message) for w in caught)
+
+
 def test_graph_returning_a_size_it_takes_compiles():
     """After a graph break, Dynamo's graphs take sizes (SymInts) with the
     tensors and may return them as they are: the compiled graph hands the

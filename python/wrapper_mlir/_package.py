@@ -307,7 +307,7 @@ def _python_metadata(imported, program):
     and its outputs back (torch models only)."""
     from torch.utils import _pytree as pytree
 
-    from .importer.core import SEED
+    from .importer.core import SEED, is_size_position
 
     def structure(node):
         kind = node[0]
@@ -333,7 +333,8 @@ def _python_metadata(imported, program):
             raise WrapperError(f"the model writes its buffer '{position[1]}'; a package "
                                "cannot hold a model that mutates its state")
     return {
-        "arguments": ["seed" if p == SEED else {"weight": p[1]} if isinstance(p, tuple) else p
+        "arguments": ["seed" if p == SEED else {"size": p[1]} if is_size_position(p) else
+                      {"weight": p[1]} if isinstance(p, tuple) else p
                       for p in imported.arguments],
         "mutations": [list(m) for m in imported.mutations],
         "structure": structure(imported.structure),
@@ -753,7 +754,7 @@ class PackagedModel:
                 raise WrapperError("a model packaged from tensor_program text takes one "
                                    "array per input, no keyword arguments")
             return self._compiled(*args)
-        from ._torch import _seed, copy_back, flatten_arguments
+        from ._torch import _seed, _size_carrier, copy_back, flatten_arguments
 
         flat = flatten_arguments(args, kwargs, self._in_spec)
         # One table for the whole call: a swap on another thread meanwhile
@@ -762,6 +763,8 @@ class PackagedModel:
         device = _torch_device(flat) if self.target == "cuda" else None
         passed = [_seed(device) if p == "seed" else
                   table[("packed", i)] if i in self._packed else
+                  _size_carrier(flat, p["size"], device) if isinstance(p, dict) and "size" in p
+                  else
                   table[p["weight"]] if isinstance(p, dict) and "weight" in p else
                   table[("prepared", p["prepared"])] if isinstance(p, dict) else flat[p]
                   for i, p in enumerate(self._python["arguments"])]

@@ -12,7 +12,8 @@ import torch.utils._pytree as pytree
 from ._compile import WrapperError, _compile_text, _torch_device
 from .importer import UnsupportedError, decomposition_table, export_module, import_exported
 from ._stats import record_compiled, record_graph_fallback
-from .importer.core import SEED, Importer, InputBinding, describe_target
+from .importer.core import (SEED, Importer, InputBinding, describe_target, is_size_position,
+                            size_carrier)
 from .importer.registry import TABLE
 
 # Options of compile() and of torch.compile(backend="wrapper",
@@ -88,6 +89,13 @@ def _seed(device=None):
     return np.array(torch.randint(0, 2**53, (), dtype=torch.int64).item(), dtype=np.int64)
 
 
+def _size_carrier(flat_args, position, device):
+    try:
+        return size_carrier(flat_args[position], f"#{position}", device)
+    except UnsupportedError as error:
+        raise WrapperError(str(error)) from None
+
+
 def _run(imported, compiled, flat_args, check_frozen=True):
     """Runs a compiled program on the flat argument list (torch tensors or
     NumPy arrays); returns the graph's flat outputs as torch tensors when
@@ -96,10 +104,13 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     reason = imported.stale(flat_args) if check_frozen else None
     if reason:
         raise WrapperError(f"{reason}; compile the model again")
-    device = _torch_device([flat_args[p] for p in imported.arguments if p != SEED])
+    device = _torch_device([flat_args[p] for p in imported.arguments
+                            if p != SEED and not is_size_position(p)])
     if compiled.target != "cuda":
         device = None
-    passed = [_seed(device) if p == SEED else flat_args[p] for p in imported.arguments]
+    passed = [_seed(device) if p == SEED else
+              _size_carrier(flat_args, p[1], device) if is_size_position(p) else flat_args[p]
+              for p in imported.arguments]
     # CUDA tensors stay on the device (the model runs on them on PyTorch's
     # current stream); torch tensors in give torch tensors out.
     results = compiled._call_values(passed)
@@ -318,6 +329,7 @@ class _CompiledGraph:
         self.imported = imported
         self.compiled = compiled
         self.eager = eager
+        self.warned_negative = False
 
     def __call__(self, args):
         if self.compiled is not None:
@@ -328,6 +340,17 @@ class _CompiledGraph:
                               stacklevel=2)
                 self.compiled = None
         if self.compiled is None:
+            return self.eager(*args)
+        negative = next((p[1] for p in self.imported.arguments
+                         if is_size_position(p) and args[p[1]] < 0), None)
+        if negative is not None:
+            # A size the program takes by a carrier's length cannot be
+            # negative; the eager graph takes any integer.
+            if not self.warned_negative:
+                warnings.warn(f"wrapper backend: the graph's integer argument #{negative} is "
+                              f"{args[negative]}; calls with a negative value run eagerly",
+                              stacklevel=2)
+                self.warned_negative = True
             return self.eager(*args)
         result = _run(self.imported, self.compiled, args, check_frozen=False)
         args.clear()

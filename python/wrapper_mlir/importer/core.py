@@ -30,6 +30,26 @@ INLINE_ELEMENTS = 16
 # generator at every call.
 SEED = "seed"
 
+# The caller position of a size argument a program receives through a
+# carrier tensor: ("size", p) for the SymInt at caller position p that is
+# no dimension of any input tensor. The program takes a 1-D i8 tensor of
+# that length (never read, only its dimension; see size_carrier).
+SIZE = "size"
+
+
+def is_size_position(position):
+    return isinstance(position, tuple) and len(position) == 2 and position[0] == SIZE
+
+
+def size_carrier(value, name, device=None):
+    """The tensor that carries the size `value` into a program: 1-D, i8,
+    `value` long (an allocation of that many bytes, never initialized)."""
+    value = int(value)
+    if value < 0:
+        raise UnsupportedError(f"the size argument '{name}' is {value}; a compiled graph "
+                               "takes sizes of at least 0")
+    return torch.empty(value, dtype=torch.int8, device=device)
+
 
 class InputBinding:
     """What a placeholder of the graph is bound to.
@@ -143,6 +163,10 @@ class Importer:
         self.seed = None          # the rank-0 i64 seed argument, once a random op needs it
         self.streams = 0          # random ops so far (each gets its own stream)
         self.placeholders = {}    # placeholder node -> its binding
+        # Size symbols the caller passes as SymInts of their own (no input
+        # tensor has them as a dimension): symbol -> binding; a carrier
+        # argument is made on first use (index_of_expr).
+        self.size_inputs = {}
         self.current = None
         # Extra attributes of the function's arguments and results (MLIR
         # attribute text such as 'tensor_program.state = "w"'), set by a
@@ -208,6 +232,8 @@ class Importer:
 
     def index_of_expr(self, expr):
         if isinstance(expr, sympy.Symbol):
+            if expr not in self.symbols and expr in self.size_inputs:
+                self.size_carrier_argument(expr)
             if expr not in self.symbols:
                 raise UnsupportedError(
                     f"the size '{expr}' is not a dimension of any input (a size that "
@@ -455,7 +481,11 @@ class Importer:
         value = binding.value
         if isinstance(value, torch.SymInt) or (
                 isinstance(self.meta_value_or_none(node), torch.SymInt)):
-            return Size(as_size(self.meta_value_or_none(node) if value is None else value))
+            size = as_size(self.meta_value_or_none(node) if value is None else value)
+            if (isinstance(size, sympy.Symbol) and size not in self.symbols
+                    and isinstance(binding.position, int)):
+                self.size_inputs.setdefault(size, binding)
+            return Size(size)
         return value
 
     @staticmethod
@@ -724,6 +754,16 @@ class Importer:
                          f"tensor_program.slice {value.name} {bounds} : {value.type()} -> "
                          f"{tensor_type(sliced, value.dtype)}")
         return self.reshape(result, shape) if tuple(sliced) != tuple(shape) else result
+
+    def size_carrier_argument(self, symbol):
+        """A function argument whose dimension is the size `symbol` that
+        the caller passes as a number (tensor_program functions take
+        tensors only): tensor<?xi8>, the caller's size_carrier."""
+        binding = self.size_inputs[symbol]
+        carrier = Tensor(f"%arg{len(self.arguments)}", (symbol,), torch.int8)
+        self.arguments.append((carrier, InputBinding(
+            "tensor", f"size '{binding.name}'", position=(SIZE, binding.position))))
+        self.symbols[symbol] = (carrier, 0)
 
     def uniform(self, shape, dtype):
         """Uniform random numbers in [0, 1) of `shape`: tensor_program.uniform
