@@ -180,6 +180,28 @@ class Norms(nn.Module):
                 torch.linalg.vector_norm(x, 3.0, -1), F.normalize(x, dim=-1))
 
 
+class Decomposed(nn.Module):
+    """Ops outside the core ATen set that PyTorch's full decomposition
+    table breaks up (importer.frontend._decompositions_of_missing_ops):
+    compiled as their pieces, no fallback."""
+
+    def forward(self, x, grid, v):
+        sampled = [F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+                   for mode, padding, align in (("bilinear", "zeros", False),
+                                                ("bilinear", "border", True),
+                                                ("nearest", "reflection", False),
+                                                ("bicubic", "zeros", True))]
+        row = x[:, 0, 0]
+        return (*sampled,
+                F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=False),
+                torch.cumprod(x, dim=3), torch.hypot(x, x * 2),
+                torch.fmax(x, x.flip(3)), torch.fmin(x, x.flip(3)),
+                torch.round(x * 100, decimals=1),
+                torch.addmv(v, x[0, 0], row[0]), torch.bucketize(x, torch.linspace(-1.5, 1.5, 5)),
+                F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 2), mode="trilinear"),
+                torch.tril_indices(4, 5, 1), torch.triu_indices(3, 6))
+
+
 CASES = [
     # name, module, inputs(batch)
     ("unary", Unary, lambda b: (torch.randn(b, 6, 5),)),
@@ -193,6 +215,8 @@ CASES = [
                                       torch.randn(b, 6, 4))),
     ("norms", Norms, lambda b: (torch.randn(b, 5, 7),)),
     ("scatters", Scatters, lambda b: (torch.randn(b, 5, 6), torch.randint(-5, 5, (b, 5, 6)))),
+    ("decomposed", Decomposed, lambda b: (torch.randn(b, 3, 6, 6), torch.rand(b, 4, 5, 2) * 2.4 - 1.2,
+                                          torch.randn(6))),
 ]
 
 

@@ -40,6 +40,30 @@ def _view_of_copy(x, size):
                                      size)
 
 
+def _decompositions_of_missing_ops(table):
+    """PyTorch's decompositions (its full table, beyond the core ATen set)
+    of the functional, deterministic ops that neither `table` nor the op
+    table handles: `grid_sampler_2d`, `upsample_bicubic2d`, `cumprod`,
+    `erfc`, `hypot`, `diagonal`, `tril_indices`, ... would otherwise run in
+    PyTorch (a fallback each); decomposed, their pieces are compiled. Random
+    ops keep PyTorch's generator (a fallback) rather than draw other
+    numbers."""
+    from torch._decomp import decomposition_table as every
+
+    from .registry import lookup
+
+    extra = {}
+    for op, decomposition in every.items():
+        if op in table or not isinstance(op, torch._ops.OpOverload):
+            continue
+        if op._schema.is_mutable or "out" in op._overloadname.split("_"):
+            continue
+        if torch.Tag.nondeterministic_seeded in op.tags or lookup(op) is not None:
+            continue
+        extra[op] = decomposition
+    return extra
+
+
 def decomposition_table(copy_views=False):
     """PyTorch's core ATen decompositions (about 180 functional ops
     remain) and those of the training ops (importer.training), minus the
@@ -52,6 +76,7 @@ def decomposition_table(copy_views=False):
 
     table = dict(core_aten_decompositions())
     table.update(training_decompositions())
+    table.update(_decompositions_of_missing_ops(table))
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
     table.update(attention_decompositions())

@@ -104,6 +104,40 @@ def _minimum(imp, node, a, b):
     return binary(imp, node, "min", a, b)
 
 
+# Primitives that PyTorch's reference decompositions (importer.frontend:
+# hypot, fmax, fmin, round with decimals) leave in a graph; the others
+# (erfc, lgamma, signbit, ...) run in PyTorch as before.
+register("prims.add.default")(lambda imp, node, a, b: binary(imp, node, "add", a, b))
+register("prims.sub.default")(lambda imp, node, a, b: binary(imp, node, "sub", a, b))
+register("prims.mul.default")(lambda imp, node, a, b: binary(imp, node, "mul", a, b))
+register("prims.div.default")(lambda imp, node, a, b: binary(imp, node, "div", a, b))
+register("prims.round.default")(lambda imp, node, x: unary(imp, node, "round", x))
+
+
+@register("prims.hypot.default")
+def _hypot(imp, node, a, b):
+    shape, dtype = imp.meta(node)
+    a, b = imp.as_tensor(a, dtype), imp.as_tensor(b, dtype)
+    squares = imp.nary("add", [imp.nary("mul", [a, a], shape, dtype),
+                               imp.nary("mul", [b, b], shape, dtype)], shape, dtype)
+    return imp.unary("sqrt", squares)
+
+
+def _nan_ignoring(imp, node, kind, a, b):
+    """fmax/fmin: the larger/smaller value, the other one where one is NaN."""
+    shape, dtype = imp.meta(node)
+    a, b = imp.as_tensor(a, dtype), imp.as_tensor(b, dtype)
+    extremum = imp.nary(kind, [a, b], shape, dtype)
+    a_nan = imp.nary("compare", [a, a], shape, torch.bool, prefix="ne, ")
+    b_nan = imp.nary("compare", [b, b], shape, torch.bool, prefix="ne, ")
+    extremum = imp.nary("where", [a_nan, b, extremum], shape, dtype)
+    return imp.nary("where", [b_nan, a, extremum], shape, dtype)
+
+
+register("prims.fmax.default")(lambda imp, node, a, b: _nan_ignoring(imp, node, "max", a, b))
+register("prims.fmin.default")(lambda imp, node, a, b: _nan_ignoring(imp, node, "min", a, b))
+
+
 @register(aten.fmod.Tensor, aten.fmod.Scalar)
 def _fmod(imp, node, a, b):
     return binary(imp, node, "fmod", a, b)

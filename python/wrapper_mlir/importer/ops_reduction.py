@@ -38,6 +38,13 @@ def _prod(imp, node, x, dim=None, keepdim=False, dtype=None):
     return reduce(imp, "prod", x, dim, keepdim, shape, result_dtype)
 
 
+@register("prims.prod.default")  # PyTorch's decomposition of cumprod
+def _prims_prod(imp, node, x, dims, output_dtype=None):
+    shape, result_dtype = imp.meta(node)
+    return reduce(imp, "prod", x, list(range(x.rank)) if dims is None else dims, False, shape,
+                  result_dtype)
+
+
 def _extremum(imp, kind, x, dims, keepdim, shape, dtype):
     if dtype == torch.bool:
         value = reduce(imp, kind, imp.cast(x, torch.int8), dims, keepdim, shape, torch.int8)
