@@ -15,6 +15,9 @@ of the failures, fallbacks and models slower than eager.
 With --torch-compile, through torch.compile(backend="wrapper") instead:
 the graphs Dynamo hands the backend, and which of them ran eagerly
 (wrapper_mlir.stats()'s graph and op fallbacks count as fallbacks).
+With --device cuda the models and inputs are moved to the GPU (the CUDA
+target: compile() and torch.compile pick it from the inputs) and each call
+is timed between synchronizations.
 
 timm models need `pip install timm` in the environment (scripts/setup-python.sh
 installs it); families whose package is missing are skipped with a line
@@ -346,16 +349,27 @@ def _tensors(value):
     return found
 
 
-def _median_ms(fn, args, calls=5):
+def _median_ms(fn, args, calls=5, synchronize=lambda: None):
     times = []
     for _ in range(calls):
+        synchronize()
         start = time.perf_counter()
         fn(*args)
+        synchronize()
         times.append(time.perf_counter() - start)
     return sorted(times)[calls // 2] * 1e3
 
 
-def measure(name, dynamo=False):
+def _to(value, device):
+    """Tensors (also inside the lists detection models take) on `device`."""
+    if hasattr(value, "to") and hasattr(value, "is_floating_point"):
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to(v, device) for v in value)
+    return value
+
+
+def measure(name, dynamo=False, device="cpu"):
     """One model in this process: a dict for its JSON line."""
     import warnings
 
@@ -366,11 +380,15 @@ def measure(name, dynamo=False):
     warnings.filterwarnings("ignore")
     torch.manual_seed(0)
     record = {"model": name, "via": "torch.compile" if dynamo else "compile"}
+    if device != "cpu":
+        record["device"] = device
     try:
         model, inputs = MODELS[name]()
     except ImportError as error:
         return {**record, "skipped": str(error)}
-    model = model.eval()
+    model = model.eval().to(device)
+    inputs = _to(inputs, device)
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     with torch.no_grad():
         expected = _tensors(model(*inputs))
     start = time.time()
@@ -403,10 +421,10 @@ def measure(name, dynamo=False):
             else:
                 error = max(error, float((g != e).sum()))
         record["max_rel_error"] = error
-        _median_ms(compiled, inputs, 1)
-        _median_ms(model, inputs, 1)
-        record["ours_ms"] = round(_median_ms(compiled, inputs), 3)
-        record["eager_ms"] = round(_median_ms(model, inputs), 3)
+        _median_ms(compiled, inputs, 1, sync)
+        _median_ms(model, inputs, 1, sync)
+        record["ours_ms"] = round(_median_ms(compiled, inputs, synchronize=sync), 3)
+        record["eager_ms"] = round(_median_ms(model, inputs, synchronize=sync), 3)
     record["x_eager"] = round(record["eager_ms"] / record["ours_ms"], 2)
     return record
 
@@ -417,10 +435,12 @@ def main():
     parser.add_argument("--list", action="store_true", help="print the model names and stop")
     parser.add_argument("--torch-compile", action="store_true",
                         help="through torch.compile(backend='wrapper') instead of compile()")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                        help="where the models and inputs are (cuda: the CUDA target)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one, args.torch_compile)), flush=True)
+        print(json.dumps(measure(args.one, args.torch_compile, args.device)), flush=True)
         return
     names = [n for n in MODELS
              if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)]
@@ -432,7 +452,8 @@ def main():
     records = []
     for name in names:
         try:
-            result = subprocess.run([sys.executable, __file__, "--one", name]
+            result = subprocess.run([sys.executable, __file__, "--one", name,
+                                     "--device", args.device]
                                     + (["--torch-compile"] if args.torch_compile else []),
                                     capture_output=True, text=True, timeout=TIMEOUT,
                                     env=dict(os.environ))
