@@ -404,6 +404,26 @@ def test_exported_dims_are_checked_at_run_time():
         model(big, big)
 
 
+def test_tensors_made_in_the_graph_compile():
+    """torch.tensor / torch.as_tensor in forward (raft's and SSD's
+    normalization constants) are lifted constants of Dynamo's graph; they
+    stay so under the decompositions beyond the core set (decomposing
+    `lift_fresh` made AOTAutograd fail on a real tensor in fake mode)."""
+    class Normalize(torch.nn.Module):
+        def forward(self, x):
+            mean = torch.as_tensor([0.5, 0.25, 0.125], dtype=x.dtype)
+            return (x - mean[:, None, None]) * torch.tensor(128.0) / torch.tensor(3)
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    x = torch.randn(2, 3, 4, 4)
+    compiled = torch.compile(Normalize(), backend="wrapper")
+    torch.testing.assert_close(compiled(x), Normalize()(x))
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["inference"] == 1 and not stats["graph_fallbacks"], stats
+
+
 def test_integer_argument_no_tensor_has_compiles():
     """An int argument that changes between calls is a SymInt of Dynamo's
     graph that no input tensor has as a dimension: the program takes it as

@@ -60,6 +60,8 @@ def _decompositions_of_missing_ops(table):
             continue
         if torch.Tag.nondeterministic_seeded in op.tags or lookup(op) is not None:
             continue
+        if op in (aten.lift.default, aten.lift_fresh.default):
+            continue  # constants made in the graph (torch.tensor): AOTAutograd lifts them
         extra[op] = decomposition
     return extra
 
