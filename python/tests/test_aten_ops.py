@@ -199,7 +199,9 @@ class Decomposed(nn.Module):
                 torch.round(x * 100, decimals=1),
                 torch.addmv(v, x[0, 0], row[0]), torch.bucketize(x, torch.linspace(-1.5, 1.5, 5)),
                 F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 2), mode="trilinear"),
-                torch.tril_indices(4, 5, 1), torch.triu_indices(3, 6))
+                torch.tril_indices(4, 5, 1), torch.triu_indices(3, 6),
+                # A primitive decompositions leave (Faster R-CNN's box coder).
+                torch.ops.prims.convert_element_type(x * 3, torch.int32))
 
 
 CASES = [
@@ -340,3 +342,17 @@ def test_unfold_with_static_sizes_is_a_strided_view():
     assert model.imported.text.count("tensor_program.as_strided") == 2
     with torch.no_grad():
         compare(model(x), Unfold()(x), "unfold")
+
+
+def test_cudnn_grid_sampler_is_the_generic_sampler():
+    """On a GPU, grid_sample (bilinear, zero padding, align_corners) traces to
+    aten.cudnn_grid_sampler (no CPU kernel: the GPU machine runs RAFT through
+    it); the decomposition table makes it the generic grid_sampler_2d, which
+    PyTorch's table decomposes further."""
+    from wrapper_mlir.importer import decomposition_table
+
+    decompose = decomposition_table()[torch.ops.aten.cudnn_grid_sampler.default]
+    torch.manual_seed(0)
+    x, grid = torch.randn(2, 3, 6, 6), torch.rand(2, 4, 5, 2) * 2.4 - 1.2
+    expected = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
+    torch.testing.assert_close(decompose(x, grid), expected)

@@ -40,6 +40,17 @@ def _view_of_copy(x, size):
                                      size)
 
 
+def _cudnn_grid_sampler(x, grid):
+    """cuDNN's grid sampler (what grid_sample traces to on a GPU for 4-D
+    bilinear sampling with zero padding and align_corners): the generic
+    op, which PyTorch's table decomposes."""
+    return aten.grid_sampler_2d.default(x, grid, 0, 0, True)
+
+
+# Ops a model traces to on a GPU only, as the generic op they stand for.
+_DEVICE_VARIANTS = {aten.cudnn_grid_sampler.default: _cudnn_grid_sampler}
+
+
 def _decompositions_of_missing_ops(table):
     """PyTorch's decompositions (its full table, beyond the core ATen set)
     of the functional, deterministic ops that neither `table` nor the op
@@ -82,6 +93,7 @@ def decomposition_table(copy_views=False):
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
     table.update(attention_decompositions())
+    table.update(_DEVICE_VARIANTS)
     if copy_views:
         table.pop(aten._unsafe_view.default, None)
         table[aten.view.default] = _view_of_copy

@@ -114,6 +114,12 @@ register("prims.div.default")(lambda imp, node, a, b: binary(imp, node, "div", a
 register("prims.round.default")(lambda imp, node, x: unary(imp, node, "round", x))
 
 
+@register("prims.convert_element_type.default")
+def _convert_element_type(imp, node, x, dtype):
+    _, result_dtype = imp.meta(node)
+    return imp.as_tensor(x, result_dtype)
+
+
 @register("prims.hypot.default")
 def _hypot(imp, node, a, b):
     shape, dtype = imp.meta(node)
