@@ -20,6 +20,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Module.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -398,6 +399,22 @@ void mlir::wrapper::privatizeAllBut(ModuleOp module, func::FuncOp entry) {
   for (auto other : module.getOps<func::FuncOp>())
     if (other != entry)
       other.setPrivate();
+}
+
+SmallVector<std::string>
+mlir::wrapper::exemptHugeFunctionsFromOptimization(llvm::Module &module,
+                                                   unsigned limit) {
+  SmallVector<std::string> marked;
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration() ||
+        function.getInstructionCount() <= limit ||
+        function.hasFnAttribute(llvm::Attribute::AlwaysInline))
+      continue;
+    function.addFnAttr(llvm::Attribute::OptimizeNone);
+    function.addFnAttr(llvm::Attribute::NoInline);
+    marked.push_back(function.getName().str());
+  }
+  return marked;
 }
 
 std::unique_ptr<llvm::TargetMachine>

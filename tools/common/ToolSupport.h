@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
@@ -73,6 +74,21 @@ private:
 std::unique_ptr<llvm::TargetMachine>
 createHostTargetMachine(StringRef cpu, StringRef features, bool pic,
                         std::string &error);
+
+/// Functions of more than this many LLVM instructions are compiled without
+/// optimization by default (see exemptHugeFunctionsFromOptimization).
+constexpr unsigned kMaxOptimizedInstructions = 60000;
+
+/// Marks the functions of `module` larger than `limit` instructions
+/// `optnone` (and `noinline`, which LLVM requires with it): a host program
+/// of a thousand kernel launches (RAFT's twelve unrolled refinement steps on
+/// CUDA: 330,000 instructions in one function) took LLVM's O2 pipeline
+/// more than 20 minutes, against 17 s unoptimized, and its code is glue
+/// between kernels that optimization does not make measurably faster.
+/// Returns the functions marked.
+SmallVector<std::string>
+exemptHugeFunctionsFromOptimization(llvm::Module &module,
+                                    unsigned limit = kMaxOptimizedInstructions);
 
 /// The CPU target `machine` generates code for, as the code generator
 /// records it (--wrapper-cpu-target): its CPU name, features and the width

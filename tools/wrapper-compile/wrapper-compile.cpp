@@ -51,6 +51,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <chrono>
@@ -106,6 +107,12 @@ static cl::opt<std::string>
              cl::desc("Also write the LLVM IR before optimization to this file "
                       "(for inspecting what the code generator gets)"),
              cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned> optimizedInstructionLimit(
+    "optimized-instruction-limit",
+    cl::desc("Functions of more LLVM instructions than this (a host "
+             "program of thousands of kernel calls) are compiled without "
+             "optimization, in an object file of their own"),
+    cl::init(kMaxOptimizedInstructions), cl::cat(category));
 static cl::opt<unsigned>
     optLevel("O",
              cl::desc("LLVM optimization level of the generated code (0-3)"),
@@ -164,8 +171,43 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
                                      SmallVectorImpl<std::string> &objects,
                                      std::string &error) {
   // Bitcode of each part: the parts share the translation's context, so
-  // each thread reads its part into a context of its own.
+  // each thread reads its part into a context of its own. Functions too
+  // large to optimize (exemptHugeFunctionsFromOptimization marked them
+  // optnone) form a part of their own, generated at -O0: the optimizing
+  // code generator's register allocation alone took minutes on them.
   SmallVector<SmallString<0>> bitcode;
+  std::optional<size_t> unoptimizedPart;
+  auto isHuge = [](const llvm::GlobalValue *value) {
+    auto *function = dyn_cast<llvm::Function>(value);
+    return function && !function->isDeclaration() &&
+           function->hasFnAttribute(llvm::Attribute::OptimizeNone);
+  };
+  if (llvm::any_of(module->functions(), [&](llvm::Function &f) {
+        return isHuge(&f);
+      })) {
+    // Both parts refer to each other's symbols: locals become hidden
+    // externals (what SplitModule does for its parts).
+    unsigned unnamed = 0;
+    for (llvm::GlobalValue &value : module->global_values()) {
+      if (!value.hasLocalLinkage())
+        continue;
+      if (!value.hasName())
+        value.setName("__wrapper_unnamed_" + Twine(unnamed++));
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+    llvm::ValueToValueMapTy hugeMap, restMap;
+    std::unique_ptr<llvm::Module> huge =
+        llvm::CloneModule(*module, hugeMap, isHuge);
+    std::unique_ptr<llvm::Module> rest = llvm::CloneModule(
+        *module, restMap,
+        [&](const llvm::GlobalValue *value) { return !isHuge(value); });
+    bitcode.emplace_back();
+    llvm::raw_svector_ostream os(bitcode.back());
+    llvm::WriteBitcodeToFile(*huge, os);
+    unoptimizedPart = 0;
+    module = std::move(rest);
+  }
   if (parts <= 1) {
     bitcode.emplace_back();
     llvm::raw_svector_ostream os(bitcode.back());
@@ -185,6 +227,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
                                                /*pic=*/true, error));
     if (!machines.back())
       return failure();
+    if (unoptimizedPart == i)
+      machines.back()->setOptLevel(llvm::CodeGenOptLevel::None);
     objects.push_back(bitcode.size() == 1
                           ? base.str()
                           : (base + "." + Twine(i) + ".o").str());
@@ -202,8 +246,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
       return;
     }
     llvm::TargetMachine *machine = machines[i].get();
-    if (llvm::Error err =
-            makeOptimizingTransformer(optLevel, 0, machine)(part->get())) {
+    if (llvm::Error err = makeOptimizingTransformer(
+            unoptimizedPart == i ? 0 : optLevel, 0, machine)(part->get())) {
       errors[i] = "LLVM optimization failed: " + llvm::toString(std::move(err));
       return;
     }
@@ -476,6 +520,13 @@ int main(int argc, char **argv) {
   // Optimization and code generation, the module split into one part per
   // job, each optimized and compiled on its own thread into its own object
   // file (the code of large models takes tens of seconds on one core).
+  for (const std::string &name :
+       exemptHugeFunctionsFromOptimization(*llvmModule,
+                                           optimizedInstructionLimit))
+    if (timing)
+      llvm::errs() << "wrapper-compile: '" << name << "' has more than "
+                   << optimizedInstructionLimit
+                   << " LLVM instructions: compiled without optimization\n";
   std::string objectPath = outputFile + ".o";
   std::string sourcePath = outputFile + ".container.c";
   std::string loaderPath = outputFile + ".weights.c";

@@ -35,8 +35,11 @@ mlir::wrapper::createJIT(ModuleOp module, const JITOptions &options,
       options.cpu, options.features, /*pic=*/false, error);
   if (!hostMachine)
     return nullptr;
-  auto transformer = makeOptimizingTransformer(2, 0, hostMachine.get());
-  engineOptions.transformer = transformer;
+  auto optimize = makeOptimizingTransformer(2, 0, hostMachine.get());
+  engineOptions.transformer = [optimize](llvm::Module *module) {
+    exemptHugeFunctionsFromOptimization(*module);
+    return optimize(module);
+  };
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   SmallVector<StringRef> libs;
   // libomp runs the parallel loops; MLIR's C runner utils provide
