@@ -35,11 +35,15 @@ mlir::wrapper::createJIT(ModuleOp module, const JITOptions &options,
       options.cpu, options.features, /*pic=*/false, error);
   if (!hostMachine)
     return nullptr;
-  auto optimize = makeOptimizingTransformer(2, 0, hostMachine.get());
-  engineOptions.transformer = [optimize](llvm::Module *module) {
-    exemptHugeFunctionsFromOptimization(*module);
-    return optimize(module);
-  };
+  // (ExecutionEngineOptions holds a function_ref: the callable lives here.)
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(2, 0, hostMachine.get());
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&optimize](llvm::Module *module) {
+        exemptHugeFunctionsFromOptimization(*module);
+        return optimize(module);
+      };
+  engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   SmallVector<StringRef> libs;
   // libomp runs the parallel loops; MLIR's C runner utils provide
