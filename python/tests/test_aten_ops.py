@@ -344,6 +344,38 @@ def test_unfold_with_static_sizes_is_a_strided_view():
         compare(model(x), Unfold()(x), "unfold")
 
 
+class TopK(nn.Module):
+    def forward(self, x, y):
+        a = torch.topk(x, 2, dim=-1)
+        b = torch.topk(x, 3, dim=1, largest=False)
+        c = torch.topk(y, 2, dim=-1)
+        return a.values, a.indices, b.values, b.indices, c.values, c.indices
+
+
+def test_small_topk_is_compiled():
+    """topk with k <= 8 (a mixture-of-experts router's top 2) is decomposed
+    into rounds of max and first position among the entries not taken:
+    the same values and indices as PyTorch, with ties to the lower index,
+    NaN as the largest and -inf entries never taken twice; a larger k runs
+    in PyTorch."""
+    y = torch.tensor([[float("-inf"), float("-inf"), 1.0], [2.0, float("nan"), 2.0],
+                      [0.5, 0.5, 0.5], [1.0, 2.0, 3.0]])
+    model = wrapper_mlir.compile(TopK(), [torch.randn(4, 8), y], fallback=False,
+                                 dynamic_batch=True)
+    for batch in (4, 5):
+        x, rows = torch.randn(batch, 8), torch.cat([y, y[:1]])[:batch]
+        for got, expected in zip(model(x, rows), TopK()(x, rows)):
+            assert got.dtype == expected.dtype
+            torch.testing.assert_close(got, expected, equal_nan=True, rtol=0, atol=0)
+
+    class Large(nn.Module):
+        def forward(self, x):
+            return torch.topk(x, 9, dim=-1).values * 2
+
+    with pytest.warns(UserWarning, match="aten.topk.default"):
+        wrapper_mlir.compile(Large(), [torch.randn(2, 12)])
+
+
 def test_cudnn_grid_sampler_is_the_generic_sampler():
     """On a GPU, grid_sample (bilinear, zero padding, align_corners) traces to
     aten.cudnn_grid_sampler (no CPU kernel: the GPU machine runs RAFT through

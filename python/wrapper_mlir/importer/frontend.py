@@ -51,6 +51,43 @@ def _cudnn_grid_sampler(x, grid):
 _DEVICE_VARIANTS = {aten.cudnn_grid_sampler.default: _cudnn_grid_sampler}
 
 
+# Largest k that topk is decomposed for (k rounds of a max and its first
+# position each; larger k runs in PyTorch).
+_TOPK_ROUNDS = 8
+
+
+def _topk(x, k, dim=-1, largest=True, sorted=True):
+    """topk of a floating-point tensor for small k (a mixture-of-experts
+    router's top 2 of 8 experts) as k rounds of max and first position of
+    it among the entries not taken yet: values in order, ties to the lower
+    index, NaN the largest (as PyTorch). Larger k, or integers, stay topk
+    (PyTorch runs it)."""
+    if k > _TOPK_ROUNDS or not x.dtype.is_floating_point or x.dim() == 0:
+        return NotImplemented
+    dim = dim % x.dim()
+    work = x if largest else -x
+    taken = torch.zeros_like(x, dtype=torch.bool)
+    positions = torch.arange(x.shape[dim], device=x.device).view(
+        [-1 if d == dim else 1 for d in range(x.dim())])
+    values, indices = [], []
+    for _ in range(k):
+        free = work.masked_fill(taken, float("-inf"))
+        nan = torch.isnan(free)
+        best = torch.amax(free, dim, keepdim=True)
+        # Among the free entries equal to the best (NaN if any is NaN), the
+        # first; a taken entry never, even when every free one is -inf.
+        chosen = torch.where(torch.isnan(best), nan, free == best).logical_and(
+            taken.logical_not())
+        index = torch.amin(torch.where(chosen, positions, x.shape[dim]), dim, keepdim=True)
+        values.append(torch.gather(x, dim, index))
+        indices.append(index)
+        taken = taken.logical_or(positions == index)
+    return torch.cat(values, dim), torch.cat(indices, dim)
+
+
+_SMALL_K = {aten.topk.default: _topk}
+
+
 def _decompositions_of_missing_ops(table):
     """PyTorch's decompositions (its full table, beyond the core ATen set)
     of the functional, deterministic ops that neither `table` nor the op
@@ -94,6 +131,7 @@ def decomposition_table(copy_views=False):
         table.pop(op, None)
     table.update(attention_decompositions())
     table.update(_DEVICE_VARIANTS)
+    table.update(_SMALL_K)
     if copy_views:
         table.pop(aten._unsafe_view.default, None)
         table[aten.view.default] = _view_of_copy
