@@ -376,6 +376,26 @@ def test_small_topk_is_compiled():
         wrapper_mlir.compile(Large(), [torch.randn(2, 12)])
 
 
+class Histograms(nn.Module):
+    def forward(self, x, ids):
+        return (torch.histc(x, bins=10, min=-2, max=2), torch.histc(x * 3),
+                torch.histc(ids.float(), bins=8, min=0, max=7),
+                torch.histc(torch.ones_like(x), bins=4))
+
+
+def test_histc_is_compiled():
+    """histc (a mixture-of-experts router's tokens per expert) as counts
+    added at each element's bin: a given range, the data's range, expert ids
+    at the bins' edges, and a single value (the range widened by one)."""
+    torch.manual_seed(0)
+    model = wrapper_mlir.compile(Histograms(), [torch.randn(6, 50), torch.randint(0, 8, (6, 2))],
+                                 fallback=False, dynamic_batch=True)
+    for batch in (6, 9):
+        x, ids = torch.randn(batch, 50), torch.randint(0, 8, (batch, 2))
+        for got, expected in zip(model(x, ids), Histograms()(x, ids)):
+            torch.testing.assert_close(got, expected, rtol=0, atol=0)
+
+
 def test_cudnn_grid_sampler_is_the_generic_sampler():
     """On a GPU, grid_sample (bilinear, zero padding, align_corners) traces to
     aten.cudnn_grid_sampler (no CPU kernel: the GPU machine runs RAFT through

@@ -85,7 +85,29 @@ def _topk(x, k, dim=-1, largest=True, sorted=True):
     return torch.cat(values, dim), torch.cat(indices, dim)
 
 
-_SMALL_K = {aten.topk.default: _topk}
+def _histc(x, bins=100, min=0, max=0):
+    """histc of a floating-point tensor (a mixture-of-experts router counts
+    the tokens per expert with it) as counts added at each element's bin:
+    bins of equal width over [min, max] (the data's range when min == max,
+    widened by one each way when that is one value), elements outside left
+    out, the maximum in the last bin."""
+    if not x.dtype.is_floating_point:
+        return NotImplemented
+    flat = x.reshape(-1)
+    if min == max:
+        low, high = torch.amin(flat), torch.amax(flat)
+        same = low == high
+        low, high = torch.where(same, low - 1, low), torch.where(same, high + 1, high)
+    else:
+        low, high = min, max
+    inside = (flat >= low).logical_and(flat <= high)
+    position = torch.floor((flat - low) * bins / (high - low))
+    index = torch.where(inside, position, 0).clamp(0, bins - 1).to(torch.int64)
+    counts = torch.zeros(bins, dtype=x.dtype, device=x.device)
+    return counts.scatter_add(0, index, inside.to(x.dtype))
+
+
+_SMALL_K = {aten.topk.default: _topk, aten.histc.default: _histc}
 
 
 def _decompositions_of_missing_ops(table):
