@@ -196,6 +196,8 @@ class Decomposed(nn.Module):
                 F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=False),
                 torch.cumprod(x, dim=3), torch.hypot(x, x * 2),
                 torch.fmax(x, x.flip(3)), torch.fmin(x, x.flip(3)),
+                torch.signbit(x), torch.signbit(x * 0), torch.copysign(x, -x),
+                torch.copysign(x, -0.0),
                 torch.round(x * 100, decimals=1),
                 torch.addmv(v, x[0, 0], row[0]), torch.bucketize(x, torch.linspace(-1.5, 1.5, 5)),
                 F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 2), mode="trilinear"),

@@ -105,13 +105,29 @@ def _minimum(imp, node, a, b):
 
 
 # Primitives that PyTorch's reference decompositions (importer.frontend:
-# hypot, fmax, fmin, round with decimals) leave in a graph; the others
-# (erfc, lgamma, signbit, ...) run in PyTorch as before.
+# hypot, fmax, fmin, round with decimals, signbit, copysign) leave in a
+# graph; the others (erfc, lgamma, digamma, ...) run in PyTorch as before.
 register("prims.add.default")(lambda imp, node, a, b: binary(imp, node, "add", a, b))
 register("prims.sub.default")(lambda imp, node, a, b: binary(imp, node, "sub", a, b))
 register("prims.mul.default")(lambda imp, node, a, b: binary(imp, node, "mul", a, b))
 register("prims.div.default")(lambda imp, node, a, b: binary(imp, node, "div", a, b))
 register("prims.round.default")(lambda imp, node, x: unary(imp, node, "round", x))
+
+
+@register("prims.signbit.default")  # PyTorch's decompositions of signbit, copysign
+def _signbit(imp, node, x):
+    """x < 0, and for zeros whether 1/x is -inf (-0.0); NaN as positive."""
+    shape, _ = imp.meta(node)
+    dtype = x.dtype if isinstance(x, Tensor) else torch.float32
+    x = imp.as_tensor(x, dtype)
+    if not dtype.is_floating_point:
+        return imp.nary("compare", [x, imp.scalar(0, dtype)], shape, torch.bool, prefix="lt, ")
+    zero = imp.scalar(0, dtype)
+    negative = imp.nary("compare", [x, zero], shape, torch.bool, prefix="lt, ")
+    reciprocal = imp.nary("div", [imp.scalar(1, dtype), x], shape, dtype)
+    negative_zero = imp.nary("compare", [reciprocal, zero], shape, torch.bool, prefix="lt, ")
+    is_zero = imp.nary("compare", [x, zero], shape, torch.bool, prefix="eq, ")
+    return imp.nary("where", [is_zero, negative_zero, negative], shape, torch.bool)
 
 
 @register("prims.convert_element_type.default")
@@ -283,6 +299,17 @@ for _target in _UNARY:
     register(_target)(_unary_table)
 
 
+def _prim_unary(opname):
+    return lambda imp, node, x: unary(imp, node, opname, x)
+
+
+# The primitives of the same functions (PyTorch's reference decompositions
+# use them: copysign's abs and neg).
+for _opname in sorted(set(_UNARY.values())):
+    if hasattr(torch.ops.prims, _opname) and _opname not in ("round",):
+        register(f"prims.{_opname}.default")(_prim_unary(_opname))
+
+
 @register(aten.reciprocal.default)
 def _reciprocal(imp, node, x):
     shape, dtype = imp.meta(node)
@@ -352,7 +379,8 @@ def _hardtanh(imp, node, x, low=-1.0, high=1.0):
     return clamp(imp, x, low, high, shape, dtype)
 
 
-@register(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)
+@register(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar,
+          "prims.where.default")
 def _where(imp, node, condition, a, b):
     shape, dtype = imp.meta(node)
     operands = [_truth(imp, condition), imp.as_tensor(a, dtype), imp.as_tensor(b, dtype)]

@@ -259,7 +259,7 @@ def _ones(imp, node, *args, **kwargs):
     return imp.full(shape, dtype, 1)
 
 
-@register(aten.scalar_tensor.default)
+@register(aten.scalar_tensor.default, "prims.scalar_tensor.default")
 def _scalar_tensor(imp, node, value, **kwargs):
     shape, dtype = imp.meta(node)
     return imp.as_tensor(value, dtype)
