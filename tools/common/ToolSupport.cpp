@@ -20,8 +20,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/Module.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MathExtras.h"
@@ -406,8 +406,7 @@ mlir::wrapper::exemptHugeFunctionsFromOptimization(llvm::Module &module,
                                                    unsigned limit) {
   SmallVector<std::string> marked;
   for (llvm::Function &function : module) {
-    if (function.isDeclaration() ||
-        function.getInstructionCount() <= limit ||
+    if (function.isDeclaration() || function.getInstructionCount() <= limit ||
         function.hasFnAttribute(llvm::Attribute::AlwaysInline))
       continue;
     function.addFnAttr(llvm::Attribute::OptimizeNone);

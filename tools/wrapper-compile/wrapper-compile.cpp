@@ -182,9 +182,8 @@ static LogicalResult optimizeAndEmit(std::unique_ptr<llvm::Module> module,
     return function && !function->isDeclaration() &&
            function->hasFnAttribute(llvm::Attribute::OptimizeNone);
   };
-  if (llvm::any_of(module->functions(), [&](llvm::Function &f) {
-        return isHuge(&f);
-      })) {
+  if (llvm::any_of(module->functions(),
+                   [&](llvm::Function &f) { return isHuge(&f); })) {
     // Both parts refer to each other's symbols: locals become hidden
     // externals (what SplitModule does for its parts).
     unsigned unnamed = 0;
@@ -520,9 +519,8 @@ int main(int argc, char **argv) {
   // Optimization and code generation, the module split into one part per
   // job, each optimized and compiled on its own thread into its own object
   // file (the code of large models takes tens of seconds on one core).
-  for (const std::string &name :
-       exemptHugeFunctionsFromOptimization(*llvmModule,
-                                           optimizedInstructionLimit))
+  for (const std::string &name : exemptHugeFunctionsFromOptimization(
+           *llvmModule, optimizedInstructionLimit))
     if (timing)
       llvm::errs() << "wrapper-compile: '" << name << "' has more than "
                    << optimizedInstructionLimit

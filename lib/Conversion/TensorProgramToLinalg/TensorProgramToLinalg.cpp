@@ -63,17 +63,16 @@ struct LowerEmptyResults : public RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<tp::TensorProgramDialect>(op->getDialect()) ||
-        op->getNumResults() == 0 || op->getNumRegions() != 0 ||
-        !isPure(op) || isa<tp::ConstantOp>(op))
+        op->getNumResults() == 0 || op->getNumRegions() != 0 || !isPure(op) ||
+        isa<tp::ConstantOp>(op))
       return failure();
     SmallVector<Value> empties;
     for (Type type : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!hasNoElements(type) || !tensor.hasStaticShape())
         return failure();
-      empties.push_back(tensor::EmptyOp::create(rewriter, op->getLoc(),
-                                                tensor.getShape(),
-                                                tensor.getElementType()));
+      empties.push_back(tensor::EmptyOp::create(
+          rewriter, op->getLoc(), tensor.getShape(), tensor.getElementType()));
     }
     rewriter.replaceOp(op, empties);
     return success();
