@@ -28,7 +28,8 @@ using namespace mlir::wrapper;
 /// order); equal bodies hash equally, and the candidates with one hash are
 /// then compared exactly.
 static llvm::hash_code shapeHash(func::FuncOp func) {
-  llvm::hash_code hash = llvm::hash_value(func.getFunctionType().getAsOpaquePointer());
+  llvm::hash_code hash =
+      llvm::hash_value(func.getFunctionType().getAsOpaquePointer());
   func.getBody().walk([&](Operation *op) {
     hash = llvm::hash_combine(hash, op->getName().getAsOpaquePointer(),
                               op->getRawDictionaryAttrs().getAsOpaquePointer(),
