@@ -216,8 +216,8 @@ checkCodegen(const CPUCodegenOptionsMixin<Derived, Base> &options) {
            std::to_string(width);
   const GemmTemplateOptions &gemm = options.gemmOptions;
   for (const PipelineOption<int64_t> *size :
-       {&gemm.mr, &gemm.nr, &gemm.kc, &gemm.mc, &gemm.nc,
-        &gemm.minParallelWork})
+       {&gemm.mr, &gemm.nr, &gemm.kc, &gemm.mc, &gemm.nc, &gemm.minParallelWork,
+        &gemm.smallMRows})
     if (*size < 0)
       return "gemm-options: " + size->getArgStr().str() +
              " must not be negative, got " + std::to_string(*size);

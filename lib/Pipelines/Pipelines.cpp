@@ -82,6 +82,7 @@ getGemmTemplatePassOptions(const GemmTemplateOptions &user, bool parallel) {
     options.prepackArguments.assign(user.prepackArguments.begin(),
                                     user.prepackArguments.end());
   set(options.minParallelWork, user.minParallelWork);
+  set(options.smallMRows, user.smallMRows);
   set(options.report, user.report);
   return options;
 }
@@ -101,7 +102,7 @@ mlir::wrapper::operator<<(llvm::raw_ostream &os,
   os << "{";
   for (const PipelineOption<int64_t> *option :
        {&options.mr, &options.nr, &options.kc, &options.mc, &options.nc,
-        &options.minParallelWork})
+        &options.minParallelWork, &options.smallMRows})
     if (option->hasValue())
       os << separator << option->ArgStr << "=" << option->getValue();
   for (const PipelineOption<bool> *option :

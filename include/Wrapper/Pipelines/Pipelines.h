@@ -52,6 +52,10 @@ struct GemmTemplateOptions : public PassPipelineOptions<GemmTemplateOptions> {
       *this, "min-parallel-work",
       llvm::cl::desc("Products with static M*N*K below this run on one "
                      "thread")};
+  PipelineOption<int64_t> smallMRows{
+      *this, "small-m-rows",
+      llvm::cl::desc("f32 products of at most this many rows take the "
+                     "small-M path (0: none)")};
   PipelineOption<bool> report{
       *this, "report",
       llvm::cl::desc("A remark for every matmul: taken or refused")};

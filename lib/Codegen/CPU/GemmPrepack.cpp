@@ -21,10 +21,6 @@
 using namespace mlir;
 using namespace mlir::wrapper;
 using namespace mlir::wrapper::gemm;
-/// Packs the constant operand `operand` ("A" or "B") of the matmul in
-/// kernel function `func` into `width`-wide panels along `panelDim` of its
-/// value ([outer][inner][width], zero past the end): A ([M, K]) panels of
-/// mr rows, B ([K, N]) panels of nr columns. See prepackConstantB.
 /// Retypes argument `arg` of kernel function `func` to `type`.
 static void retypeArgument(func::FuncOp func, BlockArgument arg, Type type) {
   arg.setType(type);
@@ -85,64 +81,14 @@ static Value prepackGraphArgument(func::FuncOp func, BlockArgument arg,
   return arg;
 }
 
-static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
-                             StringRef name, int64_t panelDim, int64_t width,
-                             const PanelFormat &format,
-                             ArrayRef<int64_t> graphArguments,
-                             std::string &why) {
-  auto arg = dyn_cast<BlockArgument>(operand);
-  if (!arg || arg.getOwner() != &func.getBody().front()) {
-    why = (name + " is not an argument of the kernel").str();
-    return nullptr;
-  }
-  if (!arg.hasOneUse()) {
-    why = (name + " has other uses in the kernel").str();
-    return nullptr;
-  }
-  // The kernel definitions naming this function, and their calls.
-  SmallVector<wrapper::KernelOp> kernels;
-  module.walk([&](wrapper::KernelOp kernel) {
-    if (kernel.getImpl().getLeafReference() == func.getSymNameAttr())
-      kernels.push_back(kernel);
-  });
-  if (kernels.size() != 1) {
-    why = "the kernel function is not defined by exactly one wrapper.kernel";
-    return nullptr;
-  }
-  SmallVector<wrapper::CallOp> calls;
-  module.walk([&](wrapper::CallOp call) {
-    if (call.getKernel() == kernels.front().getSymName())
-      calls.push_back(call);
-  });
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(func.getSymNameAttr(), module.getOperation());
-  if (calls.size() != 1 || !uses || !llvm::hasSingleElement(*uses)) {
-    why = "the kernel is not called exactly once";
-    return nullptr;
-  }
-  wrapper::CallOp call = calls.front();
-  Value passed = call.getArgs()[arg.getArgNumber()];
-  auto get = passed.getDefiningOp<wrapper::GetConstantOp>();
-  if (!get && panelDim == 1 && !graphArguments.empty() &&
-      format.panel == format.operand && format.kp == 1)
-    return prepackGraphArgument(func, arg, passed, width, graphArguments, why);
-  if (!get) {
-    why = (name + " is not a wrapper.constant").str();
-    return nullptr;
-  }
-  auto constant =
-      module.lookupSymbol<wrapper::ConstantOp>(get.getConstantAttr());
-  auto value =
-      constant ? dyn_cast_or_null<DenseElementsAttr>(constant.getValueAttr())
-               : nullptr;
-  auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
-  if (!valueType || valueType.getRank() != 2 ||
-      valueType.getElementType() != format.operand) {
-    why = ("the constant " + name + " has no " +
-           llvm::to_string(format.operand) + " value at compile time")
-              .str();
-    return nullptr;
-  }
+/// Replaces argument `position` of `call`, `get` of `constant`, by the
+/// constant packed into panels (see prepackConstant); returns its type.
+static Type packConstantOperand(ModuleOp module, wrapper::CallOp call,
+                                unsigned position, wrapper::GetConstantOp get,
+                                wrapper::ConstantOp constant, int64_t panelDim,
+                                int64_t width, const PanelFormat &format) {
+  auto value = cast<DenseElementsAttr>(constant.getValueAttr());
+  auto valueType = cast<ShapedType>(value.getType());
   // Element (i, j) of the value goes to panel p = x / width of the panel
   // dimension's index x, at (p, y / kp, x % width, y % kp) for the other
   // index y (zero where nothing goes: past the end of either).
@@ -193,8 +139,7 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
   builder.setInsertionPoint(call);
   auto packedGet = wrapper::GetConstantOp::create(
       builder, get.getLoc(), packedType, packedConstant.getSymName());
-  call->setOperand(call.getArgs().getBeginOperandIndex() + arg.getArgNumber(),
-                   packedGet);
+  call->setOperand(call.getArgs().getBeginOperandIndex() + position, packedGet);
   if (get->use_empty())
     get->erase();
   // The unpacked constant goes when nothing else reads it.
@@ -203,7 +148,109 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
                                  module.getOperation());
   if (constantUses && constantUses->empty())
     constant->erase();
+  return packedType;
+}
 
+/// Packs the constant operand `operand` ("A" or "B") of the matmul in
+/// kernel function `func` into `width`-wide panels along `panelDim` of its
+/// value ([outer][inner][width], zero past the end): A ([M, K]) panels of
+/// mr rows, B ([K, N]) panels of nr columns. See prepackConstantB.
+static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
+                             StringRef name, int64_t panelDim, int64_t width,
+                             const PanelFormat &format,
+                             ArrayRef<int64_t> graphArguments,
+                             std::string &why) {
+  auto arg = dyn_cast<BlockArgument>(operand);
+  if (!arg || arg.getOwner() != &func.getBody().front()) {
+    why = (name + " is not an argument of the kernel").str();
+    return nullptr;
+  }
+  if (!arg.hasOneUse()) {
+    why = (name + " has other uses in the kernel").str();
+    return nullptr;
+  }
+  // The kernel definitions naming this function (several after
+  // --wrapper-dedupe-kernels merged the same code of several layers), and
+  // their calls: every call must pass a constant here (each is packed), or
+  // the only call a graph argument.
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func.getSymNameAttr(), module.getOperation());
+  if (!uses || uses->empty()) {
+    why = "the kernel function is not defined by a wrapper.kernel";
+    return nullptr;
+  }
+  if (!llvm::all_of(*uses, [](SymbolTable::SymbolUse use) {
+        return isa<wrapper::KernelOp>(use.getUser());
+      })) {
+    why = "the kernel function is used other than by wrapper.kernel";
+    return nullptr;
+  }
+  SmallVector<wrapper::CallOp> calls;
+  for (SymbolTable::SymbolUse use : *uses) {
+    auto kernel = cast<wrapper::KernelOp>(use.getUser());
+    std::optional<SymbolTable::UseRange> kernelUses =
+        SymbolTable::getSymbolUses(kernel.getSymNameAttr(),
+                                   module.getOperation());
+    if (!kernelUses) {
+      why = "the kernel's uses are unknown";
+      return nullptr;
+    }
+    for (SymbolTable::SymbolUse kernelUse : *kernelUses) {
+      if (!isa<wrapper::CallOp>(kernelUse.getUser())) {
+        why = ("kernel @" + kernel.getSymName() + " is used by " +
+               kernelUse.getUser()->getName().getStringRef() +
+               ", not only by wrapper.call")
+                  .str();
+        return nullptr;
+      }
+    }
+    module.walk([&](wrapper::CallOp call) {
+      if (call.getKernel() == kernel.getSymName())
+        calls.push_back(call);
+    });
+  }
+  if (calls.empty()) {
+    why = "the kernel is never called";
+    return nullptr;
+  }
+  Value first = calls.front().getArgs()[arg.getArgNumber()];
+  if (calls.size() == 1 && !first.getDefiningOp<wrapper::GetConstantOp>() &&
+      panelDim == 1 && !graphArguments.empty() &&
+      format.panel == format.operand && format.kp == 1)
+    return prepackGraphArgument(func, arg, first, width, graphArguments, why);
+  // Every constant passed, with its value (all checked before any is
+  // packed).
+  SmallVector<std::pair<wrapper::GetConstantOp, wrapper::ConstantOp>> passed;
+  for (wrapper::CallOp call : calls) {
+    auto get = call.getArgs()[arg.getArgNumber()]
+                   .getDefiningOp<wrapper::GetConstantOp>();
+    if (!get) {
+      why = (name + " is not a wrapper.constant" +
+             (calls.size() > 1 ? " in every call" : ""))
+                .str();
+      return nullptr;
+    }
+    auto constant =
+        module.lookupSymbol<wrapper::ConstantOp>(get.getConstantAttr());
+    auto value =
+        constant ? dyn_cast_or_null<DenseElementsAttr>(constant.getValueAttr())
+                 : nullptr;
+    auto valueType = value ? dyn_cast<ShapedType>(value.getType()) : nullptr;
+    if (!valueType || valueType.getRank() != 2 ||
+        valueType.getElementType() != format.operand) {
+      why = ("the constant " + name + " has no " +
+             llvm::to_string(format.operand) + " value at compile time")
+                .str();
+      return nullptr;
+    }
+    passed.push_back({get, constant});
+  }
+  Type packedType;
+  for (auto [call, constantPassed] : llvm::zip_equal(calls, passed)) {
+    packedType = packConstantOperand(
+        module, call, arg.getArgNumber(), constantPassed.first,
+        constantPassed.second, panelDim, width, format);
+  }
   retypeArgument(func, arg, packedType);
   return arg;
 }

@@ -610,14 +610,17 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
         memref::AllocOp::create(b, loc, MemRefType::get({blk.mr, blk.nr}, f32),
                                 b.getI64IntegerAttr(64));
     Value localTile = memref::CastOp::create(b, loc, tileType, local);
+    // The block's panels of B at the deepest kc slice: at most nc x kc,
+    // less for a small product (a batched product's 16 x 16 matrices take
+    // 2 KiB, not the 512 KiB of a full block, per batch element).
     Value bBuf;
     if (!bpPrepacked)
       bBuf = memref::AllocOp::create(
-          b, loc, MemRefType::get({blk.nc * blk.kc}, format.panel),
+          b, loc, flat,
+          ValueRange{e.mul(e.mul(nPanels, blk.nr),
+                           e.mul(e.ceilDiv(e.min(K, blk.kc), kp), kp))},
           b.getI64IntegerAttr(64));
-    Value bp = bpPrepacked
-                   ? bpPrepacked
-                   : memref::CastOp::create(b, loc, flat, bBuf).getResult();
+    Value bp = bpPrepacked ? bpPrepacked : bBuf;
     e.loop(e.idx(0), K, e.idx(blk.kc), [&](Value pc) {
       Value kCur = e.min(e.sub(K, pc), blk.kc);
       Value kcGroups = e.ceilDiv(kCur, kp);
@@ -792,19 +795,33 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
     memref::DeallocOp::create(b, loc, ap);
 }
 
-/// Rows of A up to which a product skips the packed GEMM (kSmallM or
-/// fewer, statically): matrix-vector-like products read B once, and the
-/// micro-kernel's mr-row tile would mostly multiply zero rows.
+/// Rows of A up to which an f16/bf16 product skips the packed GEMM
+/// (statically): matrix-vector-like products read B once, and the
+/// micro-kernel's mr-row tile would mostly multiply zero rows; more rows
+/// take the packed GEMM (its bf16 pairs). f32 products skip it up to
+/// GemmLoweringOptions::smallMRows (16) rows: packing A and B costs more
+/// than such a product's FMAs (attention's products of 16 x 16 heads take
+/// a fifth of the time), and 12-row tiles would multiply zero rows.
 constexpr int64_t kSmallM = 4;
+/// Accumulator vectors of one group of rows of the small-M product.
+constexpr int64_t kSmallMAccumulators = 16;
 
-/// Whether the product has a static M of 1..kSmallM.
-static bool hasSmallM(linalg::MatmulOp matmul) {
-  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
-  return !a.isDynamicDim(0) && a.getDimSize(0) >= 1 &&
-         a.getDimSize(0) <= kSmallM;
+/// The most rows (static M) of a product that takes the small-M path.
+static int64_t smallMLimit(Type operand,
+                           const wrapper::GemmLoweringOptions &options) {
+  return operand.isF32() ? options.smallMRows
+                         : std::min(kSmallM, options.smallMRows);
 }
 
-/// Whether `plan`, of a product with a static M of 1..kSmallM (hasSmallM,
+/// Whether the product has a static M of 1..smallMLimit.
+static bool hasSmallM(linalg::MatmulOp matmul,
+                      const wrapper::GemmLoweringOptions &options) {
+  auto a = cast<ShapedType>(matmul.getInputs()[0].getType());
+  return !a.isDynamicDim(0) && a.getDimSize(0) >= 1 &&
+         a.getDimSize(0) <= smallMLimit(a.getElementType(), options);
+}
+
+/// Whether `plan`, of a product with a static M of 1..smallMLimit (hasSmallM,
 /// asked before prepacking), takes the small-M path: A not prepacked, f32
 /// panels, and B prepacked or read with a unit inner stride.
 static bool isSmallMProduct(const GemmPlan &plan) {
@@ -814,14 +831,15 @@ static bool isSmallMProduct(const GemmPlan &plan) {
          (plan.packedB || hasUnitInnerStride(bMat.getType()));
 }
 
-/// The small-M product: per block of nr columns (the blocks in parallel),
-/// every row's nr/vl accumulator vectors kept in registers across K, each
-/// step broadcasting A[m][k] against one row of the block of B, read in
-/// place (masked past N) or from the compile-time panels; then C stored
-/// (added to when the zero fill stays) and the epilogue applied to the
-/// block.
-static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
-                       bool parallel) {
+/// The small-M product: per block of nr columns (the blocks in parallel;
+/// narrower when B is read in place and N is static and smaller), rows in
+/// groups of at most kSmallMAccumulators accumulator vectors kept in
+/// registers across K, each step broadcasting A[m][k] against one row of
+/// the block of B, read in place (masked past N) or from the compile-time
+/// panels; then C stored (added to when the zero fill stays) and the
+/// epilogue applied to the block.
+static std::pair<int64_t, int64_t>
+emitSmallM(const GemmPlan &plan, const Blocking &blk, bool parallel) {
   linalg::MatmulOp matmul = plan.matmul;
   OpBuilder b(getEmissionPoint(plan));
   Location loc = matmul.getLoc();
@@ -839,70 +857,80 @@ static void emitSmallM(const GemmPlan &plan, const Blocking &blk,
   Value packed;
   if (plan.packedB)
     packed = flattenPanels(b, loc, plan.packedB);
+  // B read in place: no wider than a static N needs.
+  int64_t staticN = cast<ShapedType>(c.getType()).getDimSize(1);
+  if (!packed && !ShapedType::isDynamic(staticN))
+    nv = std::clamp<int64_t>((staticN + blk.vl - 1) / blk.vl, 1, nv);
+  int64_t blockCols = nv * blk.vl;
+  int64_t groupRows = std::max<int64_t>(1, kSmallMAccumulators / nv);
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
   Value zeroOperand = arith::ConstantOp::create(
       b, loc, operandVecType, b.getZeroAttr(operandVecType));
-  e.parallelLoop(parallel, e.ceilDiv(N, blk.nr), [&](Value jp) {
-    Value n = e.mul(jp, blk.nr);
-    Value cols = e.min(e.sub(N, n), blk.nr);
+  e.parallelLoop(parallel, e.ceilDiv(N, blockCols), [&](Value jp) {
+    Value n = e.mul(jp, blockCols);
+    Value cols = e.min(e.sub(N, n), blockCols);
     SmallVector<Value> masks, columns;
     for (int64_t j = 0; j < nv; ++j) {
       columns.push_back(e.add(n, j * blk.vl));
       masks.push_back(vector::CreateMaskOp::create(
           b, loc, maskType, ValueRange{e.sub(cols, e.idx(j * blk.vl))}));
     }
-    SmallVector<Value> init;
-    for (int64_t m = 0; m < rowsM; ++m)
-      for (int64_t j = 0; j < nv; ++j)
-        init.push_back(plan.zeroFill ? zero
-                                     : vector::MaskedLoadOp::create(
-                                           b, loc, vecType, c,
-                                           ValueRange{e.idx(m), columns[j]},
-                                           masks[j], zero)
-                                           .getResult());
-    auto kLoop = scf::ForOp::create(
-        b, loc, e.idx(0), K, e.idx(1), init,
-        [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
-          Emitter ne(nb, l);
-          SmallVector<Value> bVecs;
-          for (int64_t j = 0; j < nv; ++j) {
-            if (packed) {
-              Value off =
-                  ne.add(ne.mul(ne.add(ne.mul(jp, K), k), blk.nr), j * blk.vl);
-              bVecs.push_back(vector::LoadOp::create(nb, l, vecType, packed,
-                                                     ValueRange{off}));
-            } else {
-              bVecs.push_back(toPanelType(
-                  nb, l,
-                  vector::MaskedLoadOp::create(nb, l, operandVecType, bMat,
-                                               ValueRange{k, columns[j]},
-                                               masks[j], zeroOperand),
-                  plan.format));
+    for (int64_t m0 = 0; m0 < rowsM; m0 += groupRows) {
+      int64_t rows = std::min(groupRows, rowsM - m0);
+      SmallVector<Value> init;
+      for (int64_t m = m0; m < m0 + rows; ++m)
+        for (int64_t j = 0; j < nv; ++j)
+          init.push_back(plan.zeroFill ? zero
+                                       : vector::MaskedLoadOp::create(
+                                             b, loc, vecType, c,
+                                             ValueRange{e.idx(m), columns[j]},
+                                             masks[j], zero)
+                                             .getResult());
+      auto kLoop = scf::ForOp::create(
+          b, loc, e.idx(0), K, e.idx(1), init,
+          [&](OpBuilder &nb, Location l, Value k, ValueRange accs) {
+            Emitter ne(nb, l);
+            SmallVector<Value> bVecs;
+            for (int64_t j = 0; j < nv; ++j) {
+              if (packed) {
+                Value off = ne.add(ne.mul(ne.add(ne.mul(jp, K), k), blk.nr),
+                                   j * blk.vl);
+                bVecs.push_back(vector::LoadOp::create(nb, l, vecType, packed,
+                                                       ValueRange{off}));
+              } else {
+                bVecs.push_back(toPanelType(
+                    nb, l,
+                    vector::MaskedLoadOp::create(nb, l, operandVecType, bMat,
+                                                 ValueRange{k, columns[j]},
+                                                 masks[j], zeroOperand),
+                    plan.format));
+              }
             }
-          }
-          SmallVector<Value> next;
-          for (int64_t m = 0; m < rowsM; ++m) {
-            Value x = toPanelType(
-                nb, l,
-                memref::LoadOp::create(nb, l, a, ValueRange{ne.idx(m), k}),
-                plan.format);
-            Value splat = vector::BroadcastOp::create(nb, l, vecType, x);
-            for (int64_t j = 0; j < nv; ++j)
-              next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
-                                                   accs[m * nv + j]));
-          }
-          scf::YieldOp::create(nb, l, next);
-        });
-    for (int64_t m = 0; m < rowsM; ++m)
-      for (int64_t j = 0; j < nv; ++j)
-        vector::MaskedStoreOp::create(b, loc, c,
-                                      ValueRange{e.idx(m), columns[j]},
-                                      masks[j], kLoop.getResult(m * nv + j));
+            SmallVector<Value> next;
+            for (int64_t m = m0; m < m0 + rows; ++m) {
+              Value x = toPanelType(
+                  nb, l,
+                  memref::LoadOp::create(nb, l, a, ValueRange{ne.idx(m), k}),
+                  plan.format);
+              Value splat = vector::BroadcastOp::create(nb, l, vecType, x);
+              for (int64_t j = 0; j < nv; ++j)
+                next.push_back(vector::FMAOp::create(nb, l, splat, bVecs[j],
+                                                     accs[(m - m0) * nv + j]));
+            }
+            scf::YieldOp::create(nb, l, next);
+          });
+      for (int64_t m = m0; m < m0 + rows; ++m)
+        for (int64_t j = 0; j < nv; ++j)
+          vector::MaskedStoreOp::create(
+              b, loc, c, ValueRange{e.idx(m), columns[j]}, masks[j],
+              kLoop.getResult((m - m0) * nv + j));
+    }
     if (plan.epilogue)
       emitEpilogue(e, *plan.epilogue, c, {e.idx(0), n}, e.idx(0), n,
                    e.idx(rowsM), cols, blk);
   });
+  return {blockCols, groupRows};
 }
 
 } // namespace
@@ -996,7 +1024,7 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
   auto aType = cast<ShapedType>(matmul.getInputs()[0].getType());
   Type operand = aType.getElementType();
   plan.staticK = aType.getDimSize(1);
-  bool fewRows = hasSmallM(matmul);
+  bool fewRows = hasSmallM(matmul, options);
   plan.format = PanelFormat::extended(operand);
   if (operand.isBF16() && options.bf16Pairs && local.vl == 16 &&
       local.kc % 2 == 0 && !fewRows &&
@@ -1018,17 +1046,23 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
                            plan.format, options.prepackArguments, packWhy);
   }
   bool smallM = fewRows && isSmallMProduct(plan);
+  std::pair<int64_t, int64_t> smallMShape;
   if (smallM)
-    emitSmallM(plan, local, parallel);
+    smallMShape = emitSmallM(plan, local, parallel);
   else
     emitGemm(plan, getOrCreateMicroKernel(module, local, plan.format), local,
              parallel);
 
   llvm::raw_string_ostream os(message);
   if (smallM) {
-    os << "small M (" << kSmallM << " rows or fewer): " << local.nr
-       << "-column blocks of " << local.nr / local.vl << " x " << local.vl
-       << " lanes; B "
+    int64_t rows = aType.getDimSize(0);
+    os << "small M (" << rows << (rows == 1 ? " row" : " rows") << ", "
+       << smallMLimit(operand, options) << " or fewer): " << smallMShape.first
+       << "-column blocks of " << smallMShape.first / local.vl << " x "
+       << local.vl << " lanes";
+    if (rows > smallMShape.second)
+      os << " in groups of " << smallMShape.second << " rows";
+    os << "; B "
        << (plan.packedB ? "prepacked at compile time" : "read in place")
        << "; epilogue ";
   } else {
@@ -1076,6 +1110,7 @@ struct WrapperGemmTemplatePass
     options.bf16Pairs = bf16Pairs;
     options.parallel = parallel;
     options.minParallelWork = minParallelWork;
+    options.smallMRows = smallMRows;
     // Inconsistent options are an error whether or not a product takes
     // them.
     std::string problem;

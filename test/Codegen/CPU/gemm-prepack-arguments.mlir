@@ -1,4 +1,4 @@
-// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true min-parallel-work=0 prepack-arguments=1" --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true min-parallel-work=0 prepack-arguments=1 small-m-rows=4" --verify-diagnostics | FileCheck %s
 
 // Weights packed by the caller: B is graph argument #1, listed in
 // prepack-arguments and read only by the kernel's call, so the graph takes

@@ -1,6 +1,6 @@
 // RUN: wrapper-opt %s --wrapper-gemm-select-blocking | FileCheck %s
 // RUN: wrapper-opt %s --wrapper-gemm-select-blocking="vector-width=8 overwrite=true" | FileCheck %s --check-prefix=AVX2
-// RUN: wrapper-opt %s --wrapper-gemm-select-blocking --wrapper-gemm-template | FileCheck %s --check-prefix=TEMPLATE
+// RUN: wrapper-opt %s --wrapper-gemm-select-blocking --wrapper-gemm-template="small-m-rows=4" | FileCheck %s --check-prefix=TEMPLATE
 // RUN: not wrapper-opt %s --wrapper-gemm-select-blocking="vector-width=16 nc=100" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Tests that the blocking the template would choose is recorded on each

@@ -1,6 +1,9 @@
-// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true min-parallel-work=0" --verify-diagnostics | FileCheck %s
-// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16" 2>/dev/null | FileCheck %s --check-prefix=SMALL
-// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=8 mr=6 nc=64 parallel=false" 2>/dev/null | FileCheck %s --check-prefix=AVX2
+// The micro-kernel's paths on small shapes: small-m-rows=4 (f32 products
+// of 5 to 16 rows take the small-M path by default; ROWS checks that).
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 report=true min-parallel-work=0 small-m-rows=4" --verify-diagnostics | FileCheck %s
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 small-m-rows=4" 2>/dev/null | FileCheck %s --check-prefix=SMALL
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=8 mr=6 nc=64 parallel=false small-m-rows=4" 2>/dev/null | FileCheck %s --check-prefix=AVX2
+// RUN: wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 min-parallel-work=0" 2>/dev/null | FileCheck %s --check-prefix=ROWS
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nc=100" 2>&1 | FileCheck %s --check-prefix=BADNC
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nr=24" 2>&1 | FileCheck %s --check-prefix=BADNR
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 mr=12 mc=100" 2>&1 | FileCheck %s --check-prefix=BADMC
@@ -75,7 +78,7 @@ func.func @bias_relu(%a: memref<37x50xf32>, %b: memref<50x70xf32>, %bias: memref
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<37x70xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<37x70xf32>)
-  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 512, mc 144, nc 256; B packed at run time (the kernel function is not defined by exactly one wrapper.kernel); epilogue fused (2 payload ops)}}
+  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 512, mc 144, nc 256; B packed at run time (the kernel function is not defined by a wrapper.kernel); epilogue fused (2 payload ops)}}
   linalg.matmul ins(%a, %b : memref<37x50xf32>, memref<50x70xf32>) outs(%c : memref<37x70xf32>)
   linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c, %bias : memref<37x70xf32>, memref<70xf32>) outs(%out : memref<37x70xf32>) {
@@ -165,6 +168,70 @@ func.func private @k_impl(%a: memref<5x3xf32>, %b: memref<3x34xf32>, %out: memre
   return
 }
 wrapper.kernel @k = @k_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+
+// -----
+
+// One kernel function behind two kernels (--wrapper-dedupe-kernels merges
+// the same code of two layers), each called with its own frozen weights:
+// both constants are packed, each call passes its own panels.
+// CHECK-LABEL: wrapper.graph @layers
+// CHECK: wrapper.get_constant @w1_packed64 : memref<1x2x64xf32>
+// CHECK: wrapper.call @l1
+// CHECK: wrapper.get_constant @w2_packed64 : memref<1x2x64xf32>
+// CHECK: wrapper.call @l2
+// CHECK-NOT: wrapper.constant @w1 :
+// CHECK-NOT: wrapper.constant @w2 :
+// CHECK-DAG: wrapper.constant @w1_packed64 : memref<1x2x64xf32> = dense<"0x0000803F{{.*}}">
+// CHECK-DAG: wrapper.constant @w2_packed64 : memref<1x2x64xf32> = dense<"0x00000041{{.*}}">
+// CHECK-LABEL: func.func private @layer_impl
+// CHECK-SAME: memref<1x2x64xf32>
+wrapper.graph @layers(%x: memref<3x2xf32>) -> memref<3x4xf32> {
+  %w1 = wrapper.get_constant @w1 : memref<2x4xf32>
+  %b1 = wrapper.alloc() : memref<3x4xf32>
+  wrapper.call @l1(%x, %w1, %b1) : memref<3x2xf32>, memref<2x4xf32>, memref<3x4xf32>
+  %w2 = wrapper.get_constant @w2 : memref<2x4xf32>
+  %b2 = wrapper.alloc() : memref<3x4xf32>
+  wrapper.call @l2(%x, %w2, %b2) : memref<3x2xf32>, memref<2x4xf32>, memref<3x4xf32>
+  wrapper.free %b1 : memref<3x4xf32>
+  wrapper.return %b2 : memref<3x4xf32>
+}
+wrapper.constant @w1 : memref<2x4xf32> = dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]>
+wrapper.constant @w2 : memref<2x4xf32> = dense<[[8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0]]>
+func.func private @layer_impl(%a: memref<3x2xf32>, %b: memref<2x4xf32>, %out: memref<3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x4xf32>)
+  // expected-remark @below {{B prepacked at compile time}}
+  linalg.matmul ins(%a, %b : memref<3x2xf32>, memref<2x4xf32>) outs(%out : memref<3x4xf32>)
+  return
+}
+wrapper.kernel @l1 = @layer_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+wrapper.kernel @l2 = @layer_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+
+// -----
+
+// The same, but one of the calls passes a graph argument: nothing is
+// packed (the kernel function has one type for all its calls).
+// CHECK-LABEL: wrapper.graph @layers_one_argument
+// CHECK: wrapper.get_constant @v1 : memref<2x4xf32>
+wrapper.graph @layers_one_argument(%x: memref<6x2xf32>, %w: memref<2x4xf32>) -> memref<6x4xf32> {
+  %w1 = wrapper.get_constant @v1 : memref<2x4xf32>
+  %b1 = wrapper.alloc() : memref<6x4xf32>
+  wrapper.call @m1(%x, %w1, %b1) : memref<6x2xf32>, memref<2x4xf32>, memref<6x4xf32>
+  %b2 = wrapper.alloc() : memref<6x4xf32>
+  wrapper.call @m2(%x, %w, %b2) : memref<6x2xf32>, memref<2x4xf32>, memref<6x4xf32>
+  wrapper.free %b1 : memref<6x4xf32>
+  wrapper.return %b2 : memref<6x4xf32>
+}
+wrapper.constant @v1 : memref<2x4xf32> = dense<1.0>
+func.func private @shared_impl(%a: memref<6x2xf32>, %b: memref<2x4xf32>, %out: memref<6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<6x4xf32>)
+  // expected-remark @below {{B packed at run time (B is not a wrapper.constant in every call)}}
+  linalg.matmul ins(%a, %b : memref<6x2xf32>, memref<2x4xf32>) outs(%out : memref<6x4xf32>)
+  return
+}
+wrapper.kernel @m1 = @shared_impl metadata {kind = "matmul", source_ops = ["matmul"]}
+wrapper.kernel @m2 = @shared_impl metadata {kind = "matmul", source_ops = ["matmul"]}
 
 // -----
 
@@ -259,15 +326,15 @@ func.func @epilogue_after_an_alloc(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %o
 // -----
 
 // Four rows or fewer (static): no packing and no micro-kernel; each block
-// of nr columns keeps every row's accumulators in registers across K and
-// reads B in place, masked past N (here one 64-column block, 40 valid;
-// 2 rows x 4 vectors of accumulators).
+// of columns keeps every row's accumulators in registers across K and
+// reads B in place, masked past N (here one block of 3 vectors, 48
+// columns, 40 valid; 2 rows x 3 vectors of accumulators).
 // CHECK-LABEL: func.func @small_m
 // CHECK-NOT: __wrapper_gemm_ukernel
 // CHECK: scf.parallel
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: vector.maskedload %arg1
-// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-6: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: vector.maskedstore %arg2
 // CHECK-NOT: __wrapper_gemm_ukernel
@@ -275,7 +342,33 @@ func.func @epilogue_after_an_alloc(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %o
 func.func @small_m(%a: memref<2x24xf32>, %b: memref<24x40xf32>, %out: memref<2x40xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<2x40xf32>)
-  // expected-remark @below {{GEMM template: small M (4 rows or fewer): 64-column blocks of 4 x 16 lanes; B read in place; epilogue none}}
+  // expected-remark @below {{GEMM template: small M (2 rows, 4 or fewer): 48-column blocks of 3 x 16 lanes; B read in place; epilogue none}}
   linalg.matmul ins(%a, %b : memref<2x24xf32>, memref<24x40xf32>) outs(%out : memref<2x40xf32>)
+  return
+}
+
+// -----
+
+// f32 products of up to 16 rows (small-m-rows) take the small-M path too,
+// their rows in groups of at most 16 accumulator vectors: with 2 vectors
+// per row (nr = 32), 13 rows in groups of 8 and 5, each its own K loop.
+// ROWS-LABEL: func.func @thirteen_rows
+// ROWS-NOT: __wrapper_gemm_ukernel
+// ROWS: scf.for {{.*}} iter_args
+// ROWS-COUNT-16: vector.fma
+// ROWS-NEXT: scf.yield
+// ROWS-COUNT-16: vector.maskedstore %arg2
+// ROWS: scf.for {{.*}} iter_args
+// ROWS-COUNT-10: vector.fma
+// ROWS-NEXT: scf.yield
+// ROWS-COUNT-10: vector.maskedstore %arg2
+// ROWS-NOT: vector.fma
+// ROWS-NOT: __wrapper_gemm_ukernel
+// ROWS: return
+func.func @thirteen_rows(%a: memref<13x24xf32>, %b: memref<24x40xf32>, %out: memref<13x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<13x40xf32>)
+  // expected-remark @below {{GEMM template: micro-kernel}}
+  linalg.matmul ins(%a, %b : memref<13x24xf32>, memref<24x40xf32>) outs(%out : memref<13x40xf32>)
   return
 }

@@ -109,6 +109,9 @@ struct GemmLoweringOptions {
   /// with a static M*N*K of at least `minParallelWork` (or a dynamic one).
   bool parallel = true;
   int64_t minParallelWork = 262144;
+  /// f32 products of at most this many static rows take the small-M path
+  /// (f16/bf16 products at most 4 of them).
+  int64_t smallMRows = 16;
 };
 
 /// What lowerMatmulToGemmTemplate did.
