@@ -1,6 +1,7 @@
 """Data-parallel training steps on several ranks: the GPT-2-style decoder
-of bench/models.py --train (4 layers, 128 tokens, batch 4 per rank; from
-its input embeddings, see gpt2_blocks) under
+of bench/models.py --train (4 layers, 128 tokens, batch 4 per rank; with
+--size small GPT-2 small's 12 x 768 blocks, batch 8 per rank; from its
+input embeddings, see gpt2_blocks) under
 eager DDP, Inductor (torch.compile of the DDP model) and ours
 (wrapper_mlir.compile_training with the process group: the gradients
 all-reduced in buckets inside the compiled step), each also without the
@@ -9,6 +10,7 @@ communication is hidden). Interleaved steps, medians, ranges; rank 0
 prints a table, then one JSON line.
 
     .venv/bin/python bench/distributed.py --nproc 2 --backend nccl   # GPUs
+    .venv/bin/python bench/distributed.py --nproc 2 --backend nccl --size small
     .venv/bin/python bench/distributed.py --nproc 2                  # gloo, CPU
 """
 
@@ -23,18 +25,27 @@ import sys
 import time
 
 
-def gpt2_blocks(device):
-    """The GPT-2-style decoder of bench/models.py (4 layers, 128 wide, 4
-    heads, 128 tokens, 1000-token head) from its input embeddings: the
-    token and position embeddings are left out: their backward (a
-    scatter-add with repeated indices) did not compile for CUDA before
-    session 47 (now atomic adds), and runs stay comparable."""
+# Decoder sizes: layers, width, heads, batch per rank (128 tokens each).
+# "tiny" is bench/models.py's training decoder: every variant is bound by
+# host work there (well under 1 ms of kernels per step); "small" is GPT-2
+# small's blocks (12 x 768, 85M parameters), where the GPU's work and the
+# 340 MB of gradients per step dominate, so overlap can show.
+SIZES = {"tiny": (4, 128, 4, 4), "small": (12, 768, 12, 8)}
+
+
+def gpt2_blocks(device, size="tiny"):
+    """The GPT-2-style decoder of bench/models.py (SIZES: "tiny" is 4
+    layers, 128 wide, 4 heads; 128 tokens, 1000-token head) from its input
+    embeddings: the token and position embeddings are left out: their
+    backward (a scatter-add with repeated indices) did not compile for CUDA
+    before session 47 (now atomic adds), and runs stay comparable."""
     import torch
     import transformers as T
 
-    config = T.GPT2Config(vocab_size=1000, n_embd=128, n_layer=4, n_head=4, n_positions=128,
-                          use_cache=False, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-                          bos_token_id=0, eos_token_id=0)
+    layers, width, heads, batch = SIZES[size]
+    config = T.GPT2Config(vocab_size=1000, n_embd=width, n_layer=layers, n_head=heads,
+                          n_positions=128, use_cache=False, resid_pdrop=0.0, embd_pdrop=0.0,
+                          attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)
     gpt2 = T.GPT2LMHeadModel(config)
 
     class Decoder(torch.nn.Module):
@@ -48,8 +59,8 @@ def gpt2_blocks(device):
                 x = x[0] if isinstance(x, tuple) else x
             return self.lm_head(self.ln_f(x))
 
-    embeddings = torch.randn(4, 128, 128, device=device)
-    tokens = torch.randint(0, 1000, (4, 128), device=device)
+    embeddings = torch.randn(batch, 128, width, device=device)
+    tokens = torch.randint(0, 1000, (batch, 128), device=device)
     return Decoder(), (embeddings,), (tokens,), lambda out, t: (
         torch.nn.functional.cross_entropy(out[:, :-1].reshape(-1, 1000), t[:, 1:].reshape(-1)))
 
@@ -67,7 +78,7 @@ def _worker(args):
         torch.cuda.set_device(rank % torch.cuda.device_count())
         device = f"cuda:{torch.cuda.current_device()}"
     torch.manual_seed(0)
-    model, inputs, targets, loss_fn = gpt2_blocks(device)
+    model, inputs, targets, loss_fn = gpt2_blocks(device, args.size)
     model = model.to(device).train()
     torch.manual_seed(1 + rank)  # each rank its own batch
     inputs = tuple(torch.randn_like(t) for t in inputs)
@@ -124,7 +135,7 @@ def _worker(args):
     if rank == 0:
         # The slowest rank's median sets the step.
         step_ms = {name: max(m[name] for m in gathered) for name in medians}
-        result = {"model": "gpt2_decoder_blocks", "world": world, "backend": args.backend,
+        result = {"model": "gpt2_decoder_blocks", "size": args.size, "world": world, "backend": args.backend,
                   "device": torch.cuda.get_device_name() if device != "cpu" else "cpu",
                   "step_ms": {k: round(v, 2) for k, v in step_ms.items()},
                   "rank0_range_ms": ranges, "compile_s": compile_seconds,
@@ -147,6 +158,8 @@ def main():
     parser.add_argument("--nproc", type=int, default=2, help="ranks (default 2)")
     parser.add_argument("--backend", default="gloo", choices=["gloo", "nccl"])
     parser.add_argument("--steps", type=int, default=20, help="timed steps per variant")
+    parser.add_argument("--size", default="tiny", choices=sorted(SIZES),
+                        help="decoder size (SIZES; default tiny)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -162,7 +175,7 @@ def main():
             env.setdefault("OMP_NUM_THREADS", "1")
         processes.append(subprocess.Popen(
             [sys.executable, __file__, "--worker", "--backend", args.backend,
-             "--steps", str(args.steps)], env=env))
+             "--steps", str(args.steps), "--size", args.size], env=env))
     codes = [p.wait() for p in processes]
     if any(codes):
         raise SystemExit(f"a rank failed: exit codes {codes}")
