@@ -16,6 +16,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/ScopedPrinter.h"
 
 using namespace mlir;
@@ -124,10 +125,10 @@ static Type packConstantOperand(ModuleOp module, wrapper::CallOp call,
   std::string suffix;
   if (format.panel != format.operand || kp != 1)
     suffix = "_" + llvm::to_string(format.panel) + "x" + std::to_string(kp);
-  std::string packedName = (constant.getSymName() + "_packed" +
-                            (panelDim == 0 ? "A" : "") + llvm::Twine(width) +
-                            suffix)
-                               .str();
+  std::string packedName =
+      (constant.getSymName() + "_packed" + (panelDim == 0 ? "A" : "") +
+       llvm::Twine(width) + suffix)
+          .str();
   // Another kernel may have packed the same weights the same way already.
   auto packedConstant = module.lookupSymbol<wrapper::ConstantOp>(packedName);
   if (!packedConstant || packedConstant.getType() != packedType ||
@@ -186,6 +187,7 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
     return nullptr;
   }
   SmallVector<wrapper::CallOp> calls;
+  llvm::SmallDenseSet<StringRef> kernelNames;
   for (SymbolTable::SymbolUse use : *uses) {
     auto kernel = cast<wrapper::KernelOp>(use.getUser());
     std::optional<SymbolTable::UseRange> kernelUses =
@@ -204,11 +206,13 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
         return nullptr;
       }
     }
-    module.walk([&](wrapper::CallOp call) {
-      if (call.getKernel() == kernel.getSymName())
-        calls.push_back(call);
-    });
+    kernelNames.insert(kernel.getSymName());
   }
+  // One walk for the calls of all of them.
+  module.walk([&](wrapper::CallOp call) {
+    if (kernelNames.contains(call.getKernel()))
+      calls.push_back(call);
+  });
   if (calls.empty()) {
     why = "the kernel is never called";
     return nullptr;

@@ -265,8 +265,8 @@ struct GemmPlan {
   PanelFormat format;               // how A and B are held in panels
   linalg::FillOp zeroFill;          // dropped when set
   std::optional<Epilogue> epilogue; // fused when set
-  Value packedA; // [M/mr][K/kp][mr*kp] when A was prepacked
-  Value packedB; // [N/nr][K/kp][nr*kp] when B was prepacked
+  Value packedA;                    // [M/mr][K/kp][mr*kp] when A was prepacked
+  Value packedB;                    // [N/nr][K/kp][nr*kp] when B was prepacked
   int64_t staticK = ShapedType::kDynamic; // K before any prepacking
 };
 
@@ -484,8 +484,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   Value c = matmul.getOutputs()[0];
   // A or B may be prepacked already: M and N from C, K from before.
   Value M = e.dim(c, 0), N = e.dim(c, 1);
-  Value K = ShapedType::isDynamic(plan.staticK) ? e.dim(a, 1)
-                                                : e.idx(plan.staticK);
+  Value K =
+      ShapedType::isDynamic(plan.staticK) ? e.dim(a, 1) : e.idx(plan.staticK);
   // Groups of kp consecutive k (the last padded with zeros).
   Value kGroups = e.ceilDiv(K, kp);
   auto flat = MemRefType::get({ShapedType::kDynamic}, format.panel);
@@ -638,10 +638,9 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
             return vector::LoadOp::create(b, loc, vecType, bMat,
                                           ValueRange{row, col});
           if (unitStrideB)
-            return vector::TransferReadOp::create(b, loc, vecType, bMat,
-                                                  ValueRange{row, col},
-                                                  zeroOperand,
-                                                  ArrayRef<bool>{false});
+            return vector::TransferReadOp::create(
+                b, loc, vecType, bMat, ValueRange{row, col}, zeroOperand,
+                ArrayRef<bool>{false});
           Value v = zeroVec;
           for (int64_t lane = 0; lane < blk.vl; ++lane) {
             Value at = e.add(col, lane);
@@ -721,9 +720,9 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
           e.loop(e.idx(0), mCur, e.idx(blk.mr), [&](Value ir) {
             Value m = e.add(ic, ir);
             Value rows = e.min(e.sub(M, m), blk.mr);
-            Value aOff = e.mul(
-                e.add(e.mul(e.div(m, blk.mr), kGroups), e.div(pc, kp)),
-                blk.mr * kp);
+            Value aOff =
+                e.mul(e.add(e.mul(e.div(m, blk.mr), kGroups), e.div(pc, kp)),
+                      blk.mr * kp);
             Value full = arith::AndIOp::create(
                 b, loc, e.cmp(arith::CmpIPredicate::eq, rows, e.idx(blk.mr)),
                 e.cmp(arith::CmpIPredicate::eq, cols, e.idx(blk.nr)));
@@ -865,8 +864,8 @@ emitSmallM(const GemmPlan &plan, const Blocking &blk, bool parallel) {
   int64_t groupRows = std::max<int64_t>(1, kSmallMAccumulators / nv);
   Value zero = arith::ConstantOp::create(b, loc, vecType,
                                          DenseElementsAttr::get(vecType, 0.0f));
-  Value zeroOperand = arith::ConstantOp::create(
-      b, loc, operandVecType, b.getZeroAttr(operandVecType));
+  Value zeroOperand = arith::ConstantOp::create(b, loc, operandVecType,
+                                                b.getZeroAttr(operandVecType));
   e.parallelLoop(parallel, e.ceilDiv(N, blockCols), [&](Value jp) {
     Value n = e.mul(jp, blockCols);
     Value cols = e.min(e.sub(N, n), blockCols);
@@ -1027,8 +1026,7 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
   bool fewRows = hasSmallM(matmul, options);
   plan.format = PanelFormat::extended(operand);
   if (operand.isBF16() && options.bf16Pairs && local.vl == 16 &&
-      local.kc % 2 == 0 && !fewRows &&
-      targetHasFeature(module, "avx512bf16"))
+      local.kc % 2 == 0 && !fewRows && targetHasFeature(module, "avx512bf16"))
     plan.format = PanelFormat::bf16Pairs(matmul.getContext());
   // A constant A (weights on the left, as convolutions give) is packed at
   // compile time too; the report names it only then. f16/bf16 products of
@@ -1111,6 +1109,12 @@ struct WrapperGemmTemplatePass
     options.parallel = parallel;
     options.minParallelWork = minParallelWork;
     options.smallMRows = smallMRows;
+    if (smallMRows < 0) {
+      mlir::emitError(module.getLoc())
+          << "wrapper-gemm-template: small-m-rows must not be negative, got "
+          << options.smallMRows;
+      return signalPassFailure();
+    }
     // Inconsistent options are an error whether or not a product takes
     // them.
     std::string problem;

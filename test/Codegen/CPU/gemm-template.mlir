@@ -8,11 +8,13 @@
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 nr=24" 2>&1 | FileCheck %s --check-prefix=BADNR
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=16 mr=12 mc=100" 2>&1 | FileCheck %s --check-prefix=BADMC
 // RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="vector-width=12" 2>&1 | FileCheck %s --check-prefix=BADVL
+// RUN: not wrapper-opt %s --split-input-file --wrapper-gemm-template="small-m-rows=-3" 2>&1 | FileCheck %s --check-prefix=BADROWS
 
 // BADNC: error: wrapper-gemm-template: nc must be a positive multiple of nr (32), got 100
 // BADNR: error: wrapper-gemm-template: nr must be 1 to 8 times the vector width (16), got 24
 // BADMC: error: wrapper-gemm-template: mc must be a positive multiple of mr (12), got 100
 // BADVL: error: wrapper-gemm-template: vector-width must be a power of two from 1 to 64, got 12
+// BADROWS: error: wrapper-gemm-template: small-m-rows must not be negative, got -3
 
 // A matmul with a zero fill and a bias + relu epilogue: all three ops
 // become the template; the epilogue runs on vectors under a mask after the
