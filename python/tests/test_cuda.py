@@ -617,3 +617,20 @@ def test_swappable_package_on_device_from_c(tmp_path):
     assert result.stdout.count(": ok") == 2, result.stdout
     assert "4 threads x 25 calls during" in result.stdout and ", 0 mixed" in result.stdout
     assert "device runs: 0 copies between host and device" in result.stdout
+
+
+def test_collective_handler_orders_on_the_runtime_stream():
+    """The collective handler gives torch.distributed the stream our kernels
+    run on: the legacy default stream (a null pointer) is torch's default
+    stream, not a fresh stream of torch's pool (which ExternalStream(0)
+    would be), and another stream is that stream."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch sees no GPU")
+    from wrapper_mlir._collectives import _torch_stream
+
+    device = torch.cuda.current_device()
+    legacy = _torch_stream(None, device)
+    assert legacy == torch.cuda.default_stream(device) and legacy.cuda_stream == 0
+    side = torch.cuda.Stream(device)
+    assert _torch_stream(side.cuda_stream, device).cuda_stream == side.cuda_stream

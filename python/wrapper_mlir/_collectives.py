@@ -84,6 +84,16 @@ def _view(descriptor, device):
     return raw.view(dtype).as_strided(sizes, strides)
 
 
+def _torch_stream(pointer, device):
+    """The torch stream of CUDA stream `pointer` on `device`. A null pointer
+    is the legacy default stream, which is torch's default stream:
+    torch.cuda.ExternalStream(0) is not it (torch reads a zero pointer as no
+    pointer and hands out a new stream of its pool, unordered with ours)."""
+    if not pointer:
+        return torch.cuda.default_stream(device)
+    return torch.cuda.ExternalStream(pointer, device=f"cuda:{device}")
+
+
 def _group(name):
     import torch.distributed as dist
     from torch.distributed.distributed_c10d import _resolve_process_group
@@ -185,8 +195,7 @@ def _handlers_for(library):
                 # collective is ordered after the kernels before it there,
                 # and the kernels after the wait after the collective.
                 device = library.wrapper_cuda_device()
-                stream = torch.cuda.ExternalStream(library.wrapper_cuda_stream() or 0,
-                                                   device=f"cuda:{device}")
+                stream = _torch_stream(library.wrapper_cuda_stream(), device)
             ins = [_view(inputs[i].contents, device) for i in range(num_inputs)]
             outs = [_view(outputs[i].contents, device) for i in range(num_outputs)]
             if stream is None:
