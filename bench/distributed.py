@@ -123,6 +123,11 @@ def _worker(args):
     dist.barrier()
     for _ in range(args.steps):
         for name, run in variants.items():
+            # The ranks start each step together: a rank that finished the
+            # previous step late would otherwise be timed in the other's
+            # first collective.
+            synchronize()
+            dist.barrier()
             synchronize()
             t = time.perf_counter()
             run()
