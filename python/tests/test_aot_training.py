@@ -171,6 +171,35 @@ def test_optimizer_state_is_taken_over():
     assert np.allclose(losses, expected, rtol=1e-4)
 
 
+def test_cpu_steps_share_torchs_openmp_threads():
+    """In a process with PyTorch, a CPU step runs its parallel loops on
+    PyTorch's OpenMP threads (the __kmpc_* adapter over libgomp), not on a
+    second pool that fights PyTorch's spinning workers for the cores; its
+    steps, interleaved with eager ones, match eager's."""
+    import os
+
+    from wrapper_mlir import _compile
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 10))
+    reference = copy.deepcopy(model)
+    x, y = torch.randn(256, 128), torch.randint(0, 10, (256,))
+    step = wrapper_mlir.compile_training(model, F.cross_entropy,
+                                         torch.optim.SGD(model.parameters(), lr=0.1), [x, y])
+    if os.environ.get("WRAPPER_OPENMP") == "libomp":
+        pytest.skip("WRAPPER_OPENMP=libomp keeps LLVM's runtime")
+    assert _compile._kmpc_adapter_state is True
+    forks = _compile._kmpc_over_gomp.wrapper_kmpc_over_gomp_forks
+    optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
+    losses, expected = [], []
+    for _ in range(3):
+        before = forks()
+        losses.append(step(x, y))
+        assert forks() > before
+        expected += _eager(reference, optimizer, x, y, 1)
+    assert np.allclose(losses, expected, rtol=1e-4), (losses, expected)
+
+
 def test_dropout_is_reproducible_from_the_seed():
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Dropout(0.3), nn.Linear(32, 3)).train()

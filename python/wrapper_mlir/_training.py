@@ -475,7 +475,12 @@ class TrainingStep:
         self._library_path = str(library)
         if owned:
             weakref.finalize(self, shutil.rmtree, workdir, ignore_errors=True)
-        if target == "cuda" and "torch" in sys.modules:
+        if target == "cpu":
+            # PyTorch's OpenMP threads, not a second pool fighting them.
+            from ._compile import _share_torch_openmp
+
+            _share_torch_openmp()
+        elif target == "cuda" and "torch" in sys.modules:
             # The runtime on PyTorch's current device (each rank its own).
             from ._compile import _cuda_device
 
