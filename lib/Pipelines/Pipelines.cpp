@@ -294,7 +294,14 @@ addHostFrontend(OpPassManager &pm,
   // Convolutions as im2col and one product: on the CPU through the GEMM
   // template, on CUDA through cuBLAS (a direct convolution there is a loop
   // nest per output element, 10-50x slower than eager on the zoo's CNNs).
-  pm.addPass(tensor_program::createTensorProgramConvolutionToMatmulPass());
+  // On the CPU a batch of 1x1 convolutions over 256 positions or more is
+  // one product per image: no permute of the activations before and after
+  // (measured on EfficientNet-B0 at batch 8, bench/models.py). CUDA keeps
+  // one product (cuBLAS takes the columns of all images at once).
+  tensor_program::TensorProgramConvolutionToMatmulPassOptions convolutions;
+  convolutions.perImage = device.empty() ? "pointwise" : "none";
+  pm.addPass(
+      tensor_program::createTensorProgramConvolutionToMatmulPass(convolutions));
   // Activations (gelu, silu) stay whole: their direct lowering is one
   // payload, measured faster than the decomposed chain (bench/run.sh cpu).
   tensor_program::TensorProgramDecomposePassOptions decompose;

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #define DEBUG_TYPE "tensor-program-convolution-to-matmul"
 
@@ -30,9 +31,14 @@ using namespace mlir;
 using namespace mlir::tensor_program;
 
 namespace {
+/// Which convolutions take one product per image (the pass's per-image).
+enum class PerImage { none, pointwise, all };
+
 struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
-  ConvolutionToMatmul(MLIRContext *context, int64_t maxColumnElements)
-      : OpRewritePattern(context), maxColumnElements(maxColumnElements) {}
+  ConvolutionToMatmul(MLIRContext *context, int64_t maxColumnElements,
+                      PerImage perImage, llvm::Statistic &numPerImage)
+      : OpRewritePattern(context), maxColumnElements(maxColumnElements),
+        perImage(perImage), numPerImage(numPerImage) {}
 
   LogicalResult matchAndRewrite(ConvolutionOp op,
                                 PatternRewriter &rewriter) const override {
@@ -84,6 +90,12 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     Value column;
     bool pointwise =
         window == 1 && llvm::all_of(stride, [](int64_t s) { return s == 1; });
+    if (!single && !dynamicBatch && groups == 1 && positions >= 256 &&
+        (perImage == PerImage::all ||
+         (perImage == PerImage::pointwise && pointwise))) {
+      rewritePerImage(op, rewriter, pointwise, depth, positions);
+      return success();
+    }
     if (single && pointwise) {
       // One image, a 1x1 kernel, stride 1: the input itself.
       column = ReshapeOp::create(
@@ -197,7 +209,64 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     return success();
   }
 
+  /// One product per image: the weight [F, C * K] by the columns
+  /// [N, C * K, P] (the input itself, reshaped, when `pointwise`; else a
+  /// strided view [N, C, K..., O...] of it), giving [N, F, P], which is
+  /// the result's layout.
+  void rewritePerImage(ConvolutionOp op, PatternRewriter &rewriter,
+                       bool pointwise, int64_t depth, int64_t positions) const {
+    Location loc = op.getLoc();
+    Value x = op.getInput(), w = op.getWeight();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    RankedTensorType type = op.getType();
+    Type element = xType.getElementType();
+    int64_t k = xType.getRank() - 2;
+    int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+    int64_t filters = wType.getDimSize(0);
+    Value images = x;
+    if (!pointwise) {
+      ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+      SmallVector<int64_t> spatialStride(k, 1);
+      for (int64_t i = k - 2; i >= 0; --i)
+        spatialStride[i] = spatialStride[i + 1] * xType.getDimSize(3 + i);
+      int64_t spatial = spatialStride.front() * xType.getDimSize(2);
+      SmallVector<int64_t> sizes = {batch, channels};
+      SmallVector<int64_t> strides = {channels * spatial, spatial};
+      for (int64_t i = 0; i < k; ++i) {
+        sizes.push_back(wType.getDimSize(2 + i));
+        strides.push_back(dilation[i] * spatialStride[i]);
+      }
+      for (int64_t i = 0; i < k; ++i) {
+        sizes.push_back(type.getDimSize(2 + i));
+        strides.push_back(stride[i] * spatialStride[i]);
+      }
+      images = AsStridedOp::create(rewriter, loc,
+                                   RankedTensorType::get(sizes, element), x,
+                                   rewriter.getDenseI64ArrayAttr(sizes),
+                                   rewriter.getDenseI64ArrayAttr(strides),
+                                   rewriter.getI64IntegerAttr(0));
+    }
+    Value columns = ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get({batch, depth, positions}, element),
+        images, ValueRange{});
+    Value w2 = ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
+        ValueRange{});
+    Value product = MatmulOp::create(rewriter, loc, w2, columns);
+    if (Value bias = op.getBias()) {
+      Value b2 = ReshapeOp::create(rewriter, loc,
+                                   RankedTensorType::get({filters, 1}, element),
+                                   bias, ValueRange{});
+      product = AddOp::create(rewriter, loc, product, b2);
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, product, ValueRange{});
+    ++numPerImage;
+  }
+
   int64_t maxColumnElements;
+  PerImage perImage;
+  llvm::Statistic &numPerImage;
 };
 
 struct TensorProgramConvolutionToMatmulPass
@@ -208,8 +277,22 @@ struct TensorProgramConvolutionToMatmulPass
   void runOnOperation() override {
     int64_t before = 0;
     getOperation()->walk([&](ConvolutionOp) { ++before; });
+    std::optional<PerImage> which =
+        llvm::StringSwitch<std::optional<PerImage>>(perImage)
+            .Case("none", PerImage::none)
+            .Case("pointwise", PerImage::pointwise)
+            .Case("all", PerImage::all)
+            .Default(std::nullopt);
+    if (!which) {
+      emitError(getOperation()->getLoc())
+          << "--tensor-program-convolution-to-matmul: per-image must be "
+             "none, pointwise or all, got '"
+          << perImage << "'";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvolutionToMatmul>(&getContext(), maxColumnElements);
+    patterns.add<ConvolutionToMatmul>(&getContext(), maxColumnElements, *which,
+                                      numPerImage);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     int64_t after = 0;

@@ -393,6 +393,17 @@ def TensorProgramConvolutionToMatmulPass
     * reshaped to `[F, N, O...]` and permuted to `[N, F, O...]` (only a
       reshape when the batch is 1).
 
+    With `per-image=pointwise` (the CPU pipeline's choice) a 1x1 convolution
+    of stride 1, groups 1, a static batch above 1 and at least 256 output
+    positions per image (fewer make each image's product too narrow for the
+    GEMM template's column blocks) is instead one product per image: the weight `[F, C]` by the input as `[N, C, P]` (a broadcast
+    `matmul`, `[N, F, P]`), so that neither the input nor the output is
+    permuted (the single product reads the input channel-major across the
+    images and writes its output transposed back, two passes over the
+    activations that a network of 1x1 convolutions, MobileNet's and
+    EfficientNet's, pays at every layer). `per-image=all` does the same for
+    every convolution of groups 1 (the columns `[N, C * K, P]`).
+
     The columns read runs of consecutive input elements (along the
     innermost dimension, with stride 1), and the product's output is already
     channels-first: unlike the usual `[N * P, C * K]` im2col, no gather
@@ -419,10 +430,16 @@ def TensorProgramConvolutionToMatmulPass
     Option<"maxColumnElements", "max-column-elements", "int64_t",
            /*default=*/"268435456",
            "Largest column matrix (C * K x N * P elements; for a dynamic "
-           "batch, per image) a convolution may use">
+           "batch, per image) a convolution may use">,
+    Option<"perImage", "per-image", "std::string", /*default=*/"\"none\"",
+           "Which convolutions of a static batch above 1 (groups 1, at "
+           "least 256 positions per image) take one product per image ([F, C * K] by [N, C * K, P], no permute "
+           "of the input or the output): none, pointwise (1x1, stride 1) "
+           "or all">
   ];
   let statistics = [
-    Statistic<"numRewritten", "rewritten", "Convolutions rewritten">
+    Statistic<"numRewritten", "rewritten", "Convolutions rewritten">,
+    Statistic<"numPerImage", "per-image", "Convolutions rewritten as one product per image">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
