@@ -248,8 +248,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
                                    rewriter.getI64IntegerAttr(0));
     }
     Value columns = ReshapeOp::create(
-        rewriter, loc, RankedTensorType::get({batch, depth, positions}, element),
-        images, ValueRange{});
+        rewriter, loc,
+        RankedTensorType::get({batch, depth, positions}, element), images,
+        ValueRange{});
     Value w2 = ReshapeOp::create(
         rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
         ValueRange{});
