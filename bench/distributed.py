@@ -107,8 +107,11 @@ def _worker(args):
     compile_seconds = {}
     for name, group in (("ours", True), ("ours_compute", None)):
         start = time.perf_counter()
+        buckets = {} if group is None else {"bucket_mode": args.bucket_mode,
+                                            "bucket_bytes": int(args.bucket_mib * 2**20)}
         step = wrapper_mlir.compile_training(copy.deepcopy(model), loss_fn, sgd,
-                                             [*inputs, *targets], process_group=group)
+                                             [*inputs, *targets], process_group=group,
+                                             **buckets)
         compile_seconds[name] = round(time.perf_counter() - start, 1)
         variants[name] = (lambda s: lambda: s(*inputs, *targets))(step)
 
@@ -141,6 +144,7 @@ def _worker(args):
         # The slowest rank's median sets the step.
         step_ms = {name: max(m[name] for m in gathered) for name in medians}
         result = {"model": "gpt2_decoder_blocks", "size": args.size, "world": world, "backend": args.backend,
+                  "bucket_mode": args.bucket_mode, "bucket_mib": args.bucket_mib,
                   "device": torch.cuda.get_device_name() if device != "cpu" else "cpu",
                   "step_ms": {k: round(v, 2) for k, v in step_ms.items()},
                   "rank0_range_ms": ranges, "compile_s": compile_seconds,
@@ -165,6 +169,11 @@ def main():
     parser.add_argument("--steps", type=int, default=20, help="timed steps per variant")
     parser.add_argument("--size", default="tiny", choices=sorted(SIZES),
                         help="decoder size (SIZES; default tiny)")
+    parser.add_argument("--bucket-mode", default="concat", choices=["concat", "coalesced"],
+                        help="how our step's gradient buckets run (compile_training's "
+                             "bucket_mode; default concat)")
+    parser.add_argument("--bucket-mib", type=float, default=25.0,
+                        help="our step's bucket size in MiB (default 25, DDP's)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -180,7 +189,9 @@ def main():
             env.setdefault("OMP_NUM_THREADS", "1")
         processes.append(subprocess.Popen(
             [sys.executable, __file__, "--worker", "--backend", args.backend,
-             "--steps", str(args.steps), "--size", args.size], env=env))
+             "--steps", str(args.steps), "--size", args.size,
+             "--bucket-mode", args.bucket_mode, "--bucket-mib", str(args.bucket_mib)],
+            env=env))
     codes = [p.wait() for p in processes]
     if any(codes):
         raise SystemExit(f"a rank failed: exit codes {codes}")
