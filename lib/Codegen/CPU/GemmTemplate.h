@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Shared by the files of the GEMM template: the blocking, a small IR
-// emitter, the micro-kernel (GemmMicroKernel.cpp) and the compile-time
-// packing of constant weights (GemmPrepack.cpp). Private to lib/Codegen/CPU.
+// emitter, the micro-kernel (GemmMicroKernel.cpp), the compile-time
+// packing of constant weights (GemmPrepack.cpp), and the plan of one
+// product with its epilogue, which the packed GEMM (GemmTemplate.cpp) and
+// the small-M path (GemmSmallM.cpp) emit. Private to lib/Codegen/CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -163,6 +166,72 @@ Value prepackConstantB(ModuleOp module, func::FuncOp func, Value b, int64_t nr,
 /// the template packs A into at run time.
 Value prepackConstantA(ModuleOp module, func::FuncOp func, Value a, int64_t mr,
                        const PanelFormat &format, std::string &why);
+
+//===----------------------------------------------------------------------===//
+// The product being lowered (GemmTemplate.cpp), shared with the small-M
+// path (GemmSmallM.cpp)
+//===----------------------------------------------------------------------===//
+
+/// How an epilogue input is read at (m, n).
+enum class InputAccess { Product, Vector, Scalar };
+
+/// The elementwise consumer of the product fused into the write-back.
+struct Epilogue {
+  linalg::GenericOp op;
+  SmallVector<InputAccess> access; // one per input of `op`
+  bool readsOutput = false;
+};
+
+struct GemmPlan {
+  linalg::MatmulOp matmul;
+  PanelFormat format;               // how A and B are held in panels
+  linalg::FillOp zeroFill;          // dropped when set
+  std::optional<Epilogue> epilogue; // fused when set
+  Value packedA;                    // [M/mr][K/kp][mr*kp] when A was prepacked
+  Value packedB;                    // [N/nr][K/kp][nr*kp] when B was prepacked
+  int64_t staticK = ShapedType::kDynamic; // K before any prepacking
+};
+
+/// Whether `type` is a memref whose innermost stride is 1.
+bool hasUnitInnerStride(Type type);
+
+/// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
+/// finished product, vl columns at a time under a mask. The product's
+/// values are read from `product` at `productAt` + (r, j) (the region's
+/// own origin in C, or (0, 0) in a local tile).
+void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
+                  ValueRange productAt, Value m, Value n, Value rows,
+                  Value cols, const Blocking &blk);
+
+/// Where a plan's code goes: at the epilogue when there is one, else at
+/// the matmul.
+Operation *getEmissionPoint(const GemmPlan &plan);
+
+/// Compile-time panels ([P][K/kp][r*kp]) as the flat buffer the loops
+/// index.
+Value flattenPanels(OpBuilder &b, Location loc, Value panels);
+
+/// `v` (a scalar or a vector of the operands' type) in the panels' type.
+Value toPanelType(OpBuilder &b, Location loc, Value v,
+                  const PanelFormat &format);
+
+/// The most rows (static M) of a product that takes the small-M path
+/// (GemmSmallM.cpp): GemmLoweringOptions::smallMRows for f32 operands, at
+/// most 4 for f16/bf16.
+int64_t smallMLimit(Type operand, const GemmLoweringOptions &options);
+
+/// Whether the product has a static M of 1..smallMLimit.
+bool hasSmallM(linalg::MatmulOp matmul, const GemmLoweringOptions &options);
+
+/// Whether `plan`, of a product with a static M of 1..smallMLimit
+/// (hasSmallM, asked before prepacking), takes the small-M path: A not
+/// prepacked, f32 panels, and B prepacked or read with a unit inner stride.
+bool isSmallMProduct(const GemmPlan &plan);
+
+/// Emits the small-M product of `plan` (its column blocks in parallel when
+/// `parallel`); returns (columns per block, rows per group).
+std::pair<int64_t, int64_t> emitSmallM(const GemmPlan &plan,
+                                       const Blocking &blk, bool parallel);
 
 } // namespace gemm
 } // namespace wrapper
