@@ -104,26 +104,7 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     } else if (!dynamicBatch) {
       // One strided view of the input, dimensions [C, K..., N, O...]:
       // element (c, kk, n, o) is x[n, c, o * stride + kk * dilation].
-      SmallVector<int64_t> spatialStride(k, 1);
-      for (int64_t i = k - 2; i >= 0; --i)
-        spatialStride[i] = spatialStride[i + 1] * xType.getDimSize(3 + i);
-      int64_t spatial = spatialStride.front() * xType.getDimSize(2);
-      SmallVector<int64_t> sizes = {channels}, strides = {spatial};
-      for (int64_t i = 0; i < k; ++i) {
-        sizes.push_back(wType.getDimSize(2 + i));
-        strides.push_back(dilation[i] * spatialStride[i]);
-      }
-      sizes.push_back(batch);
-      strides.push_back(channels * spatial);
-      for (int64_t i = 0; i < k; ++i) {
-        sizes.push_back(type.getDimSize(2 + i));
-        strides.push_back(stride[i] * spatialStride[i]);
-      }
-      Value view = AsStridedOp::create(rewriter, loc,
-                                       RankedTensorType::get(sizes, element), x,
-                                       rewriter.getDenseI64ArrayAttr(sizes),
-                                       rewriter.getDenseI64ArrayAttr(strides),
-                                       rewriter.getI64IntegerAttr(0));
+      Value view = windowView(op, rewriter, /*batchFirst=*/false);
       column = ReshapeOp::create(
           rewriter, loc, RankedTensorType::get({depth, columns}, element), view,
           ValueRange{});
@@ -209,6 +190,48 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     return success();
   }
 
+  /// The strided view of `op`'s input (static sizes but the batch's) whose
+  /// element (n, c, kk, o) is x[n, c, o * stride + kk * dilation], its
+  /// dimensions [N, C, K..., O...] when `batchFirst`, else [C, K..., N,
+  /// O...].
+  static Value windowView(ConvolutionOp op, PatternRewriter &rewriter,
+                          bool batchFirst) {
+    Value x = op.getInput();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(op.getWeight().getType());
+    RankedTensorType type = op.getType();
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    int64_t k = xType.getRank() - 2, channels = xType.getDimSize(1);
+    SmallVector<int64_t> spatialStride(k, 1);
+    for (int64_t i = k - 2; i >= 0; --i)
+      spatialStride[i] = spatialStride[i + 1] * xType.getDimSize(3 + i);
+    int64_t spatial = spatialStride.front() * xType.getDimSize(2);
+    SmallVector<int64_t> sizes, strides;
+    auto addBatch = [&] {
+      sizes.push_back(xType.getDimSize(0));
+      strides.push_back(channels * spatial);
+    };
+    if (batchFirst)
+      addBatch();
+    sizes.push_back(channels);
+    strides.push_back(spatial);
+    for (int64_t i = 0; i < k; ++i) {
+      sizes.push_back(wType.getDimSize(2 + i));
+      strides.push_back(dilation[i] * spatialStride[i]);
+    }
+    if (!batchFirst)
+      addBatch();
+    for (int64_t i = 0; i < k; ++i) {
+      sizes.push_back(type.getDimSize(2 + i));
+      strides.push_back(stride[i] * spatialStride[i]);
+    }
+    return AsStridedOp::create(
+        rewriter, op.getLoc(),
+        RankedTensorType::get(sizes, xType.getElementType()), x,
+        rewriter.getDenseI64ArrayAttr(sizes),
+        rewriter.getDenseI64ArrayAttr(strides), rewriter.getI64IntegerAttr(0));
+  }
+
   /// One product per image: the weight [F, C * K] by the columns
   /// [N, C * K, P] (the input itself, reshaped, when `pointwise`; else a
   /// strided view [N, C, K..., O...] of it), giving [N, F, P], which is
@@ -221,32 +244,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     auto wType = cast<RankedTensorType>(w.getType());
     RankedTensorType type = op.getType();
     Type element = xType.getElementType();
-    int64_t k = xType.getRank() - 2;
-    int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
-    int64_t filters = wType.getDimSize(0);
-    Value images = x;
-    if (!pointwise) {
-      ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-      SmallVector<int64_t> spatialStride(k, 1);
-      for (int64_t i = k - 2; i >= 0; --i)
-        spatialStride[i] = spatialStride[i + 1] * xType.getDimSize(3 + i);
-      int64_t spatial = spatialStride.front() * xType.getDimSize(2);
-      SmallVector<int64_t> sizes = {batch, channels};
-      SmallVector<int64_t> strides = {channels * spatial, spatial};
-      for (int64_t i = 0; i < k; ++i) {
-        sizes.push_back(wType.getDimSize(2 + i));
-        strides.push_back(dilation[i] * spatialStride[i]);
-      }
-      for (int64_t i = 0; i < k; ++i) {
-        sizes.push_back(type.getDimSize(2 + i));
-        strides.push_back(stride[i] * spatialStride[i]);
-      }
-      images = AsStridedOp::create(rewriter, loc,
-                                   RankedTensorType::get(sizes, element), x,
-                                   rewriter.getDenseI64ArrayAttr(sizes),
-                                   rewriter.getDenseI64ArrayAttr(strides),
-                                   rewriter.getI64IntegerAttr(0));
-    }
+    int64_t batch = xType.getDimSize(0), filters = wType.getDimSize(0);
+    Value images =
+        pointwise ? x : windowView(op, rewriter, /*batchFirst=*/true);
     Value columns = ReshapeOp::create(
         rewriter, loc,
         RankedTensorType::get({batch, depth, positions}, element), images,
