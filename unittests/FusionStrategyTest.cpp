@@ -118,9 +118,44 @@ func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
   std::optional<std::string> problem = check(prologue);
   ASSERT_TRUE(problem);
   EXPECT_NE(problem->find("does not consume its result (products take "
-                          "epilogues only)"),
+                          "epilogues and transposes of their operands only)"),
             std::string::npos)
       << *problem;
+}
+
+TEST_F(FusionStrategyTest, ProductsTakeTransposesOfTheirOperands) {
+  // %0 transposes the product's A and only the product reads it; %1 is a
+  // transpose the product reads but that is read by the return too; %3 is
+  // a 2-D transpose of something else.
+  parse(R"mlir(
+func.func @f(%x: tensor<8x4xf32>, %w: tensor<16x8xf32>) -> (tensor<4x16xf32>, tensor<8x16xf32>, tensor<8x4xf32>) {
+  %0 = tensor_program.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = tensor_program.permute %w [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
+  %2 = tensor_program.matmul %0, %1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %3 = tensor_program.permute %0 [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %2, %1, %3 : tensor<4x16xf32>, tensor<8x16xf32>, tensor<8x4xf32>
+}
+)mlir");
+  EXPECT_EQ(FusionGraph::getTransposedOperandUser(ops[0]), nullptr)
+      << "%0 is also read by %3";
+  EXPECT_EQ(FusionGraph::getTransposedOperandUser(ops[1]), nullptr)
+      << "%1 is also returned";
+  EXPECT_EQ(FusionGraph::getTransposedOperandUser(ops[3]), nullptr);
+  ops.clear();
+  parse(R"mlir(
+func.func @f(%x: tensor<8x4xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %0 = tensor_program.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %1 = tensor_program.permute %w [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
+  %2 = tensor_program.matmul %0, %1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %3 = tensor_program.relu %2 : tensor<4x16xf32>
+  return %3 : tensor<4x16xf32>
+}
+)mlir");
+  EXPECT_EQ(FusionGraph::getTransposedOperandUser(ops[0]), ops[2]);
+  EXPECT_EQ(FusionGraph::getTransposedOperandUser(ops[1]), ops[2]);
+  FusionPlan plan;
+  plan.groups.push_back({ops[0], ops[1], ops[2], ops[3]});
+  EXPECT_EQ(check(plan), std::nullopt);
 }
 
 TEST_F(FusionStrategyTest, ReductionsShareOneSpace) {

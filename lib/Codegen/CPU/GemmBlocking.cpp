@@ -61,7 +61,7 @@ FailureOr<GemmBlocking> mlir::wrapper::selectGemmBlocking(
   if (!product || request.mr != 0)
     return blk;
   int64_t rows =
-      cast<ShapedType>(product.getInputs()[0].getType()).getDimSize(0);
+      cast<ShapedType>(product.getOutputs()[0].getType()).getDimSize(0);
   if (ShapedType::isDynamic(rows) || rows >= blk.mr || rows < 1)
     return blk;
   blk.mr = rows;

@@ -77,10 +77,57 @@ std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
   return batch;
 }
 
+std::optional<std::pair<bool, bool>>
+wrapper::getMatmulTransposes(linalg::MatmulOp matmul) {
+  if (!matmul.hasUserDefinedMaps())
+    return std::make_pair(false, false);
+  MLIRContext *context = matmul.getContext();
+  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+             k = getAffineDimExpr(2, context);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMap::get(3, 0, {x, y}, context);
+  };
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  bool transposeA = maps[0] == map(k, m), transposeB = maps[1] == map(n, k);
+  if ((!transposeA && maps[0] != map(m, k)) ||
+      (!transposeB && maps[1] != map(k, n)) || maps[2] != map(m, n))
+    return std::nullopt;
+  return std::make_pair(transposeA, transposeB);
+}
+
+linalg::MatmulOp wrapper::viewTransposedOperands(RewriterBase &rewriter,
+                                                 linalg::MatmulOp matmul) {
+  std::optional<std::pair<bool, bool>> transposes =
+      getMatmulTransposes(matmul);
+  if (!transposes || (!transposes->first && !transposes->second) ||
+      !matmul.hasPureBufferSemantics())
+    return matmul;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(matmul);
+  Location loc = matmul.getLoc();
+  auto swap = AffineMapAttr::get(AffineMap::getPermutationMap(
+      ArrayRef<unsigned>{1, 0}, matmul.getContext()));
+  auto view = [&](Value operand, bool transposed) -> Value {
+    if (!transposed)
+      return operand;
+    return memref::TransposeOp::create(rewriter, loc, operand, swap);
+  };
+  auto plain = linalg::MatmulOp::create(
+      rewriter, loc,
+      ValueRange{view(matmul.getInputs()[0], transposes->first),
+                 view(matmul.getInputs()[1], transposes->second)},
+      matmul.getOutputs());
+  // The recorded blocking and other discardable attributes.
+  for (NamedAttribute attr : matmul->getDiscardableAttrs())
+    plain->setDiscardableAttr(attr.getName(), attr.getValue());
+  rewriter.eraseOp(matmul);
+  return plain;
+}
+
 bool wrapper::isGemmTemplateCandidate(Operation *op) {
   auto matmul = dyn_cast_or_null<linalg::MatmulOp>(op);
   auto batched = dyn_cast_or_null<linalg::BatchMatmulOp>(op);
-  if (matmul    ? matmul.hasUserDefinedMaps()
+  if (matmul    ? !getMatmulTransposes(matmul)
       : batched ? batched.hasUserDefinedMaps()
                 : !getBatchedMatmulDims(op))
     return false;
@@ -620,9 +667,17 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
             return vector::TransferReadOp::create(
                 b, loc, vecType, bMat, ValueRange{row, col}, zeroOperand,
                 ArrayRef<bool>{false});
+          // Lane by lane (a transposed B: each lane a row of B^T, read
+          // along k as the K loop goes on); no checks in a whole panel.
           Value v = zeroVec;
           for (int64_t lane = 0; lane < blk.vl; ++lane) {
             Value at = e.add(col, lane);
+            if (whole) {
+              Value x =
+                  memref::LoadOp::create(b, loc, bMat, ValueRange{row, at});
+              v = vector::InsertOp::create(b, loc, x, v, lane);
+              continue;
+            }
             Value valid = e.cmp(arith::CmpIPredicate::ult, at, N);
             Value safe = arith::SelectOp::create(b, loc, valid, at, e.idx(0));
             Value x =
@@ -671,8 +726,6 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
             }
           }
           e.loop(nPanels, [&](Value jp) {
-            if (!unitStrideB)
-              return packRow(group, jp, /*whole=*/false);
             Value end = e.add(e.add(n0, e.mul(jp, blk.nr)), blk.nr);
             e.ifThen(
                 e.cmp(arith::CmpIPredicate::ule, end, N),
@@ -796,9 +849,12 @@ wrapper::lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
   };
   if (!isGemmTemplateCandidate(matmul))
     return refuse("operands are not f32, or f16/bf16 into f32 (or the "
-                  "matmul has its own indexing maps)");
+                  "matmul's indexing maps broadcast an operand)");
   if (!matmul.hasPureBufferSemantics())
     return refuse("the matmul is on tensors (run bufferization first)");
+  // A transposed operand is packed from a transposed view of it.
+  IRRewriter rewriter(matmul.getContext());
+  matmul = viewTransposedOperands(rewriter, matmul);
   Value c = matmul.getOutputs()[0];
   if (!hasUnitInnerStride(c.getType()))
     return refuse("C does not have a unit inner stride");

@@ -7,7 +7,9 @@
 // Implements --wrapper-specialize-contractions: contraction generics (f32,
 // or f16/bf16 into f32) with unit batch loops (and their elementwise consumer) lose those loops
 // and become linalg.matmul; linalg.batch_matmul becomes a loop of
-// linalg.matmul over the batch. Both on buffers, for the GEMM template.
+// linalg.matmul over the batch; a linalg.matmul whose maps read an operand
+// transposed reads a transposed view of it instead. All on buffers, for the
+// GEMM template.
 //
 //===----------------------------------------------------------------------===//
 
@@ -314,6 +316,15 @@ struct WrapperSpecializeContractionsPass
     for (auto [op, dims] : batched)
       splitBatch(rewriter, op, op.getDpsInputs()[0], op.getDpsInputs()[1],
                  op.getDpsInits()[0], dims, minParallelWork, parallel);
+    // Products reading an operand transposed (through their maps) read a
+    // transposed view of it, which the template packs from.
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      if (isTemplateProductOnBuffers(op))
+        matmuls.push_back(op);
+    });
+    for (linalg::MatmulOp op : matmuls)
+      wrapper::viewTransposedOperands(rewriter, op);
   }
 };
 } // namespace

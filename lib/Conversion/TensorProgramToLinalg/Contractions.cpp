@@ -5,7 +5,8 @@
 // 2-D matmul and 3-D batch_matmul of floats become the named linalg ops
 // (which later GEMM templates recognize), as does a matmul of an N-d lhs by
 // a 2-d rhs (a linear layer on [batch, tokens, features]: the leading
-// dimensions fold into the rows); f16/bf16 operands go in as they are and
+// dimensions fold into the rows); a 2-D operand that is a transpose is read
+// in place through the matmul's indexing maps; f16/bf16 operands go in as they are and
 // the named op accumulates into f32, rounded to the result type by an
 // elementwise op after it (the GEMM template's epilogue). Other cases become
 // a contraction linalg.generic with broadcast batch dimensions, also
@@ -204,6 +205,64 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
                                        outputShape);
 }
 
+/// The matrix `value` transposes when it is a 2-D transpose (a
+/// tensor_program.permute [1, 0], or the linalg.transpose it lowers to), else
+/// null.
+static Value getTransposedMatrix(Value value) {
+  if (auto permute = value.getDefiningOp<tp::PermuteOp>()) {
+    if (permute.getPermutation() == ArrayRef<int64_t>{1, 0})
+      return permute.getInput();
+  } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    if (transpose.getPermutation() == ArrayRef<int64_t>{1, 0})
+      return transpose.getInput();
+  }
+  return {};
+}
+
+/// lhs x rhs of 2-D operands where one or both are transposes, as a
+/// linalg.matmul whose indexing maps read the transposed matrices in place
+/// (A as (k, m), B as (n, k)): the GEMM template and cuBLAS read a
+/// transposed operand while packing or by a flag, so no transposed copy is
+/// written. Null when neither operand is a transpose.
+static Value buildTransposedMatmul(OpBuilder &b, Location loc, Value lhs,
+                                   Value rhs, RankedTensorType type) {
+  Value lhsT = getTransposedMatrix(lhs), rhsT = getTransposedMatrix(rhs);
+  if (!lhsT && !rhsT)
+    return {};
+  MLIRContext *context = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+             k = getAffineDimExpr(2, context);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMapAttr::get(AffineMap::get(3, 0, {x, y}, context));
+  };
+  Attribute maps = b.getArrayAttr({lhsT ? map(k, m) : map(m, k),
+                                   rhsT ? map(n, k) : map(k, n), map(m, n)});
+  Value a = lhsT ? lhsT : lhs, bMat = rhsT ? rhsT : rhs;
+  // Sizes from the operands read (not from the transposes, which are then
+  // left unused and vanish).
+  SmallVector<Value> sizes;
+  if (type.isDynamicDim(0))
+    sizes.push_back(tensor::DimOp::create(b, loc, a, lhsT ? 1 : 0));
+  if (type.isDynamicDim(1))
+    sizes.push_back(tensor::DimOp::create(b, loc, bMat, rhsT ? 0 : 1));
+  Type element = type.getElementType();
+  Type compute = getComputeType(element);
+  auto accType = RankedTensorType::get(type.getShape(), compute);
+  Value init = createFilled(b, loc, accType, sizes, compute,
+                            scalarConstant(b, loc, compute, 0));
+  Value product =
+      linalg::MatmulOp::create(
+          b, loc, TypeRange{accType}, ValueRange{a, bMat}, init,
+          {b.getNamedAttr("indexing_maps", maps)})
+          ->getResult(0);
+  if (compute == element)
+    return product;
+  return mapElements(b, loc, product, type,
+                     [&](OpBuilder &nb, Location l, Value v) {
+                       return convertScalar(nb, l, v, element);
+                     });
+}
+
 namespace {
 /// `SourceOp` becomes the named linalg op `NamedOp` for float results of rank
 /// `namedRank` (where GEMM templates will find it), and a contraction
@@ -226,6 +285,13 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
     if (type.getRank() == namedRank && hasNamedProductType(type) &&
         cast<ShapedType>(lhs.getType()).getRank() == namedRank &&
         cast<ShapedType>(rhs.getType()).getRank() == namedRank) {
+      if constexpr (namedRank == 2) {
+        if (Value product =
+                buildTransposedMatmul(rewriter, loc, lhs, rhs, type)) {
+          rewriter.replaceOp(op, product);
+          return success();
+        }
+      }
       rewriter.replaceOp(
           op, buildNamedProduct<NamedOp>(rewriter, loc, lhs, rhs, type));
       return success();

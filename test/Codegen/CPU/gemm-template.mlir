@@ -137,6 +137,37 @@ func.func @refused(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>
 
 // -----
 
+// Operands read transposed through the matmul's indexing maps (A as (k, m),
+// B as (n, k), as a product of a transpose lowers): packed from transposed
+// views of them, no copy; the view of B has no unit inner stride, so its
+// panels are filled lane by lane. Maps that broadcast an operand are
+// refused.
+// CHECK-LABEL: func.func @transposed_operands
+// CHECK-SAME: (%[[A:.*]]: memref<50x37xf32>, %[[B:.*]]: memref<70x50xf32>
+// CHECK: %[[AT:.*]] = memref.transpose %[[A]] (d0, d1) -> (d1, d0) : memref<50x37xf32> to memref<37x50xf32, strided<[1, 37]>>
+// CHECK: %[[BT:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<70x50xf32> to memref<50x70xf32, strided<[1, 50]>>
+// CHECK-NOT: linalg.fill
+// CHECK: memref.load %[[AT]]
+// CHECK: memref.load %[[BT]]
+// CHECK: vector.insert
+// CHECK: call @__wrapper_gemm_ukernel_f32_12x32_v16
+// CHECK: linalg.matmul indexing_maps
+// CHECK-NOT: linalg.matmul
+func.func @transposed_operands(%a: memref<50x37xf32>, %b: memref<70x50xf32>, %out: memref<37x70xf32>,
+                               %v: memref<50xf32>, %w: memref<50x70xf32>, %o2: memref<37x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<37x70xf32>)
+  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes)}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<50x37xf32>, memref<70x50xf32>) outs(%out : memref<37x70xf32>)
+  // expected-remark @below {{GEMM template not used: operands are not f32, or f16/bf16 into f32 (or the matmul's indexing maps broadcast an operand)}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%v, %w : memref<50xf32>, memref<50x70xf32>) outs(%o2 : memref<37x70xf32>)
+  return
+}
+
+// -----
+
 // Frozen weights: the constant that the kernel's only call passes as B is
 // packed at compile time (zero padded); the kernel takes the packed constant
 // and packs no B at run time. M = 5 is below mr, so the tile is 5 rows of

@@ -148,3 +148,22 @@ func.func @refused(%a: memref<2x4x8xf64>, %b: memref<2x8x4xf64>, %c: memref<2x4x
   %r = linalg.batch_matmul ins(%ta, %tb : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%tc : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %r : tensor<2x4x4xf32>
 }
+
+// -----
+
+// A 2-D matmul that reads B transposed through its maps reads a transposed
+// view of B instead (with the default maps, for the GEMM template), keeping
+// its recorded blocking; one on tensors keeps its maps.
+// CHECK-LABEL: func.func @transposed_b(
+// CHECK-SAME: %[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<6x8xf32>, %[[C:.*]]: memref<4x6xf32>
+// CHECK: %[[BT:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<6x8xf32> to memref<8x6xf32, strided<[1, 8]>>
+// CHECK: linalg.matmul {wrapper.gemm_blocking = {kc = 8 : i64, mc = 4 : i64, mr = 4 : i64, nc = 32 : i64, nr = 32 : i64, vl = 16 : i64}} ins(%[[A]], %[[BT]] : memref<4x8xf32>, memref<8x6xf32, strided<[1, 8]>>) outs(%[[C]] : memref<4x6xf32>)
+// CHECK: linalg.matmul indexing_maps = {{.*}} -> tensor<4x6xf32>
+func.func @transposed_b(%a: memref<4x8xf32>, %b: memref<6x8xf32>, %c: memref<4x6xf32>,
+                        %ta: tensor<4x8xf32>, %tb: tensor<6x8xf32>, %tc: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<4x8xf32>, memref<6x8xf32>) outs(%c : memref<4x6xf32>) {wrapper.gemm_blocking = {kc = 8 : i64, mc = 4 : i64, mr = 4 : i64, nc = 32 : i64, nr = 32 : i64, vl = 16 : i64}}
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%ta, %tb : tensor<4x8xf32>, tensor<6x8xf32>) outs(%tc : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}

@@ -87,6 +87,48 @@ func.func @matmul_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor
 
 // -----
 
+// Tests that the 2-D transposes of a product's operands join the product's
+// kernel (which reads them in place), not the kernel of their producer,
+// even when that producer is another product's epilogue (%rt); a transpose
+// with a second user (%xt, also returned) stays out. With
+// operand-transposes=false every transpose joins its producer's group.
+// RUN: wrapper-opt %s --split-input-file --tensor-program-fuse=operand-transposes=false | FileCheck %s --check-prefix=KEEP
+// CHECK-LABEL: func.func @operand_transposes
+// CHECK-SAME: (%[[X:.*]]: tensor<8x4xf32>, %[[W:.*]]: tensor<16x8xf32>, %[[U:.*]]: tensor<4x8xf32>)
+// CHECK: %[[XT:.*]] = tensor_program.fused pointwise(%[[X]])
+// CHECK: %[[R:.*]] = tensor_program.fused matmul(%[[W]], %[[XT]])
+// CHECK-NEXT: ^bb0(%[[WA:.*]]: tensor<16x8xf32>, %[[XA:.*]]: tensor<4x8xf32>):
+// CHECK-NEXT: %[[WT:.*]] = tensor_program.permute %[[WA]] [1, 0]
+// CHECK-NEXT: %[[M:.*]] = tensor_program.matmul %[[XA]], %[[WT]]
+// CHECK-NEXT: %[[RELU:.*]] = tensor_program.relu %[[M]]
+// CHECK-NEXT: tensor_program.yield %[[RELU]] : tensor<4x16xf32>
+// CHECK: %[[N:.*]] = tensor_program.fused matmul(%[[R]], %[[U]])
+// CHECK-NEXT: ^bb0(%[[RA:.*]]: tensor<4x16xf32>, %[[UA:.*]]: tensor<4x8xf32>):
+// CHECK-NEXT: %[[RT:.*]] = tensor_program.permute %[[RA]] [1, 0]
+// CHECK-NEXT: tensor_program.matmul %[[RT]], %[[UA]]
+// CHECK: return %[[N]], %[[XT]]
+// KEEP-LABEL: func.func @operand_transposes
+// KEEP-COUNT-2: tensor_program.fused pointwise
+// KEEP: tensor_program.fused matmul
+// KEEP: tensor_program.matmul
+// KEEP: tensor_program.relu
+// KEEP: tensor_program.permute
+// KEEP: tensor_program.fused matmul
+// KEEP-NOT: tensor_program.permute
+// KEEP: return
+func.func @operand_transposes(%x: tensor<8x4xf32>, %w: tensor<16x8xf32>, %u: tensor<4x8xf32>)
+    -> (tensor<16x8xf32>, tensor<4x8xf32>) {
+  %xt = tensor_program.permute %x [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %wt = tensor_program.permute %w [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
+  %m = tensor_program.matmul %xt, %wt : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %r = tensor_program.relu %m : tensor<4x16xf32>
+  %rt = tensor_program.permute %r [1, 0] : tensor<4x16xf32> -> tensor<16x4xf32>
+  %n = tensor_program.matmul %rt, %u : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
+  return %n, %xt : tensor<16x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // Tests that a value used outside its group becomes a result of the fused op.
 // CHECK-LABEL: func.func @shared
 // CHECK: %[[F:.*]]:2 = tensor_program.fused pointwise

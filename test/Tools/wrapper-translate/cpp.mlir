@@ -20,13 +20,13 @@
 //
 // MLP: #include "Wrapper/Runtime/WrapperHost.hpp"
 // MLP: extern "C" {
-// MLP-NEXT: void _mlir_ciface_main_kernel_0_impl(wrapper::MemRef<float, 2> *, wrapper::MemRef<float, 2> *);
-// MLP: void graph_main(wrapper::MemRef<float, 2> [[X:v[0-9]+]], {{.*}}, wrapper::MemRef<float, 2>* [[OUT:v[0-9]+]]) {
-// MLP-NEXT: // Source nodes: permute
-// MLP-NEXT: wrapper::MemRef<float, 2> [[B0:v[0-9]+]] = wrapper::alloc<float, 2>(64, 256);
-// MLP-NEXT: wrapper::call(_mlir_ciface_main_kernel_0_impl, {{v[0-9]+}}, [[B0]]);
-// MLP: wrapper::MemRef<float, 2> {{v[0-9]+}} = wrapper::reuse<float, 2>([[B0]], 256, 64);
-// MLP: wrapper::output([[OUT]], {{v[0-9]+}});
+// MLP-NEXT: void _mlir_ciface_main_kernel_0_impl(wrapper::MemRef<float, 2> *, wrapper::MemRef<float, 2> *, wrapper::MemRef<float, 1> *, wrapper::MemRef<float, 2> *);
+// MLP: void graph_main(wrapper::MemRef<float, 2> [[X:v[0-9]+]], wrapper::MemRef<float, 2> [[W1:v[0-9]+]], {{.*}}, wrapper::MemRef<float, 2>* [[OUT:v[0-9]+]]) {
+// MLP-NEXT: // Source nodes: permute, matmul, add, gelu
+// MLP-NEXT: wrapper::MemRef<float, 2> [[B0:v[0-9]+]] = wrapper::alloc<float, 2>(8, 256);
+// MLP-NEXT: wrapper::call(_mlir_ciface_main_kernel_0_impl, [[W1]], [[X]], {{v[0-9]+}}, [[B0]]);
+// MLP: wrapper::free([[B0]]);
+// MLP-NEXT: wrapper::output([[OUT]], {{v[0-9]+}});
 // MLP: int main(int argc, char **argv) {
 // MLP: graph_main(in0, in1, in2, in3, in4, &out0);
 
@@ -51,6 +51,9 @@ wrapper.constant @bias : memref<4xf32> = dense<[1.0, -2.5, 0.0, 3.0]>
 // OPS: wrapper::MemRef<int8_t, 1> [[P:v[0-9]+]] = wrapper::alloc<int8_t, 1>(256);
 // OPS: wrapper::MemRef<float, 2> {{v[0-9]+}} = wrapper::view<float, 2>([[P]], 64, 4, 4);
 // OPS: wrapper::free([[P]]);
+// OPS: wrapper::MemRef<float, 2> [[S:v[0-9]+]] = wrapper::alloc<float, 2>(8, 8);
+// OPS: wrapper::MemRef<float, 2> [[R:v[0-9]+]] = wrapper::reuse<float, 2>([[S]], 4, 16);
+// OPS: wrapper::free([[R]]);
 wrapper.graph @ops(%x: memref<?x4xf32>) -> (memref<?x4xf32>, memref<2x2xf32>) {
   %c0 = arith.constant 0 : index
   %d = memref.dim %x, %c0 : memref<?x4xf32>
@@ -66,5 +69,8 @@ wrapper.graph @ops(%x: memref<?x4xf32>) -> (memref<?x4xf32>, memref<2x2xf32>) {
   %pool = wrapper.alloc() : memref<256xi8>
   %p = wrapper.view %pool[64] : memref<256xi8> to memref<4x4xf32>
   wrapper.free %pool : memref<256xi8>
+  %s = wrapper.alloc() : memref<8x8xf32>
+  %r = wrapper.reuse %s : memref<8x8xf32> to memref<4x16xf32>
+  wrapper.free %r : memref<4x16xf32>
   wrapper.return %a, %v : memref<?x4xf32>, memref<2x2xf32>
 }

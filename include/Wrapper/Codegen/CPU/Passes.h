@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 #include <optional>
@@ -137,10 +138,27 @@ GemmLoweringStatus lowerMatmulToGemmTemplate(linalg::MatmulOp matmul,
                                              std::string &message);
 
 /// Whether the GEMM template (--wrapper-gemm-template) takes `op`: a
-/// linalg.matmul whose operands all have f32 elements, or such a
-/// linalg.batch_matmul or batched-matmul linalg.generic
-/// (--wrapper-specialize-contractions splits those into matmuls first).
+/// linalg.matmul whose operands all have f32 elements (or f16/bf16 into
+/// f32), with the default indexing maps or ones that read A as (k, m) or B
+/// as (n, k) (getMatmulTransposes), or such a linalg.batch_matmul or
+/// batched-matmul linalg.generic (--wrapper-specialize-contractions splits
+/// those into matmuls first).
 bool isGemmTemplateCandidate(Operation *op);
+
+/// Which operands of `matmul` its indexing maps read transposed: (A read as
+/// (k, m), B read as (n, k)), both false for the default maps; nullopt for
+/// any other maps (broadcasts).
+std::optional<std::pair<bool, bool>>
+getMatmulTransposes(linalg::MatmulOp matmul);
+
+/// A matmul on buffers that reads an operand transposed through its
+/// indexing maps becomes one with the default maps that reads a
+/// memref.transpose view of that operand (strided, no copy), the form the
+/// GEMM template packs from; its discardable attributes (a recorded
+/// blocking) are kept. Returns the matmul that stands (`matmul` itself when
+/// it has the default maps).
+linalg::MatmulOp viewTransposedOperands(RewriterBase &rewriter,
+                                        linalg::MatmulOp matmul);
 
 /// The number of batch loops of a linalg.generic that is a product batched
 /// over leading dimensions ((b..., m, k) x (b..., k, n) -> (b..., m, n),

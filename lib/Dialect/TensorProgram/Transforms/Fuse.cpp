@@ -131,6 +131,11 @@ bool Greedy::accepts(const FusionGraph &graph, const FusionOptions &options,
 LogicalResult Greedy::propose(const FusionGraph &graph,
                               const FusionOptions &options, FusionPlan &plan) {
   for (Operation *op : graph.getOps()) {
+    // A transpose of a product's operand waits for its product, whose group
+    // takes it (below).
+    if (options.fuseOperandTransposes &&
+        FusionGraph::getTransposedOperandUser(op))
+      continue;
     // The latest producer group that accepts the op.
     Group *target = nullptr;
     unsigned latest = 0;
@@ -149,8 +154,25 @@ LogicalResult Greedy::propose(const FusionGraph &graph,
     if (!target) {
       groups.push_back(std::make_unique<Group>());
       target = groups.back().get();
-      if (graph.classify(op) == FusionOpClass::Contraction)
+      if (graph.classify(op) == FusionOpClass::Contraction) {
         target->kind = FusionKind::matmul;
+        // The transposes of its operands first, in program order.
+        SmallVector<Operation *> transposes;
+        if (options.fuseOperandTransposes)
+          for (Value operand : op->getOperands())
+            if (Operation *def = operand.getDefiningOp();
+                def && FusionGraph::getTransposedOperandUser(def) == op &&
+                !llvm::is_contained(transposes, def))
+              transposes.push_back(def);
+        llvm::sort(transposes, [&](Operation *a, Operation *b) {
+          return a->isBeforeInBlock(b);
+        });
+        for (Operation *transpose : transposes) {
+          target->ops.push_back(transpose);
+          target->members.insert(transpose);
+          groupOf[transpose] = target;
+        }
+      }
     }
     if (graph.classify(op) == FusionOpClass::Reduction &&
         target->kind == FusionKind::pointwise) {
@@ -214,6 +236,7 @@ struct TensorProgramFusePass
     options.fuseElementwise = fuseElementwise;
     options.fuseReductions = fuseReductions;
     options.fuseMatmulEpilogues = fuseMatmulEpilogues;
+    options.fuseOperandTransposes = fuseOperandTransposes;
     options.maxGroupSize = maxGroupSize;
     std::unique_ptr<FusionStrategy> chosen = createFusionStrategy(strategy);
     FusionGraph graph(func.getBody().front());

@@ -118,6 +118,24 @@ FusionOpClass FusionGraph::classify(Operation *op) const {
   return FusionOpClass::Unfusible;
 }
 
+Operation *FusionGraph::getTransposedOperandUser(Operation *op) {
+  auto permute = dyn_cast<PermuteOp>(op);
+  if (!permute || permute.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !permute->hasOneUse())
+    return nullptr;
+  auto matmul = dyn_cast<MatmulOp>(*permute->user_begin());
+  if (!matmul || matmul->getBlock() != op->getBlock())
+    return nullptr;
+  auto type = cast<RankedTensorType>(matmul.getType());
+  Type element = type.getElementType();
+  if (type.getRank() != 2 ||
+      cast<RankedTensorType>(matmul.getLhs().getType()).getRank() != 2 ||
+      cast<RankedTensorType>(matmul.getRhs().getType()).getRank() != 2 ||
+      !(element.isF32() || element.isF16() || element.isBF16()))
+    return nullptr;
+  return matmul;
+}
+
 SmallVector<Operation *> FusionGraph::getProducers(Operation *op) const {
   SmallVector<Operation *> producers;
   for (Value operand : op->getOperands())
@@ -215,8 +233,12 @@ tensor_program::checkFusionPlan(const FusionGraph &graph,
     if (contraction) {
       // A product's kernel takes elementwise consumers (an epilogue), not
       // producers: every other member must read the product's result,
-      // directly or through members.
+      // directly or through members, except transposes of its operands,
+      // which it reads in place.
       llvm::SmallPtrSet<Operation *, 16> reached = {contraction};
+      for (Operation *op : group)
+        if (FusionGraph::getTransposedOperandUser(op) == contraction)
+          reached.insert(op);
       bool grew = true;
       while (grew) {
         grew = false;
@@ -235,7 +257,7 @@ tensor_program::checkFusionPlan(const FusionGraph &graph,
           return describe(op) + " is in the group of the matrix product " +
                  describe(contraction) +
                  " but does not consume its result (products take "
-                 "epilogues only)";
+                 "epilogues and transposes of their operands only)";
     }
   }
 

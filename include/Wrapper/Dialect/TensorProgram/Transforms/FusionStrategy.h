@@ -37,6 +37,9 @@ struct FusionOptions {
   bool fuseElementwise = true;
   bool fuseReductions = true;
   bool fuseMatmulEpilogues = true;
+  /// A transpose of a product's operand joins the product's group (read in
+  /// place by the product; FusionGraph::getTransposedOperandUser).
+  bool fuseOperandTransposes = true;
   unsigned maxGroupSize = 64;
 };
 
@@ -86,6 +89,14 @@ public:
   /// reduces): reductions share a kernel only over the same space.
   static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
   getReductionSpace(Operation *op);
+  /// The matrix product that reads `op` as an operand, when `op` is a 2-D
+  /// permute [1, 0] whose only user is a 2-D matmul (of f32, f16 or bf16):
+  /// in the product's kernel the transpose costs nothing, since the
+  /// product reads its input in place through transposed indexing maps.
+  /// Null otherwise. Such a permute may sit in its product's group in front
+  /// of it, the one member of a product's group that does not consume the
+  /// product.
+  static Operation *getTransposedOperandUser(Operation *op);
   /// Bytes of a value's tensor, or nullopt when a dimension is dynamic.
   static std::optional<int64_t> getStaticBytes(Value value);
 
