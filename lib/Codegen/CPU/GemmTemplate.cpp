@@ -49,6 +49,13 @@ using namespace mlir;
 using namespace mlir::wrapper::gemm;
 
 std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
+  if (std::optional<BatchedMatmul> product = matchBatchedMatmul(op))
+    return product->batch;
+  return std::nullopt;
+}
+
+std::optional<wrapper::BatchedMatmul>
+wrapper::matchBatchedMatmul(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!generic || generic.getNumLoops() < 4 ||
       !linalg::isaContractionOpInterface(generic))
@@ -65,16 +72,30 @@ std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
   };
   // (b..., m, k), (b..., k, n) -> (b..., m, n) over loops (b..., m, n, k);
   // one operand may be the same matrix for every batch element (a
-  // convolution's weights: (m, k)).
+  // convolution's weights: (m, k)); either may be read transposed
+  // ((b..., k, m), (b..., n, k)).
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   if (maps[2] != map({0, 1}, true))
     return std::nullopt;
-  bool aBatched = maps[0] == map({0, 2}, true);
-  bool bBatched = maps[1] == map({2, 1}, true);
-  if ((!aBatched && maps[0] != map({0, 2}, false)) ||
-      (!bBatched && maps[1] != map({2, 1}, false)) || (!aBatched && !bBatched))
+  BatchedMatmul product;
+  product.batch = batch;
+  auto match = [&](AffineMap actual, std::initializer_list<int64_t> plain,
+                   std::initializer_list<int64_t> swapped, bool &batched,
+                   bool &transposed) {
+    for (bool b : {true, false})
+      for (bool t : {false, true})
+        if (actual == map(t ? swapped : plain, b)) {
+          batched = b;
+          transposed = t;
+          return true;
+        }
+    return false;
+  };
+  if (!match(maps[0], {0, 2}, {2, 0}, product.aBatched, product.aTransposed) ||
+      !match(maps[1], {2, 1}, {1, 2}, product.bBatched, product.bTransposed) ||
+      (!product.aBatched && !product.bBatched))
     return std::nullopt;
-  return batch;
+  return product;
 }
 
 std::optional<std::pair<bool, bool>>
@@ -97,8 +118,7 @@ wrapper::getMatmulTransposes(linalg::MatmulOp matmul) {
 
 linalg::MatmulOp wrapper::viewTransposedOperands(RewriterBase &rewriter,
                                                  linalg::MatmulOp matmul) {
-  std::optional<std::pair<bool, bool>> transposes =
-      getMatmulTransposes(matmul);
+  std::optional<std::pair<bool, bool>> transposes = getMatmulTransposes(matmul);
   if (!transposes || (!transposes->first && !transposes->second) ||
       !matmul.hasPureBufferSemantics())
     return matmul;

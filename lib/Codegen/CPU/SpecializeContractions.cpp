@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Implements --wrapper-specialize-contractions: contraction generics (f32,
-// or f16/bf16 into f32) with unit batch loops (and their elementwise consumer) lose those loops
-// and become linalg.matmul; linalg.batch_matmul becomes a loop of
-// linalg.matmul over the batch; a linalg.matmul whose maps read an operand
+// or f16/bf16 into f32) with unit batch loops (and their elementwise consumer)
+// lose those loops and become linalg.matmul; linalg.batch_matmul becomes a loop
+// of linalg.matmul over the batch; a linalg.matmul whose maps read an operand
 // transposed reads a transposed view of it instead. All on buffers, for the
 // GEMM template.
 //
@@ -184,6 +184,54 @@ static Value batchElement(OpBuilder &b, Location loc, Value source,
                                    offsets, sizes, strides);
 }
 
+/// `source` with its last two dimensions swapped (a memref.transpose view)
+/// when `transposed`, else `source`.
+static Value transposeLastTwo(OpBuilder &b, Location loc, Value source,
+                              bool transposed) {
+  if (!transposed)
+    return source;
+  int64_t rank = cast<MemRefType>(source.getType()).getRank();
+  SmallVector<unsigned> permutation =
+      llvm::to_vector(llvm::seq<unsigned>(0, rank));
+  std::swap(permutation[rank - 2], permutation[rank - 1]);
+  return memref::TransposeOp::create(
+      b, loc, source,
+      AffineMapAttr::get(
+          AffineMap::getPermutationMap(permutation, b.getContext())));
+}
+
+/// A product generic over loops (m, n, k) that reads A as (k, m) or B as
+/// (n, k) reads a transposed view of that operand with the default map
+/// instead (upstream's specialization would take it for a plain matmul).
+static void viewTransposedOperands(RewriterBase &rewriter,
+                                   linalg::GenericOp op) {
+  MLIRContext *context = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+             k = getAffineDimExpr(2, context);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMap::get(3, 0, {x, y}, context);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (auto [index, transposed, plain] :
+       {std::make_tuple(0u, map(k, m), map(m, k)),
+        std::make_tuple(1u, map(n, k), map(k, n))}) {
+    if (maps[index] != transposed)
+      continue;
+    OpOperand &operand = op->getOpOperand(index);
+    rewriter.modifyOpInPlace(op, [&] {
+      operand.set(transposeLastTwo(rewriter, op.getLoc(), operand.get(),
+                                   /*transposed=*/true));
+    });
+    maps[index] = plain;
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+}
+
 /// The batched product `op` (operands a, b, c with `batch` leading batch
 /// dimensions) as a loop nest over the batch of 2-D linalg.matmul.
 static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
@@ -285,11 +333,13 @@ struct WrapperSpecializeContractionsPass
         if (!op)
           continue;
       }
-      // A plain product (three loops) becomes linalg.matmul; batched ones
-      // are split below.
+      // A plain product (three loops) becomes linalg.matmul (an operand it
+      // reads transposed read through a transposed view first); batched
+      // ones are split below.
       if (op.getNumLoops() != 3)
         continue;
       rewriter.setInsertionPoint(op);
+      viewTransposedOperands(rewriter, op);
       FailureOr<linalg::LinalgOp> named =
           linalg::specializeGenericOp(rewriter, op);
       if (failed(named) || !isa<linalg::MatmulOp>(named->getOperation()))
@@ -313,9 +363,19 @@ struct WrapperSpecializeContractionsPass
         batched.push_back({op, *dims});
       }
     });
-    for (auto [op, dims] : batched)
-      splitBatch(rewriter, op, op.getDpsInputs()[0], op.getDpsInputs()[1],
-                 op.getDpsInits()[0], dims, minParallelWork, parallel);
+    for (auto [op, dims] : batched) {
+      // Operands read transposed through the maps: transposed views (the
+      // 2-D matmuls of the batch read their strided matrices).
+      Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+      if (std::optional<wrapper::BatchedMatmul> product =
+              wrapper::matchBatchedMatmul(op)) {
+        rewriter.setInsertionPoint(op);
+        a = transposeLastTwo(rewriter, op.getLoc(), a, product->aTransposed);
+        b = transposeLastTwo(rewriter, op.getLoc(), b, product->bTransposed);
+      }
+      splitBatch(rewriter, op, a, b, op.getDpsInits()[0], dims, minParallelWork,
+                 parallel);
+    }
     // Products reading an operand transposed (through their maps) read a
     // transposed view of it, which the template packs from.
     SmallVector<linalg::MatmulOp> matmuls;

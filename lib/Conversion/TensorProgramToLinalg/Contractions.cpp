@@ -6,8 +6,8 @@
 // (which later GEMM templates recognize), as does a matmul of an N-d lhs by
 // a 2-d rhs (a linear layer on [batch, tokens, features]: the leading
 // dimensions fold into the rows); a 2-D operand that is a transpose is read
-// in place through the matmul's indexing maps; f16/bf16 operands go in as they are and
-// the named op accumulates into f32, rounded to the result type by an
+// in place through the matmul's indexing maps; f16/bf16 operands go in as they
+// are and the named op accumulates into f32, rounded to the result type by an
 // elementwise op after it (the GEMM template's epilogue). Other cases become
 // a contraction linalg.generic with broadcast batch dimensions, also
 // accumulating in f32 for f16/bf16.
@@ -27,10 +27,12 @@ using namespace mlir::wrapper;
 using namespace mlir::wrapper::tp_to_linalg;
 namespace tp = mlir::tensor_program;
 
-/// Dynamic sizes of the result [batch..., M, N] of lhs x rhs.
-static SmallVector<Value> contractionSizes(OpBuilder &b, Location loc,
-                                           RankedTensorType resultType,
-                                           Value lhs, Value rhs) {
+/// Dynamic sizes of the result [batch..., M, N] of lhs x rhs, where a
+/// transposed operand holds its matrix as [..., K, M] (lhs) or [..., N, K]
+/// (rhs).
+static SmallVector<Value>
+contractionSizes(OpBuilder &b, Location loc, RankedTensorType resultType,
+                 Value lhs, Value rhs, bool lhsT = false, bool rhsT = false) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = resultType.getRank();
@@ -39,11 +41,11 @@ static SmallVector<Value> contractionSizes(OpBuilder &b, Location loc,
     if (!resultType.isDynamicDim(dim))
       continue;
     if (dim == rank - 2) {
-      sizes.push_back(
-          tensor::DimOp::create(b, loc, lhs, lhsType.getRank() - 2));
+      sizes.push_back(tensor::DimOp::create(
+          b, loc, lhs, lhsType.getRank() - (lhsT ? 1 : 2)));
     } else if (dim == rank - 1) {
-      sizes.push_back(
-          tensor::DimOp::create(b, loc, rhs, rhsType.getRank() - 1));
+      sizes.push_back(tensor::DimOp::create(
+          b, loc, rhs, rhsType.getRank() - (rhsT ? 2 : 1)));
     } else {
       // A batch dimension: from whichever operand has it dynamic.
       for (Value operand : {lhs, rhs}) {
@@ -59,10 +61,43 @@ static SmallVector<Value> contractionSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
+/// An operand of a product and whether the product reads it transposed:
+/// `value` holds the matrix with its last two dimensions swapped.
+struct ProductOperand {
+  Value value;
+  bool transposed = false;
+};
+
+/// `value` read through a transpose of its last two dimensions (a
+/// tensor_program.permute [..., r-1, r-2] that is identity on the others, or
+/// the linalg.transpose it lowers to): the transpose's input, marked
+/// transposed; else `value` itself.
+static ProductOperand readThroughTranspose(Value value) {
+  auto swapsLastTwo = [](ArrayRef<int64_t> permutation) {
+    int64_t rank = permutation.size();
+    if (rank < 2)
+      return false;
+    for (int64_t i = 0; i < rank - 2; ++i)
+      if (permutation[i] != i)
+        return false;
+    return permutation[rank - 2] == rank - 1 &&
+           permutation[rank - 1] == rank - 2;
+  };
+  if (auto permute = value.getDefiningOp<tp::PermuteOp>()) {
+    if (swapsLastTwo(permute.getPermutation()))
+      return {permute.getInput(), true};
+  } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    if (swapsLastTwo(transpose.getPermutation()))
+      return {transpose.getInput(), true};
+  }
+  return {value, false};
+}
+
 /// lhs [..., M, K] x rhs [..., K, N] -> [..., M, N] as a linalg.generic over
 /// (batch..., m, n, k).
-static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                              RankedTensorType resultType) {
+static Value buildContraction(OpBuilder &b, Location loc, ProductOperand l,
+                              ProductOperand r, RankedTensorType resultType) {
+  Value lhs = l.value, rhs = r.value;
   MLIRContext *context = b.getContext();
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
@@ -84,10 +119,13 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
     }
     return exprs;
   };
+  // Loops (batch..., m, n, k); a transposed operand read as (k, m) or
+  // (n, k).
+  AffineExpr m = d(batch), n = d(batch + 1), k = d(batch + 2);
   SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
-  lhsExprs.append({d(batch), d(batch + 2)});
+  lhsExprs.append({l.transposed ? k : m, l.transposed ? m : k});
   SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
-  rhsExprs.append({d(batch + 2), d(batch + 1)});
+  rhsExprs.append({r.transposed ? n : k, r.transposed ? k : n});
   SmallVector<AffineExpr> outExprs;
   for (int64_t i = 0; i < rank; ++i)
     outExprs.push_back(d(i));
@@ -99,7 +137,8 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
 
-  SmallVector<Value> sizes = contractionSizes(b, loc, resultType, lhs, rhs);
+  SmallVector<Value> sizes = contractionSizes(b, loc, resultType, lhs, rhs,
+                                              l.transposed, r.transposed);
   Value zero = scalarConstant(b, loc, compute, 0);
   Value init = createFilled(b, loc, resultType, sizes, compute, zero);
   auto accType = RankedTensorType::get(resultType.getShape(), compute);
@@ -136,19 +175,42 @@ static bool hasNamedProductType(RankedTensorType type) {
 
 /// lhs x rhs as the named op `NamedOp` producing `type`: into a zero-filled
 /// f32 accumulator, rounded to `type`'s element type after the product when
-/// that is narrower (f16/bf16 operands are extended by the op itself).
+/// that is narrower (f16/bf16 operands are extended by the op itself). A
+/// transposed operand of a 2-D linalg.matmul is read in place through the
+/// op's indexing maps (A as (k, m), B as (n, k)), upstream's form of a
+/// transposed product, which the GEMM template packs from and cuBLAS reads
+/// by its transpose flags: no transposed copy is written.
 template <typename NamedOp>
-static Value buildNamedProduct(OpBuilder &b, Location loc, Value lhs,
-                               Value rhs, RankedTensorType type) {
+static Value buildNamedProduct(OpBuilder &b, Location loc, ProductOperand l,
+                               ProductOperand r, RankedTensorType type) {
   Type element = type.getElementType();
   Type compute = getComputeType(element);
   auto accType = RankedTensorType::get(type.getShape(), compute);
   Value zero = scalarConstant(b, loc, compute, 0);
   Value init = createFilled(b, loc, accType,
-                            contractionSizes(b, loc, accType, lhs, rhs),
+                            contractionSizes(b, loc, accType, l.value, r.value,
+                                             l.transposed, r.transposed),
                             compute, zero);
+  SmallVector<NamedAttribute> attributes;
+  if (l.transposed || r.transposed) {
+    assert((std::is_same_v<NamedOp,
+                           linalg::MatmulOp>)&&"only 2-D products read "
+                                               "transposed operands in place");
+    MLIRContext *context = b.getContext();
+    AffineExpr m = getAffineDimExpr(0, context),
+               n = getAffineDimExpr(1, context),
+               k = getAffineDimExpr(2, context);
+    auto map = [&](AffineExpr x, AffineExpr y) -> Attribute {
+      return AffineMapAttr::get(AffineMap::get(3, 0, {x, y}, context));
+    };
+    attributes.push_back(b.getNamedAttr(
+        "indexing_maps",
+        b.getArrayAttr({l.transposed ? map(k, m) : map(m, k),
+                        r.transposed ? map(n, k) : map(k, n), map(m, n)})));
+  }
   Value product =
-      NamedOp::create(b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, init)
+      NamedOp::create(b, loc, TypeRange{accType}, ValueRange{l.value, r.value},
+                      init, attributes)
           ->getResult(0);
   if (compute == element)
     return product;
@@ -164,7 +226,9 @@ static Value buildNamedProduct(OpBuilder &b, Location loc, Value lhs,
 /// is not of that form, or when the batch and M dimensions have more than
 /// one dynamic size (an expand group with two dynamic sizes does not lower).
 static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
-                                    Value rhs, RankedTensorType resultType) {
+                                    ProductOperand r,
+                                    RankedTensorType resultType) {
+  Value rhs = r.value;
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = lhsType.getRank();
@@ -188,8 +252,8 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
       tensor::CollapseShapeOp::create(b, loc, flatType, lhs, lhsGroups);
   auto productType = RankedTensorType::get({m, resultType.getDimSize(rank - 1)},
                                            resultType.getElementType());
-  Value product = buildNamedProduct<linalg::MatmulOp>(b, loc, flat, rhs,
-                                                      productType);
+  Value product =
+      buildNamedProduct<linalg::MatmulOp>(b, loc, {flat}, r, productType);
   SmallVector<OpFoldResult> outputShape;
   for (int64_t d = 0; d < rank; ++d) {
     if (!resultType.isDynamicDim(d)) {
@@ -197,70 +261,12 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
       continue;
     }
     Value source = d == rank - 1 ? rhs : lhs;
-    int64_t sourceDim = d == rank - 1 ? 1 : d;
+    int64_t sourceDim = d == rank - 1 ? (r.transposed ? 0 : 1) : d;
     outputShape.push_back(
         tensor::DimOp::create(b, loc, source, sourceDim).getResult());
   }
   return tensor::ExpandShapeOp::create(b, loc, resultType, product, lhsGroups,
                                        outputShape);
-}
-
-/// The matrix `value` transposes when it is a 2-D transpose (a
-/// tensor_program.permute [1, 0], or the linalg.transpose it lowers to), else
-/// null.
-static Value getTransposedMatrix(Value value) {
-  if (auto permute = value.getDefiningOp<tp::PermuteOp>()) {
-    if (permute.getPermutation() == ArrayRef<int64_t>{1, 0})
-      return permute.getInput();
-  } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
-    if (transpose.getPermutation() == ArrayRef<int64_t>{1, 0})
-      return transpose.getInput();
-  }
-  return {};
-}
-
-/// lhs x rhs of 2-D operands where one or both are transposes, as a
-/// linalg.matmul whose indexing maps read the transposed matrices in place
-/// (A as (k, m), B as (n, k)): the GEMM template and cuBLAS read a
-/// transposed operand while packing or by a flag, so no transposed copy is
-/// written. Null when neither operand is a transpose.
-static Value buildTransposedMatmul(OpBuilder &b, Location loc, Value lhs,
-                                   Value rhs, RankedTensorType type) {
-  Value lhsT = getTransposedMatrix(lhs), rhsT = getTransposedMatrix(rhs);
-  if (!lhsT && !rhsT)
-    return {};
-  MLIRContext *context = b.getContext();
-  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
-             k = getAffineDimExpr(2, context);
-  auto map = [&](AffineExpr x, AffineExpr y) {
-    return AffineMapAttr::get(AffineMap::get(3, 0, {x, y}, context));
-  };
-  Attribute maps = b.getArrayAttr({lhsT ? map(k, m) : map(m, k),
-                                   rhsT ? map(n, k) : map(k, n), map(m, n)});
-  Value a = lhsT ? lhsT : lhs, bMat = rhsT ? rhsT : rhs;
-  // Sizes from the operands read (not from the transposes, which are then
-  // left unused and vanish).
-  SmallVector<Value> sizes;
-  if (type.isDynamicDim(0))
-    sizes.push_back(tensor::DimOp::create(b, loc, a, lhsT ? 1 : 0));
-  if (type.isDynamicDim(1))
-    sizes.push_back(tensor::DimOp::create(b, loc, bMat, rhsT ? 0 : 1));
-  Type element = type.getElementType();
-  Type compute = getComputeType(element);
-  auto accType = RankedTensorType::get(type.getShape(), compute);
-  Value init = createFilled(b, loc, accType, sizes, compute,
-                            scalarConstant(b, loc, compute, 0));
-  Value product =
-      linalg::MatmulOp::create(
-          b, loc, TypeRange{accType}, ValueRange{a, bMat}, init,
-          {b.getNamedAttr("indexing_maps", maps)})
-          ->getResult(0);
-  if (compute == element)
-    return product;
-  return mapElements(b, loc, product, type,
-                     [&](OpBuilder &nb, Location l, Value v) {
-                       return convertScalar(nb, l, v, element);
-                     });
 }
 
 namespace {
@@ -274,27 +280,31 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    Value lhs = op.getLhs(), rhs = op.getRhs();
+    // Operands that are transposes of their last two dimensions are read
+    // in place (transposed indexing maps) where the product's form allows:
+    // a 2-D matmul, the rhs of a folded batch, any contraction generic.
+    ProductOperand lhs = readThroughTranspose(op.getLhs());
+    ProductOperand rhs = readThroughTranspose(op.getRhs());
     if constexpr (namedRank == 2) {
-      if (Value folded =
-              buildFoldedBatchMatmul(rewriter, loc, lhs, rhs, type)) {
-        rewriter.replaceOp(op, folded);
-        return success();
-      }
-    }
-    if (type.getRank() == namedRank && hasNamedProductType(type) &&
-        cast<ShapedType>(lhs.getType()).getRank() == namedRank &&
-        cast<ShapedType>(rhs.getType()).getRank() == namedRank) {
-      if constexpr (namedRank == 2) {
-        if (Value product =
-                buildTransposedMatmul(rewriter, loc, lhs, rhs, type)) {
-          rewriter.replaceOp(op, product);
+      if (!lhs.transposed) {
+        if (Value folded =
+                buildFoldedBatchMatmul(rewriter, loc, op.getLhs(), rhs, type)) {
+          rewriter.replaceOp(op, folded);
           return success();
         }
       }
-      rewriter.replaceOp(
-          op, buildNamedProduct<NamedOp>(rewriter, loc, lhs, rhs, type));
-      return success();
+    }
+    if (type.getRank() == namedRank && hasNamedProductType(type) &&
+        cast<ShapedType>(op.getLhs().getType()).getRank() == namedRank &&
+        cast<ShapedType>(op.getRhs().getType()).getRank() == namedRank) {
+      // Only 2-D linalg.matmul reads transposed operands in place (the
+      // template takes batch_matmul with the default maps only); a batched
+      // product of a transpose becomes a contraction generic below.
+      if (namedRank == 2 || (!lhs.transposed && !rhs.transposed)) {
+        rewriter.replaceOp(
+            op, buildNamedProduct<NamedOp>(rewriter, loc, lhs, rhs, type));
+        return success();
+      }
     }
     rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
     return success();

@@ -130,10 +130,16 @@ func.func @named(%a: memref<?x4x8xf32>, %b: memref<?x8x4xf32>, %c: memref<?x4x4x
 
 // -----
 
-// Left alone: an f64 product, a transposed operand, a product on tensors.
+// Left alone: an f64 product, a product on tensors. A batched product that
+// reads an operand transposed is split like the others, its matrices
+// subviews of a transposed view of the operand.
 // CHECK-LABEL: func.func @refused(
 // CHECK: linalg.batch_matmul ins(%arg0, %arg1 : memref<2x4x8xf64>
-// CHECK: linalg.generic
+// CHECK: %[[T:.*]] = memref.transpose %arg3 (d0, d1, d2) -> (d0, d2, d1) : memref<2x8x4xf32> to memref<2x4x8xf32, strided<[32, 1, 4]>>
+// CHECK: scf.parallel
+// CHECK: %[[A:.*]] = memref.subview %[[T]][%{{.*}}, 0, 0] [1, 4, 8] [1, 1, 1] : memref<2x4x8xf32, strided<[32, 1, 4]>> to memref<4x8xf32, strided<[1, 4], offset: ?>>
+// CHECK: linalg.matmul ins(%[[A]], %{{.*}} : memref<4x8xf32, strided<[1, 4], offset: ?>>, memref<8x4xf32, strided<[4, 1], offset: ?>>)
+// CHECK-NOT: linalg.generic
 // CHECK: linalg.batch_matmul ins(%arg4, %arg5 : tensor<2x4x8xf32>
 func.func @refused(%a: memref<2x4x8xf64>, %b: memref<2x8x4xf64>, %c: memref<2x4x4xf64>,
                    %t: memref<2x8x4xf32>, %ta: tensor<2x4x8xf32>, %tb: tensor<2x8x4xf32>,
@@ -166,4 +172,25 @@ func.func @transposed_b(%a: memref<4x8xf32>, %b: memref<6x8xf32>, %c: memref<4x6
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%ta, %tb : tensor<4x8xf32>, tensor<6x8xf32>) outs(%tc : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
+}
+
+// -----
+
+// A product of one batch element that reads B transposed loses its batch
+// loop and reads a transposed view of B (upstream's specialization alone
+// would take its maps for a plain matmul's).
+// CHECK-LABEL: func.func @unit_batch_transposed_b(
+// CHECK-SAME: %[[A:.*]]: memref<1x4x8xf32>, %[[B:.*]]: memref<1x6x8xf32>, %[[C:.*]]: memref<1x4x6xf32>
+// CHECK: %[[BS:.*]] = memref.subview %[[B]][0, 0, 0] [1, 6, 8] [1, 1, 1] : memref<1x6x8xf32> to memref<6x8xf32
+// CHECK: %[[BT:.*]] = memref.transpose %[[BS]] (d0, d1) -> (d1, d0)
+// CHECK: linalg.matmul ins(%{{.*}}, %[[BT]] : memref<4x8xf32{{.*}}>, memref<8x6xf32, strided<[1, 8]>>)
+// CHECK-NOT: linalg.generic
+func.func @unit_batch_transposed_b(%a: memref<1x4x8xf32>, %b: memref<1x6x8xf32>, %c: memref<1x4x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<1x4x8xf32>, memref<1x6x8xf32>) outs(%c : memref<1x4x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
 }

@@ -176,3 +176,37 @@ func.func @flip_folds(%x: tensor<4x1x8xf32>) -> (tensor<4x1x8xf32>, tensor<4x1x8
   %5 = tensor_program.flip %4 [0] : tensor<4x1x8xf32>
   return %0, %1, %3, %5 : tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>
 }
+
+// -----
+
+// Tests that a reshape regrouping the leading dimensions of a transpose of
+// the last two moves above it (the product then reads the transpose in
+// place), with the dynamic sizes of the leading dimensions kept; and that it
+// stays when the permute has another user, moves other dimensions, or the
+// reshape changes the last two.
+// CHECK-LABEL: func.func @reshape_of_last_two_transpose
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x5x7xf32>, %[[D:.*]]: tensor<?x3x5x7xf32>, %[[N:.*]]: index)
+// CHECK: %[[R:.*]] = tensor_program.reshape %[[X]] : tensor<2x3x5x7xf32> -> tensor<6x5x7xf32>
+// CHECK: %[[T:.*]] = tensor_program.permute %[[R]] [0, 2, 1] : tensor<6x5x7xf32> -> tensor<6x7x5xf32>
+// CHECK: %[[RD:.*]] = tensor_program.reshape %[[D]] [%[[N]]] : tensor<?x3x5x7xf32> -> tensor<?x5x7xf32>
+// CHECK: %[[TD:.*]] = tensor_program.permute %[[RD]] [0, 2, 1] : tensor<?x5x7xf32> -> tensor<?x7x5xf32>
+// CHECK: %[[P1:.*]] = tensor_program.permute %[[X]] [0, 1, 3, 2]
+// CHECK: tensor_program.reshape %[[P1]] : tensor<2x3x7x5xf32> -> tensor<6x7x5xf32>
+// CHECK: %[[P2:.*]] = tensor_program.permute %[[X]] [1, 0, 3, 2]
+// CHECK: tensor_program.reshape %[[P2]] : tensor<3x2x7x5xf32> -> tensor<6x7x5xf32>
+// CHECK: %[[P3:.*]] = tensor_program.permute %[[X]] [0, 1, 3, 2]
+// CHECK: tensor_program.reshape %[[P3]] : tensor<2x3x7x5xf32> -> tensor<2x3x35xf32>
+func.func @reshape_of_last_two_transpose(%x: tensor<2x3x5x7xf32>, %d: tensor<?x3x5x7xf32>, %n: index)
+    -> (tensor<6x7x5xf32>, tensor<?x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x35xf32>) {
+  %t = tensor_program.permute %x [0, 1, 3, 2] : tensor<2x3x5x7xf32> -> tensor<2x3x7x5xf32>
+  %r = tensor_program.reshape %t : tensor<2x3x7x5xf32> -> tensor<6x7x5xf32>
+  %td = tensor_program.permute %d [0, 1, 3, 2] : tensor<?x3x5x7xf32> -> tensor<?x3x7x5xf32>
+  %rd = tensor_program.reshape %td [%n] : tensor<?x3x7x5xf32> -> tensor<?x7x5xf32>
+  %t1 = tensor_program.permute %x [0, 1, 3, 2] : tensor<2x3x5x7xf32> -> tensor<2x3x7x5xf32>
+  %r1 = tensor_program.reshape %t1 : tensor<2x3x7x5xf32> -> tensor<6x7x5xf32>
+  %t2 = tensor_program.permute %x [1, 0, 3, 2] : tensor<2x3x5x7xf32> -> tensor<3x2x7x5xf32>
+  %r2 = tensor_program.reshape %t2 : tensor<3x2x7x5xf32> -> tensor<6x7x5xf32>
+  %t3 = tensor_program.permute %x [0, 1, 3, 2] : tensor<2x3x5x7xf32> -> tensor<2x3x7x5xf32>
+  %r3 = tensor_program.reshape %t3 : tensor<2x3x7x5xf32> -> tensor<2x3x35xf32>
+  return %r, %rd, %r1, %t1, %r2, %r3 : tensor<6x7x5xf32>, tensor<?x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x35xf32>
+}

@@ -8,12 +8,12 @@
 // of two batched operands runs on the template too, one 2-d product per
 // batch element (--wrapper-specialize-contractions), each of 5 rows: the
 // small-M path, its accumulators in vector registers, no micro-kernel.
-// (Kernel 0 transposes the weight.)
+// (Kernel 0's product reads the weight's transpose in place.)
+// IR-LABEL: llvm.func @main_kernel_0_impl(
+// IR: llvm.call @__wrapper_gemm_ukernel_f32
 // IR-LABEL: llvm.func @main_kernel_1_impl(
 // IR: llvm.call @__wrapper_gemm_ukernel_f32
 // IR-LABEL: llvm.func @main_kernel_2_impl(
-// IR: llvm.call @__wrapper_gemm_ukernel_f32
-// IR-LABEL: llvm.func @main_kernel_3_impl(
 // IR-NOT: llvm.call @__wrapper_gemm_ukernel_f32
 // IR: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // IR-NOT: llvm.call @__wrapper_gemm_ukernel_f32

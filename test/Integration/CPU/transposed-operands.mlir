@@ -6,7 +6,11 @@
 // one and two threads; dynamic M and K (0 included); bf16 operands (pairs
 // for vdpbf16ps where the CPU has them, f32 panels otherwise); a training
 // step's weight gradient, whose activation is another product's epilogue
-// output; and the same programs without the template.
+// output; batched products (attention's q @ k^T as a batch_matmul, and
+// p^T @ v of its backward, where the transpose of [B, H, T, T] is reshaped
+// to [B*H, T, T] first), also of a single batch element (whose product
+// loses its batch loop and becomes a plain matmul); and the same programs
+// without the template.
 // RUN: wrapper-run %s --entry=both --verify --print=false --seed 1 | FileCheck %s --check-prefix=THREE
 // RUN: wrapper-run %s --entry=both --verify --print=false --seed 2 --num-threads=1 --parallel=false | FileCheck %s --check-prefix=THREE
 // RUN: wrapper-run %s --entry=both --verify --print=false --seed 3 --gemm-options="kc=16 mc=24 nc=32 min-parallel-work=0" --num-threads=2 | FileCheck %s --check-prefix=THREE
@@ -17,6 +21,10 @@
 // RUN: wrapper-run %s --entry=half --verify --print=false --seed 8 --atol=2e-2 --rtol=2e-2 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=half --verify --print=false --seed 8 --atol=2e-2 --rtol=2e-2 --mattr=-avx512bf16 | FileCheck %s --check-prefix=ONE
 // RUN: wrapper-run %s --entry=gradient --verify --print=false --seed 9 --atol=1e-4 | FileCheck %s --check-prefix=TWO
+// RUN: wrapper-run %s --entry=attention --verify --print=false --seed 10 | FileCheck %s --check-prefix=TWO
+// RUN: wrapper-run %s --entry=attention --verify --print=false --seed 11 --num-threads=1 --parallel=false | FileCheck %s --check-prefix=TWO
+// RUN: wrapper-run %s --entry=attention --verify --print=false --seed 12 --gemm=false | FileCheck %s --check-prefix=TWO
+// RUN: wrapper-run %s --entry=one_head --verify --print=false --seed 13 | FileCheck %s --check-prefix=ONE
 // The kernels: each product with its transposes, none of its own.
 // RUN: wrapper-opt %s --wrapper-cpu-frontend | FileCheck %s --check-prefix=KERNELS
 // KERNELS: wrapper.kernel @both_kernel_0 = {{.*}}source_ops = ["permute", "matmul", "add", "relu"]
@@ -24,6 +32,9 @@
 // KERNELS: wrapper.kernel @both_kernel_2 = {{.*}}source_ops = ["permute", "permute", "matmul"]
 // KERNELS: wrapper.kernel @gradient_kernel_0 = {{.*}}source_ops = ["permute", "matmul", "gelu"]
 // KERNELS: wrapper.kernel @gradient_kernel_1 = {{.*}}source_ops = ["permute", "matmul"]
+// KERNELS: wrapper.kernel @attention_kernel_0 = {{.*}}source_ops = ["permute", "batch_matmul"]
+// KERNELS: wrapper.kernel @attention_kernel_1 = {{.*}}source_ops = ["permute", "matmul"]
+// KERNELS-NOT: wrapper.kernel @attention_kernel_2
 // ONE: output #0 vs interpreter: {{.*}}: ok
 // ONE-NOT: output #1
 // TWO-COUNT-2: vs interpreter: {{.*}}: ok
@@ -66,4 +77,21 @@ func.func @gradient(%x: tensor<64x24xf32>, %w: tensor<40x24xf32>, %dz: tensor<64
   %yt = tensor_program.permute %y [1, 0] : tensor<64x40xf32> -> tensor<40x64xf32>
   %dw = tensor_program.matmul %yt, %dz : (tensor<40x64xf32>, tensor<64x16xf32>) -> tensor<40x16xf32>
   return %y, %dw : tensor<64x40xf32>, tensor<40x16xf32>
+}
+
+// s = q @ k^T per head, and dv = p^T @ dout with p of [B, H, T, T].
+func.func @attention(%q: tensor<6x37x20xf32>, %k: tensor<6x45x20xf32>, %p: tensor<2x3x37x45xf32>, %dout: tensor<6x37x20xf32>)
+    -> (tensor<6x37x45xf32>, tensor<6x45x20xf32>) {
+  %kt = tensor_program.permute %k [0, 2, 1] : tensor<6x45x20xf32> -> tensor<6x20x45xf32>
+  %s = tensor_program.batch_matmul %q, %kt : (tensor<6x37x20xf32>, tensor<6x20x45xf32>) -> tensor<6x37x45xf32>
+  %pt = tensor_program.permute %p [0, 1, 3, 2] : tensor<2x3x37x45xf32> -> tensor<2x3x45x37xf32>
+  %r = tensor_program.reshape %pt : tensor<2x3x45x37xf32> -> tensor<6x45x37xf32>
+  %dv = tensor_program.matmul %r, %dout : (tensor<6x45x37xf32>, tensor<6x37x20xf32>) -> tensor<6x45x20xf32>
+  return %s, %dv : tensor<6x37x45xf32>, tensor<6x45x20xf32>
+}
+
+func.func @one_head(%q: tensor<1x37x20xf32>, %k: tensor<1x45x20xf32>) -> tensor<1x37x45xf32> {
+  %kt = tensor_program.permute %k [0, 2, 1] : tensor<1x45x20xf32> -> tensor<1x20x45xf32>
+  %s = tensor_program.batch_matmul %q, %kt : (tensor<1x37x20xf32>, tensor<1x20x45xf32>) -> tensor<1x37x45xf32>
+  return %s : tensor<1x37x45xf32>
 }

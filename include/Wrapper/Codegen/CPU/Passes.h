@@ -160,9 +160,19 @@ getMatmulTransposes(linalg::MatmulOp matmul);
 linalg::MatmulOp viewTransposedOperands(RewriterBase &rewriter,
                                         linalg::MatmulOp matmul);
 
-/// The number of batch loops of a linalg.generic that is a product batched
-/// over leading dimensions ((b..., m, k) x (b..., k, n) -> (b..., m, n),
-/// loops (b..., m, n, k), a multiply-add payload), or nullopt.
+/// A linalg.generic that is a product batched over leading dimensions:
+/// (b..., m, k) x (b..., k, n) -> (b..., m, n) over loops (b..., m, n, k)
+/// with a multiply-add payload, where one operand may lack the batch
+/// dimensions (the same matrix for every batch element) and either may be
+/// read transposed ((b..., k, m), (b..., n, k)).
+struct BatchedMatmul {
+  int64_t batch = 0; // batch loops
+  bool aBatched = true, bBatched = true;
+  bool aTransposed = false, bTransposed = false;
+};
+std::optional<BatchedMatmul> matchBatchedMatmul(Operation *op);
+
+/// The number of batch loops of matchBatchedMatmul's product, or nullopt.
 std::optional<int64_t> getBatchedMatmulDims(Operation *op);
 
 /// The vector lanes `op` is vectorized with on a target of `f32Lanes` f32

@@ -235,6 +235,56 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   return {};
 }
 
+namespace {
+/// reshape(permute(x, swap of the last two)) = permute(reshape'(x), swap of
+/// the last two), when the reshape keeps the last two dimensions and only
+/// regroups the others (which the permute leaves in place), and the permute
+/// has no other user. A product then reads the transpose directly (in place,
+/// through transposed indexing maps) rather than a reshape of it.
+struct ReshapeOfLastTwoTranspose : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto permute = op.getInput().getDefiningOp<PermuteOp>();
+    if (!permute || !permute->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "the input is not a permute");
+    ArrayRef<int64_t> perm = permute.getPermutation();
+    int64_t rank = perm.size();
+    RankedTensorType type = op.getType();
+    int64_t resultRank = type.getRank();
+    if (rank < 3 || resultRank < 2 || perm[rank - 2] != rank - 1 ||
+        perm[rank - 1] != rank - 2 ||
+        !llvm::equal(perm.drop_back(2), llvm::seq<int64_t>(0, rank - 2)))
+      return rewriter.notifyMatchFailure(
+          op, "the permute does not swap only the last two dimensions");
+    auto inputType = cast<RankedTensorType>(permute.getType());
+    ArrayRef<int64_t> kept = inputType.getShape().take_back(2);
+    if (type.getShape().take_back(2) != kept ||
+        ShapedType::isDynamic(kept[0]) || ShapedType::isDynamic(kept[1]))
+      return rewriter.notifyMatchFailure(
+          op, "the reshape changes the last two (static) dimensions");
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[resultRank - 2], shape[resultRank - 1]);
+    // The last two dimensions are static: the dynamic sizes are the leading
+    // ones', in the same order.
+    Value reshaped =
+        ReshapeOp::create(rewriter, op.getLoc(),
+                          RankedTensorType::get(shape, type.getElementType()),
+                          permute.getInput(), op.getDynamicSizes());
+    SmallVector<int64_t> swap =
+        llvm::to_vector(llvm::seq<int64_t>(0, resultRank));
+    std::swap(swap[resultRank - 2], swap[resultRank - 1]);
+    rewriter.replaceOpWithNewOp<PermuteOp>(op, reshaped, swap);
+    return success();
+  }
+};
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<ReshapeOfLastTwoTranspose>(context);
+}
+
 OpFoldResult PermuteOp::fold(FoldAdaptor) {
   ArrayRef<int64_t> perm = getPermutation();
   if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))

@@ -120,20 +120,21 @@ FusionOpClass FusionGraph::classify(Operation *op) const {
 
 Operation *FusionGraph::getTransposedOperandUser(Operation *op) {
   auto permute = dyn_cast<PermuteOp>(op);
-  if (!permute || permute.getPermutation() != ArrayRef<int64_t>{1, 0} ||
-      !permute->hasOneUse())
+  if (!permute || !permute->hasOneUse())
     return nullptr;
-  auto matmul = dyn_cast<MatmulOp>(*permute->user_begin());
-  if (!matmul || matmul->getBlock() != op->getBlock())
+  ArrayRef<int64_t> perm = permute.getPermutation();
+  int64_t rank = perm.size();
+  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2 ||
+      !llvm::equal(perm.drop_back(2), llvm::seq<int64_t>(0, rank - 2)))
     return nullptr;
-  auto type = cast<RankedTensorType>(matmul.getType());
-  Type element = type.getElementType();
-  if (type.getRank() != 2 ||
-      cast<RankedTensorType>(matmul.getLhs().getType()).getRank() != 2 ||
-      cast<RankedTensorType>(matmul.getRhs().getType()).getRank() != 2 ||
-      !(element.isF32() || element.isF16() || element.isBF16()))
+  Operation *user = *permute->user_begin();
+  if (!isa<MatmulOp, BatchMatmulOp>(user) || user->getBlock() != op->getBlock())
     return nullptr;
-  return matmul;
+  Type element =
+      cast<RankedTensorType>(user->getResult(0).getType()).getElementType();
+  if (!(element.isF32() || element.isF16() || element.isBF16()))
+    return nullptr;
+  return user;
 }
 
 SmallVector<Operation *> FusionGraph::getProducers(Operation *op) const {

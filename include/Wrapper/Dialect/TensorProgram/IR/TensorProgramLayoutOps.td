@@ -86,6 +86,12 @@ def TP_ReshapeOp : TensorProgram_Op<"reshape", [Pure, TP_LayoutTrait]> {
     %0 = tensor_program.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
     %1 = tensor_program.reshape %y [%n] : tensor<?x8xf32> -> tensor<?x2x4xf32>
     ```
+
+    Canonicalization moves a reshape that only regroups the leading
+    dimensions above a permute that swaps the last two (`reshape(permute(x,
+    [0, 1, 3, 2]))` to `[B*H, T, T]` becomes `permute(reshape(x), [0, 2,
+    1])`), so that a product reading the result reads a transpose directly,
+    in place (docs/Fusion.md).
   }];
   let arguments = (ins TP_Tensor:$input, Variadic<Index>:$dynamic_sizes);
   let results = (outs TP_Tensor:$result);
@@ -95,6 +101,7 @@ def TP_ReshapeOp : TensorProgram_Op<"reshape", [Pure, TP_LayoutTrait]> {
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TP_PermuteOp : TensorProgram_Op<"permute", [

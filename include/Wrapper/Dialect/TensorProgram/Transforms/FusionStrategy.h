@@ -89,10 +89,11 @@ public:
   /// reduces): reductions share a kernel only over the same space.
   static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
   getReductionSpace(Operation *op);
-  /// The matrix product that reads `op` as an operand, when `op` is a 2-D
-  /// permute [1, 0] whose only user is a 2-D matmul (of f32, f16 or bf16):
-  /// in the product's kernel the transpose costs nothing, since the
-  /// product reads its input in place through transposed indexing maps.
+  /// The matrix product that reads `op` as an operand, when `op` is a
+  /// permute that swaps the last two dimensions (and keeps the others)
+  /// whose only user is a matmul or batch_matmul (of f32, f16 or bf16): in
+  /// the product's kernel the transpose costs nothing, since the product
+  /// reads its input in place through transposed indexing maps.
   /// Null otherwise. Such a permute may sit in its product's group in front
   /// of it, the one member of a product's group that does not consume the
   /// product.

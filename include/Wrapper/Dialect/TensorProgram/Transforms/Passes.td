@@ -74,9 +74,10 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
     independent pointwise groups that read a common input merged).
 
     The rules of every group: at most one matrix product, whose other
-    members consume its result (an epilogue) or are 2-D transposes
-    (`permute [1, 0]`) that only it reads (the product reads their input in
-    place, through transposed indexing maps); reductions only over one
+    members consume its result (an epilogue) or are transposes of the last
+    two dimensions (`permute [1, 0]`, `[0, 2, 1]`, ...) that only it reads
+    (the product reads their input in place, through transposed indexing
+    maps); reductions only over one
     shape and set of dimensions; no product with a reduction.
 
     `greedy` works in program order. An op joins the group of one
@@ -91,8 +92,9 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
       form one kernel, as Inductor's persistent reductions do;
     * a matrix product always starts a group (fusing producers into it would
       recompute them for every output tile); elementwise consumers may join
-      it as an epilogue; a 2-D `permute [1, 0]` read only by a 2-D matmul
-      joins no producer's group but the matmul's (`operand-transposes`),
+      it as an epilogue; a permute swapping the last two dimensions read
+      only by a product joins no producer's group but the product's
+      (`operand-transposes`),
       where it is no copy: the GEMM template packs, and cuBLAS reads, the
       untransposed input;
     * an op never joins a group that one of its other operands depends on
@@ -132,8 +134,9 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
            "Fuse elementwise consumers into matrix products">,
     Option<"fuseOperandTransposes", "operand-transposes", "bool",
            /*default=*/"true",
-           "Put a 2-D permute [1, 0] whose only user is a 2-D matmul into "
-           "the matmul's kernel (greedy), which reads it in place">,
+           "Put a permute that swaps the last two dimensions and whose only "
+           "user is a product into the product's kernel (greedy), which "
+           "reads it in place">,
     Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"64",
            "The most ops one group may hold">,
     Option<"report", "report", "bool", /*default=*/"false",
