@@ -226,6 +226,41 @@ def test_parameters_only_require_grad():
     assert all(p.grad is not None for p in model.parameters())
 
 
+@pytest.mark.parametrize("device", _devices())
+def test_gradients_are_taken_over_not_copied(device):
+    """The backward graph's gradients become the parameters' .grad as they
+    are: nothing else holds them (a reference cycle in the output
+    unflattening did, until the garbage collector ran), so AccumulateGrad
+    takes each over instead of copying it (one allocation and one copy per
+    parameter and step, the memory of every output kept until collected).
+    With the collector off, the tensor a parameter's hook receives is the
+    one its .grad holds afterwards."""
+    import gc
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 8)).to(device)
+    compiled = torch.compile(model, backend="wrapper")
+    x = torch.randn(4, 16, device=device)
+    compiled(x).sum().backward()  # compiles
+    for p in model.parameters():
+        p.grad = None
+    received = {}
+    hooks = [p.register_hook(lambda g, i=i: received.__setitem__(i, g.data_ptr()))
+             for i, p in enumerate(model.parameters())]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        compiled(x).sum().backward()
+    finally:
+        if enabled:
+            gc.enable()
+        for hook in hooks:
+            hook.remove()
+    assert len(received) == 4
+    for i, p in enumerate(model.parameters()):
+        assert p.grad.data_ptr() == received[i], f"parameter {i}: its gradient was copied"
+
+
 def test_graph_fallback_is_counted():
     """With fallback=False, an op outside the table (logcumsumexp) sends the
     forward graph to PyTorch: a warning, the reason in stats(), and

@@ -114,18 +114,24 @@ class ImportedProgram:
         """The graph's output structure rebuilt from the flat results (and
         the caller's flat arguments, which outputs that are an argument as
         it is return)."""
+        return _build_structure(self.structure, results, args)
 
-        def build(structure):
-            kind = structure[0]
-            if kind == "result":
-                return results[structure[1]]
-            if kind == "arg":
-                return args[structure[1]]
-            if kind == "const":
-                return structure[1]
-            return structure[1](build(part) for part in structure[2])
 
-        return build(self.structure)
+def _build_structure(structure, results, args):
+    """Importer.unflatten's recursion. A module-level function, not a
+    closure that calls itself: such a closure is a reference cycle, which
+    would keep `results` (and so every output) referenced until the garbage
+    collector runs. An output referenced twice is not taken over by autograd
+    as a gradient (AccumulateGrad copies it) and its memory is not freed when
+    its last user lets it go."""
+    kind = structure[0]
+    if kind == "result":
+        return results[structure[1]]
+    if kind == "arg":
+        return args[structure[1]]
+    if kind == "const":
+        return structure[1]
+    return structure[1](_build_structure(part, results, args) for part in structure[2])
 
 
 def describe_target(target):

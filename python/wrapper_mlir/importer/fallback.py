@@ -59,17 +59,21 @@ class _ProxyCall:
         self.name = name
 
     def run(self, tensors):
-        def fill(value):
-            if isinstance(value, _Slot):
-                return tensors[value.index]
-            if isinstance(value, (list, tuple)):
-                return type(value)(fill(v) for v in value)
-            if isinstance(value, dict):
-                return {k: fill(v) for k, v in value.items()}
-            return value
-
         with torch.no_grad():
-            return self.target(*fill(self.args), **fill(self.kwargs))
+            return self.target(*_fill(self.args, tensors), **_fill(self.kwargs, tensors))
+
+
+def _fill(value, tensors):
+    """`value` with each _Slot replaced by its tensor (a module-level
+    function: a closure calling itself is a reference cycle that would keep
+    `tensors` alive until the garbage collector runs)."""
+    if isinstance(value, _Slot):
+        return tensors[value.index]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_fill(v, tensors) for v in value)
+    if isinstance(value, dict):
+        return {k: _fill(v, tensors) for k, v in value.items()}
+    return value
 
 
 class _Slot:
