@@ -415,12 +415,22 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
                          for node, reason in imported.fallbacks])
         return _CompiledGraph(imported, compiled, graph.forward)
 
+    def partition(*args, **kwargs):
+        # Views (permutes, reshapes) are recomputed in the backward graph,
+        # never saved: a saved view is a copy the forward writes (a
+        # transposed activation or weight per layer), while in the backward
+        # a product reads a transpose in place (docs/Fusion.md).
+        import torch._functorch.config as functorch_config
+
+        with functorch_config.patch(recompute_views=True):
+            return min_cut_rematerialization_partition(*args, **kwargs)
+
     # AOTAutograd gives inference graphs to the inference compiler, the
     # forward half of a training graph to the forward compiler.
     return aot_autograd(fw_compiler=compiler("forward"),
                         bw_compiler=compiler("backward"),
                         inference_compiler=compiler("inference"),
-                        partition_fn=min_cut_rematerialization_partition,
+                        partition_fn=partition,
                         decompositions=decomposition_table(),
                         keep_inference_input_mutations=True)(graph_module, example_inputs)
 
