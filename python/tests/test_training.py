@@ -6,6 +6,7 @@ input mutations, and wrapper_mlir.stats()."""
 import copy
 import itertools
 import os
+import re
 import warnings
 
 import pytest
@@ -259,6 +260,45 @@ def test_gradients_are_taken_over_not_copied(device):
     assert len(received) == 4
     for i, p in enumerate(model.parameters()):
         assert p.grad.data_ptr() == received[i], f"parameter {i}: its gradient was copied"
+
+
+def test_backward_saves_no_views(monkeypatch):
+    """The partition recomputes views in the backward graph instead of
+    saving them: a saved view (the transposed weight or activation a
+    linear layer's backward reads) would be a copy the forward writes,
+    while the backward's products read a transpose in place. No argument of
+    the backward graph is a view node of the forward (permute, view, t,
+    expand, ...)."""
+    from wrapper_mlir import _torch as backend
+
+    texts = []
+    original = backend._CompiledGraph.__init__
+
+    def record(self, imported, compiled, eager):
+        texts.append(imported.text)
+        original(self, imported, compiled, eager)
+
+    class Conv1D(nn.Module):  # GPT-2's projection: x @ W, W of [in, out]
+        def __init__(self, n_in, n_out):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(n_in, n_out) * 0.1)
+            self.bias = nn.Parameter(torch.zeros(n_out))
+
+        def forward(self, x):
+            return torch.addmm(self.bias, x, self.weight)
+
+    monkeypatch.setattr(backend._CompiledGraph, "__init__", record)
+    torch.manual_seed(0)
+    model = nn.Sequential(Conv1D(8, 16), nn.GELU(), Conv1D(16, 4))
+    compiled = torch.compile(model, backend="wrapper")
+    compiled(torch.randn(5, 8)).sum().backward()
+    assert len(texts) == 2  # the forward and the backward graph
+    backward = texts[1].split("\n", 1)[0]
+    names = re.findall(r'tensor_program.name = "([a-z_]+?)(?:_\d+)?"', backward)
+    assert names, backward
+    views = {"permute", "view", "t", "expand", "transpose", "reshape", "unsqueeze",
+             "squeeze", "slice", "select", "alias"}
+    assert not views & set(names), names
 
 
 def test_graph_fallback_is_counted():
