@@ -203,8 +203,8 @@ static Value transposeLastTwo(OpBuilder &b, Location loc, Value source,
 /// A product generic over loops (m, n, k) that reads A as (k, m) or B as
 /// (n, k) reads a transposed view of that operand with the default map
 /// instead (upstream's specialization would take it for a plain matmul).
-static void viewTransposedOperands(RewriterBase &rewriter,
-                                   linalg::GenericOp op) {
+static void viewTransposedGenericOperands(RewriterBase &rewriter,
+                                          linalg::GenericOp op) {
   MLIRContext *context = op.getContext();
   AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
              k = getAffineDimExpr(2, context);
@@ -339,7 +339,7 @@ struct WrapperSpecializeContractionsPass
       if (op.getNumLoops() != 3)
         continue;
       rewriter.setInsertionPoint(op);
-      viewTransposedOperands(rewriter, op);
+      viewTransposedGenericOperands(rewriter, op);
       FailureOr<linalg::LinalgOp> named =
           linalg::specializeGenericOp(rewriter, op);
       if (failed(named) || !isa<linalg::MatmulOp>(named->getOperation()))
