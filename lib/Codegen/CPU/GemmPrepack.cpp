@@ -163,7 +163,10 @@ static Value prepackConstant(ModuleOp module, func::FuncOp func, Value operand,
                              std::string &why) {
   auto arg = dyn_cast<BlockArgument>(operand);
   if (!arg || arg.getOwner() != &func.getBody().front()) {
-    why = (name + " is not an argument of the kernel").str();
+    why = (name + (operand.getDefiningOp<memref::TransposeOp>()
+                       ? " is read transposed (a view)"
+                       : " is not an argument of the kernel"))
+              .str();
     return nullptr;
   }
   if (!arg.hasOneUse()) {

@@ -157,7 +157,7 @@ func.func @transposed_operands(%a: memref<50x37xf32>, %b: memref<70x50xf32>, %ou
                                %v: memref<50xf32>, %w: memref<50x70xf32>, %o2: memref<37x70xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<37x70xf32>)
-  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes)}}
+  // expected-remark @below {{GEMM template: micro-kernel 12x32 (16 lanes), kc 512, mc 144, nc 256; B packed at run time (B is read transposed (a view)); epilogue none}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<50x37xf32>, memref<70x50xf32>) outs(%out : memref<37x70xf32>)
   // expected-remark @below {{GEMM template not used: operands are not f32, or f16/bf16 into f32 (or the matmul's indexing maps broadcast an operand)}}
