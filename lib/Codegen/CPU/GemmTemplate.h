@@ -60,6 +60,16 @@ struct PanelFormat {
   bool isPairs() const { return kp == 2; }
 };
 
+/// For the indexing maps of a 2-D product over loops (m, n, k), A read as
+/// (m, k) or (k, m), B as (k, n) or (n, k), C as (m, n): which of A and B
+/// are read transposed; nullopt for other maps (GemmCandidates.cpp).
+std::optional<std::pair<bool, bool>>
+getProductTransposes(ArrayRef<AffineMap> maps);
+
+/// A memref.transpose view of `source` with its last two dimensions
+/// swapped (no copy).
+Value transposeLastTwo(OpBuilder &b, Location loc, Value source);
+
 /// Builds index arithmetic and structured loops at one builder position.
 class Emitter {
 public:

@@ -184,52 +184,26 @@ static Value batchElement(OpBuilder &b, Location loc, Value source,
                                    offsets, sizes, strides);
 }
 
-/// `source` with its last two dimensions swapped (a memref.transpose view)
-/// when `transposed`, else `source`.
-static Value transposeLastTwo(OpBuilder &b, Location loc, Value source,
-                              bool transposed) {
-  if (!transposed)
-    return source;
-  int64_t rank = cast<MemRefType>(source.getType()).getRank();
-  SmallVector<unsigned> permutation =
-      llvm::to_vector(llvm::seq<unsigned>(0, rank));
-  std::swap(permutation[rank - 2], permutation[rank - 1]);
-  return memref::TransposeOp::create(
-      b, loc, source,
-      AffineMapAttr::get(
-          AffineMap::getPermutationMap(permutation, b.getContext())));
-}
-
 /// A product generic over loops (m, n, k) that reads A as (k, m) or B as
-/// (n, k) reads a transposed view of that operand with the default map
+/// (n, k) reads a transposed view of that operand with the default maps
 /// instead (upstream's specialization would take it for a plain matmul).
 static void viewTransposedGenericOperands(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
-  MLIRContext *context = op.getContext();
-  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
-             k = getAffineDimExpr(2, context);
-  auto map = [&](AffineExpr x, AffineExpr y) {
-    return AffineMap::get(3, 0, {x, y}, context);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  bool changed = false;
-  for (auto [index, transposed, plain] :
-       {std::make_tuple(0u, map(k, m), map(m, k)),
-        std::make_tuple(1u, map(n, k), map(k, n))}) {
-    if (maps[index] != transposed)
-      continue;
-    OpOperand &operand = op->getOpOperand(index);
-    rewriter.modifyOpInPlace(op, [&] {
-      operand.set(transposeLastTwo(rewriter, op.getLoc(), operand.get(),
-                                   /*transposed=*/true));
-    });
-    maps[index] = plain;
-    changed = true;
-  }
-  if (changed)
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    });
+  std::optional<std::pair<bool, bool>> transposes =
+      wrapper::gemm::getProductTransposes(op.getIndexingMapsArray());
+  if (!transposes || (!transposes->first && !transposes->second))
+    return;
+  rewriter.modifyOpInPlace(op, [&] {
+    for (auto [index, transposed] : {std::make_pair(0u, transposes->first),
+                                     std::make_pair(1u, transposes->second)}) {
+      OpOperand &operand = op->getOpOperand(index);
+      if (transposed)
+        operand.set(wrapper::gemm::transposeLastTwo(rewriter, op.getLoc(),
+                                                    operand.get()));
+    }
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+        linalg::MatmulOp::getDefaultIndexingMaps(op.getContext())));
+  });
 }
 
 /// The batched product `op` (operands a, b, c with `batch` leading batch
@@ -370,8 +344,10 @@ struct WrapperSpecializeContractionsPass
       if (std::optional<wrapper::BatchedMatmul> product =
               wrapper::matchBatchedMatmul(op)) {
         rewriter.setInsertionPoint(op);
-        a = transposeLastTwo(rewriter, op.getLoc(), a, product->aTransposed);
-        b = transposeLastTwo(rewriter, op.getLoc(), b, product->bTransposed);
+        if (product->aTransposed)
+          a = wrapper::gemm::transposeLastTwo(rewriter, op.getLoc(), a);
+        if (product->bTransposed)
+          b = wrapper::gemm::transposeLastTwo(rewriter, op.getLoc(), b);
       }
       splitBatch(rewriter, op, a, b, op.getDpsInits()[0], dims, minParallelWork,
                  parallel);

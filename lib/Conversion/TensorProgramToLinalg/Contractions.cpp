@@ -73,21 +73,11 @@ struct ProductOperand {
 /// the linalg.transpose it lowers to): the transpose's input, marked
 /// transposed; else `value` itself.
 static ProductOperand readThroughTranspose(Value value) {
-  auto swapsLastTwo = [](ArrayRef<int64_t> permutation) {
-    int64_t rank = permutation.size();
-    if (rank < 2)
-      return false;
-    for (int64_t i = 0; i < rank - 2; ++i)
-      if (permutation[i] != i)
-        return false;
-    return permutation[rank - 2] == rank - 1 &&
-           permutation[rank - 1] == rank - 2;
-  };
   if (auto permute = value.getDefiningOp<tp::PermuteOp>()) {
-    if (swapsLastTwo(permute.getPermutation()))
+    if (tp::swapsLastTwoDims(permute.getPermutation()))
       return {permute.getInput(), true};
   } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
-    if (swapsLastTwo(transpose.getPermutation()))
+    if (tp::swapsLastTwoDims(transpose.getPermutation()))
       return {transpose.getInput(), true};
   }
   return {value, false};

@@ -252,9 +252,7 @@ struct ReshapeOfLastTwoTranspose : public OpRewritePattern<ReshapeOp> {
     int64_t rank = perm.size();
     RankedTensorType type = op.getType();
     int64_t resultRank = type.getRank();
-    if (rank < 3 || resultRank < 2 || perm[rank - 2] != rank - 1 ||
-        perm[rank - 1] != rank - 2 ||
-        !llvm::equal(perm.drop_back(2), llvm::seq<int64_t>(0, rank - 2)))
+    if (rank < 3 || resultRank < 2 || !swapsLastTwoDims(perm))
       return rewriter.notifyMatchFailure(
           op, "the permute does not swap only the last two dimensions");
     auto inputType = cast<RankedTensorType>(permute.getType());

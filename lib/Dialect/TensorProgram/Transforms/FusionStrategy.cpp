@@ -122,10 +122,7 @@ Operation *FusionGraph::getTransposedOperandUser(Operation *op) {
   auto permute = dyn_cast<PermuteOp>(op);
   if (!permute || !permute->hasOneUse())
     return nullptr;
-  ArrayRef<int64_t> perm = permute.getPermutation();
-  int64_t rank = perm.size();
-  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2 ||
-      !llvm::equal(perm.drop_back(2), llvm::seq<int64_t>(0, rank - 2)))
+  if (!swapsLastTwoDims(permute.getPermutation()))
     return nullptr;
   Operation *user = *permute->user_begin();
   if (!isa<MatmulOp, BatchMatmulOp>(user) || user->getBlock() != op->getBlock())

@@ -96,6 +96,15 @@ bool mayViewInput(Operation *op);
 /// it (mayViewInput), transitively; size computations (tensor.dim) do not
 /// read. The view ops themselves are included.
 void collectStorageReaders(Value value, SmallVectorImpl<Operation *> &readers);
+
+/// Whether `permutation` swaps the last two dimensions and keeps the others
+/// in place ([1, 0], [0, 2, 1], ...): a transpose a product reads in place.
+inline bool swapsLastTwoDims(ArrayRef<int64_t> permutation) {
+  int64_t rank = permutation.size();
+  return rank >= 2 && permutation[rank - 2] == rank - 1 &&
+         permutation[rank - 1] == rank - 2 &&
+         llvm::equal(permutation.drop_back(2), llvm::seq<int64_t>(0, rank - 2));
+}
 } // namespace tensor_program
 } // namespace mlir
 
