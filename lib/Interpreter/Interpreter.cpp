@@ -542,12 +542,15 @@ LogicalResult Interpreter::evaluate(Operation *op) {
         HostTensor out = get(c.getInput());
         int64_t dim = static_cast<int64_t>(c.getDim());
         Shape strides = stridesOf(out.shape);
+        // The running sums stay unrounded; each output is rounded to the
+        // element type (PyTorch accumulates bf16/f16 sums in float and
+        // rounds what it stores, as the lowerings do).
+        std::vector<double> sums = out.values;
         for (int64_t flat = 0; flat < out.numel(); ++flat) {
           Shape index = unflatten(flat, out.shape);
           if (index[dim] > 0)
-            out.values[flat] = roundToElementType(
-                out.values[flat] + out.values[flat - strides[dim]],
-                out.elementType);
+            sums[flat] += sums[flat - strides[dim]];
+          out.values[flat] = roundToElementType(sums[flat], out.elementType);
         }
         set(c.getResult(), std::move(out));
         return success();

@@ -287,7 +287,7 @@ addHostFrontend(OpPassManager &pm,
                 const FrontendOptionsMixin<Derived, Base> &options,
                 StringRef device = "",
                 function_ref<void(OpPassManager &)> addDebugPrinter = {},
-                bool atomicScatterAdd = false) {
+                bool parallelForms = false) {
   bool foldAndFuse = options.wrapperHost || device.empty();
   // Weights kept outside the IR text (dense_resource + a weights file).
   pm.addPass(tensor_program::createTensorProgramLoadWeightsPass());
@@ -328,7 +328,8 @@ addHostFrontend(OpPassManager &pm,
         tensor_program::createTensorProgramHoistCopyBacksPass());
     // Kernels plus a wrapper host graph.
     ConvertTensorProgramToWrapperPassOptions toWrapper;
-    toWrapper.atomicScatterAdd = atomicScatterAdd;
+    toWrapper.atomicScatterAdd = parallelForms;
+    toWrapper.parallelScans = parallelForms;
     pm.addPass(createConvertTensorProgramToWrapperPass(toWrapper));
     pm.addPass(createWrapperDedupeConstantsPass());
     WrapperBucketCollectivesPassOptions buckets;
@@ -352,7 +353,8 @@ addHostFrontend(OpPassManager &pm,
   // Functions that are not graphs (and, without the wrapper host, all of
   // them) are lowered to linalg as a whole.
   ConvertTensorProgramToLinalgPassOptions toLinalg;
-  toLinalg.atomicScatterAdd = atomicScatterAdd;
+  toLinalg.atomicScatterAdd = parallelForms;
+  toLinalg.parallelScans = parallelForms;
   pm.addPass(createConvertTensorProgramToLinalgPass(toLinalg));
 }
 
@@ -392,10 +394,10 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     return;
   // Kernels plus a host graph whose buffers live on the device (the same
   // front end as the CPU's), or each function to linalg as a whole.
-  // Scatters that add as parallel atomic adds (a sequential loop would be
-  // host code).
+  // Scatters that add as parallel atomic adds and scans in parallel steps
+  // (a sequential loop would be host code, a launch per iteration).
   addHostFrontend(pm, options, options.device, /*addDebugPrinter=*/{},
-                  /*atomicScatterAdd=*/true);
+                  /*parallelForms=*/true);
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       createWrapperFuseElementwiseKeepContractionsPass(

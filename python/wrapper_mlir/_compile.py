@@ -290,17 +290,24 @@ def _cuda_tensors(args, device, count, what):
     if len(args) != count:
         raise WrapperError(f"{what} takes {count} inputs, got {len(args)}")
     tensors = []
+    Tensor = torch.Tensor
     for i, value in enumerate(args):
-        tensor = torch.as_tensor(value, device=device)
-        if tensor.device.type != "cuda" or tensor.device.index != index:
-            raise WrapperError(
-                f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
-                f"{what} runs on one device")
+        # A tensor on the device already (the usual case, one call of the
+        # per-call path per input): taken as it is.
+        if type(value) is Tensor and value.get_device() == index:
+            tensor = value
+        else:
+            tensor = torch.as_tensor(value, device=device)
+            if tensor.device.type != "cuda" or tensor.device.index != index:
+                raise WrapperError(
+                    f"input #{i} is on {tensor.device}, input #0 on cuda:{index}; "
+                    f"{what} runs on one device")
         if tensor.dtype not in TORCH_DTYPE_CODES:
             raise WrapperError(f"input #{i}: unsupported dtype {tensor.dtype}")
         if tensor.dim() > _MAX_RANK:
             raise WrapperError(f"input #{i}: rank {tensor.dim()} above {_MAX_RANK}")
-        tensor = tensor.detach()
+        if tensor.requires_grad:
+            tensor = tensor.detach()
         tensors.append(tensor if tensor.is_contiguous() else tensor.contiguous())
     if index != bound:
         raise WrapperError(

@@ -104,13 +104,20 @@ def _run(imported, compiled, flat_args, check_frozen=True):
     reason = imported.stale(flat_args) if check_frozen else None
     if reason:
         raise WrapperError(f"{reason}; compile the model again")
-    device = _torch_device([flat_args[p] for p in imported.arguments
-                            if p != SEED and not is_size_position(p)])
-    if compiled.target != "cuda":
-        device = None
-    passed = [_seed(device) if p == SEED else
-              _size_carrier(flat_args, p[1], device) if is_size_position(p) else flat_args[p]
-              for p in imported.arguments]
+    plain = imported.plain_arguments
+    if plain is not None:
+        # The common case (a training graph's 100+ arguments each call):
+        # the caller's own values, in the program's order.
+        passed = [flat_args[p] for p in plain]
+    else:
+        device = _torch_device([flat_args[p] for p in imported.arguments
+                                if p != SEED and not is_size_position(p)])
+        if compiled.target != "cuda":
+            device = None
+        passed = [_seed(device) if p == SEED else
+                  _size_carrier(flat_args, p[1], device) if is_size_position(p)
+                  else flat_args[p]
+                  for p in imported.arguments]
     # CUDA tensors stay on the device (the model runs on them on PyTorch's
     # current stream); torch tensors in give torch tensors out.
     results = compiled._call_values(passed)

@@ -122,7 +122,15 @@ typedef struct Block {
   size_t size;     /* rounded */
   CUstream stream; /* the stream it was allocated for: its pool */
   int inUse;
+  size_t nextFree; /* index + 1 of the next free block of its list; 0: none */
 } Block;
+
+/* The free blocks of one size and stream: a list through Block.nextFree. */
+typedef struct FreeList {
+  size_t size; /* 0: an unused slot of the table */
+  CUstream stream;
+  size_t head; /* index + 1 of its first block; 0: empty */
+} FreeList;
 
 typedef struct Module {
   const void *image;
@@ -134,6 +142,14 @@ typedef struct Function {
   char *name;
   CUfunction function;
 } Function;
+
+/* A function found by the name pointer a call site passed (compiled code
+ * passes the same constant string at every launch). */
+typedef struct FunctionSlot {
+  CUmodule module; /* NULL: an unused slot */
+  const char *key;
+  size_t index; /* into `functions` */
+} FunctionSlot;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int initialized;        /* 1: ready; -1: failed (message below) */
@@ -150,10 +166,19 @@ static __thread int threadHasStream;
 static __thread CUstream threadStream;
 static Block *blocks;
 static size_t blockCount, blockCapacity;
+/* The cache's index, so that an allocation or a free costs the same with
+ * thousands of blocks as with ten: open-addressing tables of `slotCount`
+ * (a power of two, at least twice the blocks and the lists) slots, rebuilt
+ * from `blocks` when they fill up or `blocks` is compacted. */
+static size_t *addressSlots; /* index + 1 of the block at an address */
+static FreeList *freeLists;  /* by size and stream */
+static size_t slotCount, listCount;
 static Module *modules;
 static size_t moduleCount, moduleCapacity;
 static Function *functions;
 static size_t functionCount, functionCapacity;
+static FunctionSlot *functionSlots;
+static size_t functionSlotCount, functionSlotsUsed; /* a power of two */
 static wrapper_cuda_stats stats;
 /* The most stats.bytes_in_use has been since the last reset. */
 static uint64_t peakBytesInUse;
@@ -366,6 +391,95 @@ static size_t roundSize(size_t bytes) {
   return (bytes + step - 1) / step * step;
 }
 
+/* A 64-bit finalizer (MurmurHash3's): addresses and sizes are multiples of
+ * 512, so their low bits alone would collide. */
+static size_t mix(uint64_t key) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdULL;
+  key ^= key >> 33;
+  key *= 0xc4ceb9fe1a85ec53ULL;
+  key ^= key >> 33;
+  return (size_t)key;
+}
+
+/* The address table's slot of `ptr`: the one holding its block, else the
+ * empty one where it would go. The tables exist (slotCount > 0). */
+static size_t *addressSlot(CUdeviceptr ptr) {
+  size_t mask = slotCount - 1;
+  for (size_t s = mix(ptr) & mask;; s = (s + 1) & mask)
+    if (!addressSlots[s] || blocks[addressSlots[s] - 1].ptr == ptr)
+      return &addressSlots[s];
+}
+
+/* The free list of `size` on `stream`, made (empty) when there is none. */
+static FreeList *freeListOf(size_t size, CUstream stream) {
+  size_t mask = slotCount - 1;
+  for (size_t s = mix(size ^ mix((uintptr_t)stream)) & mask;;
+       s = (s + 1) & mask) {
+    FreeList *list = &freeLists[s];
+    if (list->size == size && list->stream == stream)
+      return list;
+    if (!list->size) {
+      list->size = size;
+      list->stream = stream;
+      ++listCount;
+      return list;
+    }
+  }
+}
+
+static void pushFree(size_t index) {
+  FreeList *list = freeListOf(blocks[index].size, blocks[index].stream);
+  blocks[index].nextFree = list->head;
+  list->head = index + 1;
+}
+
+/* Rebuilds the tables from `blocks` for at least `wanted` blocks and lists;
+ * 0 when out of host memory (the old tables are kept). */
+static int rebuildIndex(size_t wanted) {
+  size_t count = 64;
+  while (count < 2 * wanted)
+    count *= 2;
+  size_t *slots = calloc(count, sizeof *slots);
+  FreeList *lists = calloc(count, sizeof *lists);
+  if (!slots || !lists) {
+    free(slots);
+    free(lists);
+    return 0;
+  }
+  free(addressSlots);
+  free(freeLists);
+  addressSlots = slots;
+  freeLists = lists;
+  slotCount = count;
+  listCount = 0;
+  /* Backwards, so that each list hands out its lowest block first. */
+  for (size_t i = blockCount; i-- > 0;) {
+    *addressSlot(blocks[i].ptr) = i + 1;
+    if (!blocks[i].inUse)
+      pushFree(i);
+  }
+  return 1;
+}
+
+/* The index of the block at `ptr`, or blockCount when there is none. */
+static size_t findBlock(CUdeviceptr ptr) {
+  if (!slotCount) /* the tables could not be rebuilt after a compaction */
+    for (size_t i = 0; i < blockCount; ++i)
+      if (blocks[i].ptr == ptr)
+        return i;
+  size_t index = slotCount ? *addressSlot(ptr) : 0;
+  return index ? index - 1 : blockCount;
+}
+
+/* Marks the block `index` free and gives it back to its list. */
+static void releaseBlock(size_t index) {
+  blocks[index].inUse = 0;
+  stats.bytes_in_use -= blocks[index].size;
+  if (slotCount)
+    pushFree(index);
+}
+
 wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
   if (!out)
     return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
@@ -380,17 +494,22 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
     pthread_mutex_unlock(&lock);
     return WRAPPER_OK;
   }
+  /* Room for one more block and one more list. */
+  if (status == WRAPPER_OK &&
+      (2 * (blockCount + 1) > slotCount || 2 * (listCount + 1) > slotCount) &&
+      !rebuildIndex(blockCount + listCount + 1))
+    status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
+                                  "wrapper_cuda_alloc: no host memory");
   if (status == WRAPPER_OK) {
     ++stats.allocations;
     CUstream pool = currentStream();
     Block *found = NULL;
-    for (size_t i = 0; i < blockCount; ++i)
-      if (!blocks[i].inUse && blocks[i].size == size &&
-          blocks[i].stream == pool) {
-        found = &blocks[i];
-        ++stats.cache_hits;
-        break;
-      }
+    FreeList *list = freeListOf(size, pool);
+    if (list->head) {
+      found = &blocks[list->head - 1];
+      list->head = found->nextFree;
+      ++stats.cache_hits;
+    }
     if (!found) {
       CUdeviceptr ptr = 0;
       CUresult result = CU_WORK(cu.cuMemAlloc(&ptr, size));
@@ -402,10 +521,12 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
         status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                       "wrapper_cuda_alloc: no host memory");
       } else {
-        found = &blocks[blockCount++];
+        found = &blocks[blockCount];
         found->ptr = ptr;
         found->size = size;
         found->stream = pool;
+        found->nextFree = 0;
+        *addressSlot(ptr) = ++blockCount;
         stats.bytes_reserved += size;
       }
     }
@@ -416,8 +537,7 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
         peakBytesInUse = stats.bytes_in_use;
       *out = (void *)(uintptr_t)found->ptr;
       if (capturePool && !wrapper_cuda_pool_add(capturePool, *out, size)) {
-        found->inUse = 0;
-        stats.bytes_in_use -= size;
+        releaseBlock((size_t)(found - blocks));
         *out = NULL;
         status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                       "wrapper_cuda_alloc: no host memory");
@@ -438,11 +558,8 @@ wrapper_status wrapper_cuda_free(void *ptr) {
     pthread_mutex_unlock(&lock);
     return WRAPPER_OK;
   }
-  size_t i = 0;
-  while (i < blockCount && (blocks[i].ptr != (CUdeviceptr)(uintptr_t)ptr ||
-                            !blocks[i].inUse))
-    ++i;
-  if (i == blockCount) {
+  size_t i = findBlock((CUdeviceptr)(uintptr_t)ptr);
+  if (i == blockCount || !blocks[i].inUse) {
     status = wrapper_report_error(
         WRAPPER_ERROR_INVALID_ARGUMENT,
         "wrapper_cuda_free: %p is not a live block of wrapper_cuda_alloc", ptr);
@@ -454,8 +571,7 @@ wrapper_status wrapper_cuda_free(void *ptr) {
       status = wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                     "wrapper_cuda_free: no host memory");
   } else {
-    blocks[i].inUse = 0;
-    stats.bytes_in_use -= blocks[i].size;
+    releaseBlock(i);
   }
   pthread_mutex_unlock(&lock);
   return status;
@@ -476,6 +592,14 @@ wrapper_status wrapper_cuda_empty_cache(void) {
     stats.bytes_reserved -= blocks[i].size;
   }
   blockCount = kept;
+  /* Indices moved: the tables again (or none: findBlock scans). */
+  if (!rebuildIndex(blockCount + 1)) {
+    free(addressSlots);
+    free(freeLists);
+    addressSlots = NULL;
+    freeLists = NULL;
+    slotCount = listCount = 0;
+  }
   pthread_mutex_unlock(&lock);
   return status;
 }
@@ -678,6 +802,43 @@ wrapper_status wrapper_cuda_module(const void *image, void **out) {
   return status;
 }
 
+/* The slot of (module, key) in functionSlots: the one holding it, else the
+ * empty one where it would go. functionSlotCount > 0. */
+static FunctionSlot *functionSlot(CUmodule module, const char *key) {
+  size_t mask = functionSlotCount - 1;
+  for (size_t s = mix((uintptr_t)key ^ mix((uintptr_t)module)) & mask;;
+       s = (s + 1) & mask) {
+    FunctionSlot *slot = &functionSlots[s];
+    if (!slot->module || (slot->module == module && slot->key == key))
+      return slot;
+  }
+}
+
+/* Remembers that `key` (a name) of `module` is functions[index]; a cache
+ * only, so running out of host memory just leaves it out. */
+static void rememberFunction(CUmodule module, const char *key, size_t index) {
+  if (2 * (functionSlotsUsed + 1) > functionSlotCount) {
+    size_t count = functionSlotCount ? 2 * functionSlotCount : 64;
+    FunctionSlot *slots = calloc(count, sizeof *slots);
+    if (!slots)
+      return;
+    FunctionSlot *old = functionSlots;
+    size_t oldCount = functionSlotCount;
+    functionSlots = slots;
+    functionSlotCount = count;
+    for (size_t s = 0; s < oldCount; ++s)
+      if (old[s].module)
+        *functionSlot(old[s].module, old[s].key) = old[s];
+    free(old);
+  }
+  FunctionSlot *slot = functionSlot(module, key);
+  if (!slot->module)
+    ++functionSlotsUsed;
+  slot->module = module;
+  slot->key = key;
+  slot->index = index;
+}
+
 wrapper_status wrapper_cuda_function(void *module, const char *name,
                                      void **out) {
   if (!module || !name || !out)
@@ -687,11 +848,23 @@ wrapper_status wrapper_cuda_function(void *module, const char *name,
   pthread_mutex_lock(&lock);
   wrapper_status status = WRAPPER_OK;
   *out = NULL;
-  for (size_t i = 0; i < functionCount; ++i)
+  /* Compiled code asks before every launch, with the call site's constant
+   * name: found by that pointer first (the name compared, in case a
+   * library unloaded left its address to another). */
+  if (functionSlotCount) {
+    FunctionSlot *slot = functionSlot((CUmodule)module, name);
+    if (slot->module && strcmp(functions[slot->index].name, name) == 0) {
+      *out = functions[slot->index].function;
+      pthread_mutex_unlock(&lock);
+      return WRAPPER_OK;
+    }
+  }
+  size_t index = functionCount;
+  for (size_t i = 0; i < functionCount && index == functionCount; ++i)
     if (functions[i].module == (CUmodule)module &&
         strcmp(functions[i].name, name) == 0)
-      *out = functions[i].function;
-  if (!*out) {
+      index = i;
+  if (index == functionCount) {
     CUfunction function;
     CUresult result = cu.cuModuleGetFunction(&function, (CUmodule)module, name);
     char *copy = result == 0 ? strdup(name) : NULL;
@@ -707,8 +880,11 @@ wrapper_status wrapper_cuda_function(void *module, const char *name,
       functions[functionCount].name = copy;
       functions[functionCount++].function = function;
       ++stats.function_lookups;
-      *out = function;
     }
+  }
+  if (status == WRAPPER_OK) {
+    *out = functions[index].function;
+    rememberFunction((CUmodule)module, name, index);
   }
   pthread_mutex_unlock(&lock);
   return status;
@@ -822,13 +998,11 @@ wrapper_status wrapper_cuda_graph_begin_in(wrapper_cuda_graph_pool *pool) {
 /* Gives the blocks in `ptrs` back to the cache. Called with the lock
  * held. */
 static void releaseHeld(const CUdeviceptr *ptrs, size_t count) {
-  for (size_t h = 0; h < count; ++h)
-    for (size_t i = 0; i < blockCount; ++i)
-      if (blocks[i].ptr == ptrs[h] && blocks[i].inUse) {
-        blocks[i].inUse = 0;
-        stats.bytes_in_use -= blocks[i].size;
-        break;
-      }
+  for (size_t h = 0; h < count; ++h) {
+    size_t i = findBlock(ptrs[h]);
+    if (i < blockCount && blocks[i].inUse)
+      releaseBlock(i);
+  }
 }
 
 wrapper_status wrapper_cuda_graph_end(wrapper_cuda_graph **out) {

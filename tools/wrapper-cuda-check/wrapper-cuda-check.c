@@ -346,6 +346,74 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   return 0;
 }
 
+/* The caching allocator's index under load: thousands of live blocks of
+ * a few sizes, freed in a scrambled order and taken again, every pointer
+ * distinct among the live ones, the bytes in use back where they were;
+ * then the function cache found by another pointer to the same name. */
+static int checkManyBlocks(void *module, void *function) {
+  enum { COUNT = 3000 };
+  static void *live[COUNT];
+  wrapper_cuda_stats before, after;
+  wrapper_cuda_get_stats(&before);
+  for (int i = 0; i < COUNT; ++i)
+    CHECK(wrapper_cuda_alloc((size_t)(1 + i % 7) * 1000, &live[i]));
+  int distinct = 1;
+  for (int round = 0; round < 3; ++round) {
+    /* Free every other block in a scrambled order (i * 7 mod COUNT visits
+     * each index once: 7 is prime to COUNT), then take them again. */
+    for (int j = 0; j < COUNT; ++j) {
+      int i = (j * 7) % COUNT;
+      if ((i + round) % 2 == 0)
+        CHECK(wrapper_cuda_free(live[i]));
+    }
+    for (int j = 0; j < COUNT; ++j) {
+      int i = (j * 7) % COUNT;
+      if ((i + round) % 2 == 0)
+        CHECK(wrapper_cuda_alloc((size_t)(1 + i % 7) * 1000, &live[i]));
+    }
+  }
+  /* Distinct live pointers: sorted, no two equal. */
+  static uintptr_t sorted[COUNT];
+  for (int i = 0; i < COUNT; ++i)
+    sorted[i] = (uintptr_t)live[i];
+  for (int i = 1; i < COUNT; ++i)
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; --j) {
+      uintptr_t t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  for (int i = 1; i < COUNT; ++i)
+    distinct &= sorted[i] != sorted[i - 1];
+  wrapper_cuda_get_stats(&after);
+  /* Every block taken again came from the cache (blocks freed before this
+   * check may serve some of the first allocations too). */
+  unsigned long long hits = after.cache_hits - before.cache_hits;
+  unsigned long long made = after.allocations - before.allocations - hits;
+  printf("many blocks: live pointers distinct %d, all taken again from the "
+         "cache %d, new blocks at most %d: %d\n",
+         distinct, hits >= 3 * COUNT / 2, COUNT, made <= COUNT);
+  wrapper_status s = wrapper_cuda_free(live[0]);
+  CHECK(s);
+  s = wrapper_cuda_free(live[0]);
+  printf("many blocks: double free: %s\n", wrapper_status_name(s));
+  for (int i = 1; i < COUNT; ++i)
+    CHECK(wrapper_cuda_free(live[i]));
+  wrapper_cuda_get_stats(&after);
+  printf("many blocks: in use back to before: %d\n",
+         after.bytes_in_use == before.bytes_in_use);
+  /* The function by a copy of its name (another pointer). */
+  char name[] = "axpy";
+  void *found = NULL;
+  CHECK(wrapper_cuda_function(module, name, &found));
+  wrapper_cuda_stats lookups;
+  wrapper_cuda_get_stats(&lookups);
+  printf(
+      "function by another name pointer: %d, lookups +%llu\n",
+      found == function,
+      (unsigned long long)(lookups.function_lookups - after.function_lookups));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--expect-unavailable") == 0)
     return unavailable();
@@ -419,6 +487,9 @@ int main(int argc, char **argv) {
          (unsigned long long)after.modules_loaded,
          (unsigned long long)after.function_lookups,
          (unsigned long long)after.launches);
+
+  if (checkManyBlocks(module, function))
+    return 1;
 
   /* Products through cuBLAS. */
   int blas = wrapper_cuda_blas_available();

@@ -62,6 +62,10 @@ def ConvertTensorProgramToLinalgPass
            "bufferization, which writes them as a parallel loop of atomic "
            "adds (the CUDA pipeline sets it: a sequential loop nest would be "
            "host code there)">,
+    Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
+           "cumsum as ceil(log2 n) parallel steps (Hillis-Steele) instead of "
+           "a loop over the scanned dimension (the CUDA pipeline sets it: "
+           "each iteration of that loop would be a kernel launch)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -119,6 +123,9 @@ def ConvertTensorProgramToWrapperPass
     Option<"atomicScatterAdd", "atomic-scatter-add", "bool", /*default=*/"false",
            "Kernel bodies: keep scatters that add for bufferization's atomic "
            "form (convert-tensor-program-to-linalg's option of that name)">,
+    Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
+           "Kernel bodies: cumsum in parallel steps "
+           "(convert-tensor-program-to-linalg's option of that name)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -503,10 +504,131 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
     return success();
   }
 };
+
+/// cumsum in ceil(log2 n) parallel steps (Hillis and Steele's scan): step
+/// k adds to each position the running sum 2^k places before it, every
+/// position at once. For targets where each step of LowerCumsum's loop is
+/// a kernel launch (CUDA: a scan over 128 positions was 256 launches); the
+/// work grows to n log n, the launches to log n. Sums are associated
+/// differently from the sequential loop (floating-point results may differ
+/// in the last bits; integers are exact).
+struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tp::CumsumOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type compute = getComputeType(element);
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
+    auto accType = RankedTensorType::get(type.getShape(), compute);
+    SmallVector<Value> dynamic = dynamicOf(type, sizes);
+    Value acc = compute == element
+                    ? input
+                    : mapElements(rewriter, loc, input, accType,
+                                  [&](OpBuilder &b, Location l, Value v) {
+                                    return convertScalar(b, l, v, compute);
+                                  });
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    // One step: previous[i] + (i >= shift ? previous[i - shift] : 0) along
+    // `dim`, into `into`.
+    auto step = [&](OpBuilder &b, Location l, Value previous, Value into,
+                    Value shift) {
+      return linalg::GenericOp::create(
+                 b, l, accType, ValueRange{previous}, into,
+                 ArrayRef<AffineMap>{identity, identity}, iterators,
+                 [&](OpBuilder &ib, Location il, ValueRange args) {
+                   SmallVector<Value> coords;
+                   for (int64_t d = 0; d < rank; ++d)
+                     coords.push_back(linalg::IndexOp::create(ib, il, d));
+                   Value position = coords[dim];
+                   Value zero = arith::ConstantIndexOp::create(ib, il, 0);
+                   Value inRange = arith::CmpIOp::create(
+                       ib, il, arith::CmpIPredicate::sge, position, shift);
+                   coords[dim] = arith::MaxSIOp::create(
+                       ib, il, arith::SubIOp::create(ib, il, position, shift),
+                       zero);
+                   Value before =
+                       tensor::ExtractOp::create(ib, il, previous, coords);
+                   Value addend = arith::SelectOp::create(
+                       ib, il, inRange, before,
+                       scalarConstant(ib, il, compute, 0));
+                   Value sum =
+                       isa<FloatType>(compute)
+                           ? arith::AddFOp::create(ib, il, args[0], addend)
+                                 .getResult()
+                           : arith::AddIOp::create(ib, il, args[0], addend)
+                                 .getResult();
+                   linalg::YieldOp::create(ib, il, sum);
+                 })
+          .getResult(0);
+    };
+    int64_t n = type.getDimSize(dim);
+    if (!ShapedType::isDynamic(n)) {
+      // Static: the steps unrolled (shift 1, 2, 4, ... below n).
+      for (int64_t shift = 1; shift < n; shift *= 2)
+        acc = step(rewriter, loc, acc,
+                   createEmpty(rewriter, loc, accType, dynamic),
+                   arith::ConstantIndexOp::create(rewriter, loc, shift));
+    } else {
+      // Dynamic: a loop of bitwidth(n - 1) steps, shift 1 << k. Each step's
+      // sums go back into the running ones (an insert_slice of the whole
+      // tensor), so that the loop's value stays one buffer: bufferization
+      // wants the yielded value equivalent to the iteration argument.
+      Value size = tensor::DimOp::create(rewriter, loc, input, dim);
+      Type i64 = rewriter.getI64Type();
+      Value size64 = arith::IndexCastOp::create(rewriter, loc, i64, size);
+      Value one64 = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+      Value zero64 = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+      Value last = arith::MaxSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, size64, one64),
+          zero64);
+      Value bits = arith::SubIOp::create(
+          rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, i64, 64),
+          math::CountLeadingZerosOp::create(rewriter, loc, last));
+      Value steps = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), bits);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, steps, one, ValueRange{acc},
+          [&](OpBuilder &b, Location l, Value k, ValueRange iterArgs) {
+            Value shift = arith::ShLIOp::create(b, l, one, k);
+            Value sums = step(b, l, iterArgs[0],
+                              createEmpty(b, l, accType, dynamic), shift);
+            SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+            SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+            scf::YieldOp::create(
+                b, l,
+                tensor::InsertSliceOp::create(b, l, sums, iterArgs[0], offsets,
+                                              sizes, strides)
+                    .getResult());
+          });
+      acc = loop.getResult(0);
+    }
+    if (compute != element)
+      acc = mapElements(rewriter, loc, acc, type,
+                        [&](OpBuilder &b, Location l, Value v) {
+                          return convertScalar(b, l, v, element);
+                        });
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
 } // namespace
 
-void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns) {
+void tp_to_linalg::populateIndexingPatterns(RewritePatternSet &patterns,
+                                            bool parallelScans) {
   patterns.add<LowerIota, LowerUniform, LowerFromIndex, LowerTake, LowerGather,
-               LowerDynamicSlice, LowerSliceScatter, LowerCumsum, LowerScatter>(
+               LowerDynamicSlice, LowerSliceScatter, LowerScatter>(
       patterns.getContext());
+  if (parallelScans)
+    patterns.add<LowerCumsumInSteps>(patterns.getContext());
+  else
+    patterns.add<LowerCumsum>(patterns.getContext());
 }

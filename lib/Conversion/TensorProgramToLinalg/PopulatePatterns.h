@@ -23,7 +23,9 @@ void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateReductionPatterns(RewritePatternSet &patterns);
 void populateLayoutPatterns(RewritePatternSet &patterns);
 void populateContractionPatterns(RewritePatternSet &patterns);
-void populateIndexingPatterns(RewritePatternSet &patterns);
+/// With `parallelScans`, cumsum as log2(n) parallel steps instead of a loop
+/// over the scanned dimension (populateTensorProgramToLinalgPatterns).
+void populateIndexingPatterns(RewritePatternSet &patterns, bool parallelScans);
 void populateConvolutionPatterns(RewritePatternSet &patterns);
 
 /// The type arithmetic on `element` is done in: f32 for f16 and bf16 (and

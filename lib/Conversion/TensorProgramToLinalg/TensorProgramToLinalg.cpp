@@ -134,7 +134,7 @@ struct ConvertTensorProgramToLinalgPass
 
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    populateTensorProgramToLinalgPatterns(patterns);
+    populateTensorProgramToLinalgPatterns(patterns, parallelScans);
     ConversionTarget target(*context);
     configureTensorProgramToLinalgTarget(target, atomicScatterAdd);
     if (failed(applyPartialConversion(getOperation(), target,
@@ -155,7 +155,7 @@ void mlir::wrapper::configureTensorProgramToLinalgTarget(
 }
 
 void mlir::wrapper::populateTensorProgramToLinalgPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool parallelScans) {
   tp::populateDecomposePatterns(patterns);
   patterns.add<InlineFused, LowerEmptyResults, DropEmptySliceScatter,
                DropEmptyConcatInputs>(patterns.getContext());
@@ -163,6 +163,6 @@ void mlir::wrapper::populateTensorProgramToLinalgPatterns(
   tp_to_linalg::populateReductionPatterns(patterns);
   tp_to_linalg::populateLayoutPatterns(patterns);
   tp_to_linalg::populateContractionPatterns(patterns);
-  tp_to_linalg::populateIndexingPatterns(patterns);
+  tp_to_linalg::populateIndexingPatterns(patterns, parallelScans);
   tp_to_linalg::populateConvolutionPatterns(patterns);
 }

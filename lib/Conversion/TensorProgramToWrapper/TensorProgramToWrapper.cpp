@@ -745,7 +745,7 @@ struct ConvertTensorProgramToWrapperPass
     }
     // Kernel bodies: tensor_program to linalg on tensors.
     RewritePatternSet patterns(&getContext());
-    populateTensorProgramToLinalgPatterns(patterns);
+    populateTensorProgramToLinalgPatterns(patterns, parallelScans);
     FrozenRewritePatternSet frozen(std::move(patterns));
     ConversionTarget target(getContext());
     configureTensorProgramToLinalgTarget(target, atomicScatterAdd);

@@ -99,6 +99,12 @@ class ImportedProgram:
         # [(caller argument position, result index)]: the graph mutates
         # that input (copy_); the runner copies the result back into it.
         self.mutations = list(mutations)
+        # The caller positions when every argument is one of the caller's
+        # (no seed, no size carrier): the per-call path then just picks
+        # them. Else None.
+        self.plain_arguments = (
+            None if any(p == SEED or is_size_position(p) for p in arguments)
+            else tuple(arguments))
 
     def stale(self, args):
         """Why the frozen weights no longer match the arguments (a weight

@@ -20,8 +20,12 @@ class Value;
 
 namespace wrapper {
 /// Adds the patterns lowering tensor_program ops (but extern and copy_back)
-/// to linalg, tensor, arith and math on tensors.
-void populateTensorProgramToLinalgPatterns(RewritePatternSet &patterns);
+/// to linalg, tensor, arith and math on tensors. With `parallelScans`,
+/// cumsum becomes ceil(log2 n) parallel steps instead of a sequential loop
+/// over the scanned dimension (for targets where each iteration of that
+/// loop would be a kernel launch).
+void populateTensorProgramToLinalgPatterns(RewritePatternSet &patterns,
+                                           bool parallelScans = false);
 
 /// Whether `op` (a tensor_program.scatter) adds with atomics when
 /// convert-tensor-program-to-linalg runs with atomic-scatter-add: a scatter
