@@ -456,6 +456,9 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
       createWrapperInterchangeReductionsInnermostPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAScalarKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Adjacent loop nests over the same space (a reduction's zero fill and
+  // the reduction, independent elementwise ops) as one: one launch.
+  pm.addNestedPass<func::FuncOp>(createParallelLoopFusionPass());
   // The block size of each loop nest, chosen once and recorded on it, then
   // the tiling that reads it.
   pm.addNestedPass<func::FuncOp>(createWrapperCUDASelectBlockSizesPass(

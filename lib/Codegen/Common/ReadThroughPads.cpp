@@ -247,12 +247,72 @@ struct InputsAsExtracts : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether `use` reads its value element by element, so that the pad above
+/// is never built: an input of an elementwise generic (InputsAsExtracts), a
+/// tensor.extract (ExtractThrough), or a look-through op whose own users
+/// all do.
+bool readsElements(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  if (isa<tensor::ExtractOp>(owner))
+    return true;
+  if (auto generic = dyn_cast<linalg::GenericOp>(owner))
+    return generic.hasPureTensorSemantics() &&
+           generic.getNumParallelLoops() == generic.getNumLoops() &&
+           generic.isDpsInput(&use);
+  if (isLookThrough(owner) && use.getOperandNumber() == 0)
+    return llvm::all_of(owner->getResult(0).getUses(),
+                        [](OpOperand &next) { return readsElements(next); });
+  return false;
+}
+
+/// A pad that other ops read whole (a product, a reduction, an insert, the
+/// function's result) would be a buffer filled with the padding value and a
+/// copy of the source into it: two kernels on a GPU, writing the padded
+/// size twice. Those uses read an identity generic over the pad instead,
+/// which InputsAsExtracts and ExtractThrough turn into one pass that reads
+/// the source where it is and selects the padding value elsewhere.
+/// Readers of elements keep reading the pad (through it, themselves).
+struct PadAsOneGeneric : public OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    if (!isLookThrough(pad))
+      return failure();
+    SmallVector<OpOperand *> whole;
+    for (OpOperand &use : pad.getResult().getUses())
+      if (!readsElements(use))
+        whole.push_back(&use);
+    if (whole.empty())
+      return failure();
+    Location loc = pad.getLoc();
+    RankedTensorType type = pad.getResultType();
+    rewriter.setInsertionPointAfter(pad);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto copy = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{pad.getResult()}, ValueRange{empty},
+        ArrayRef<AffineMap>{identity, identity}, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rewriter.replaceUsesWithIf(
+        pad.getResult(), copy.getResult(0),
+        [&](OpOperand &use) { return llvm::is_contained(whole, &use); });
+    return success();
+  }
+};
+
 struct ReadThroughPadsPass
     : public wrapper::impl::WrapperReadThroughPadsPassBase<
           ReadThroughPadsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<InputsAsExtracts, ExtractThrough>(&getContext());
+    patterns.add<PadAsOneGeneric, InputsAsExtracts, ExtractThrough>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

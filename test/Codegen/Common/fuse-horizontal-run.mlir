@@ -96,6 +96,28 @@ func.func @strided(%x: tensor<3x2x4xf32>) -> tensor<2x2xf32> {
   return %r : tensor<2x2xf32>
 }
 
+// A pad read whole (by a row sum, and returned): one generic after the
+// passes instead of a fill and a copy. r = row sums of p, p = x padded
+// with one row of 1.5 above and below.
+func.func @padded(%x: tensor<2x3xf32>) -> (tensor<4xf32>, tensor<4x3xf32>) {
+  %fill = arith.constant 1.5 : f32
+  %p = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %fill : f32
+  } : tensor<2x3xf32> to tensor<4x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<4x3xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r, %p : tensor<4xf32>, tensor<4x3xf32>
+}
+
 func.func @main() {
   %x = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0, 10.0, 11.0]]> : tensor<2x6xf32>
   %m = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
@@ -138,5 +160,18 @@ func.func @main() {
   // CHECK: [-8,   -11],
   // CHECK-NEXT: [-4,   -7]]
   call @printMemrefF32(%u3) : (memref<*xf32>) -> ()
+  %px = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %pr, %pp = call @padded(%px) : (tensor<2x3xf32>) -> (tensor<4xf32>, tensor<4x3xf32>)
+  %bpr = bufferization.to_buffer %pr : tensor<4xf32> to memref<4xf32>
+  %upr = memref.cast %bpr : memref<4xf32> to memref<*xf32>
+  // CHECK: [4.5,  6,  15,  4.5]
+  call @printMemrefF32(%upr) : (memref<*xf32>) -> ()
+  %bpp = bufferization.to_buffer %pp : tensor<4x3xf32> to memref<4x3xf32>
+  %upp = memref.cast %bpp : memref<4x3xf32> to memref<*xf32>
+  // CHECK: [1.5,   1.5,   1.5],
+  // CHECK-NEXT: [1,   2,   3],
+  // CHECK-NEXT: [4,   5,   6],
+  // CHECK-NEXT: [1.5,   1.5,   1.5]]
+  call @printMemrefF32(%upp) : (memref<*xf32>) -> ()
   return
 }

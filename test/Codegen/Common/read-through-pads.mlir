@@ -73,17 +73,16 @@ func.func @slice_of_collapse(%x: tensor<2x3x4xf32>) -> tensor<3x2xf32> {
 #red = affine_map<(d0, d1) -> (d0)>
 
 // Left alone: views with no pad or transpose underneath (already free), a
-// pad whose value depends on the index, a dynamic shape, and the inputs of
-// a reduction.
+// pad whose value depends on the index and a dynamic shape.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: tensor.collapse_shape
 // CHECK: tensor.pad
 // CHECK: tensor.pad
-// CHECK: tensor.pad
+// CHECK-NOT: tensor.pad
 // CHECK-NOT: tensor.extract
 // CHECK: return
-func.func @left_alone(%x: tensor<2x3x4xf32>, %d: tensor<?x4xf32>, %acc: tensor<7xf32>)
-    -> (tensor<6x4xf32>, tensor<7x4xf32>, tensor<?x4xf32>, tensor<7xf32>) {
+func.func @left_alone(%x: tensor<2x3x4xf32>, %d: tensor<?x4xf32>)
+    -> (tensor<6x4xf32>, tensor<7x4xf32>, tensor<?x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
   %e0 = tensor.empty() : tensor<6x4xf32>
@@ -119,17 +118,54 @@ func.func @left_alone(%x: tensor<2x3x4xf32>, %d: tensor<?x4xf32>, %acc: tensor<7
     %n = arith.negf %a : f32
     linalg.yield %n : f32
   } -> tensor<?x4xf32>
-  %p3 = tensor.pad %c low[1, 0] high[0, 0] {
+  return %r0, %r1, %r2 : tensor<6x4xf32>, tensor<7x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+
+// A pad read whole (by a reduction, a product, through a slice by a
+// product, and returned) would be a buffer filled with zeros and a copy
+// into it: two kernels on a GPU. It is one generic instead, reading the
+// source where it is and selecting the padding value elsewhere; the
+// elementwise reader still reads through the pad itself.
+// CHECK-LABEL: func.func @read_whole
+// CHECK-SAME: (%[[X:.+]]: tensor<6x4xf32>,
+// CHECK-NOT: tensor.pad
+// CHECK: %[[P:.+]] = linalg.generic
+// CHECK: tensor.extract %[[X]]
+// CHECK: arith.select
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]{{.*}} ins(%[[P]] :
+// CHECK: %[[S:.+]] = tensor.extract_slice %[[P]]
+// CHECK: linalg.matmul ins(%[[S]],
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[X]]
+// CHECK: return {{.*}}%[[P]]
+func.func @read_whole(%x: tensor<6x4xf32>, %acc: tensor<7xf32>, %w: tensor<4x3xf32>, %mm: tensor<6x3xf32>)
+    -> (tensor<7xf32>, tensor<6x3xf32>, tensor<7x4xf32>, tensor<7x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[1, 0] high[0, 0] {
   ^bb0(%i: index, %j: index):
     tensor.yield %zero : f32
   } : tensor<6x4xf32> to tensor<7x4xf32>
-  %r3 = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
-      ins(%p3 : tensor<7x4xf32>) outs(%acc : tensor<7xf32>) {
+  %r = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<7x4xf32>) outs(%acc : tensor<7xf32>) {
   ^bb0(%a: f32, %o: f32):
     %s = arith.addf %a, %o : f32
     linalg.yield %s : f32
   } -> tensor<7xf32>
-  return %r0, %r1, %r2, %r3 : tensor<6x4xf32>, tensor<7x4xf32>, tensor<?x4xf32>, tensor<7xf32>
+  %s = tensor.extract_slice %p[0, 0] [6, 4] [1, 1] : tensor<7x4xf32> to tensor<6x4xf32>
+  %m = linalg.matmul ins(%s, %w : tensor<6x4xf32>, tensor<4x3xf32>) outs(%mm : tensor<6x3xf32>) -> tensor<6x3xf32>
+  %e = tensor.empty() : tensor<7x4xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<7x4xf32>) outs(%e : tensor<7x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.negf %a : f32
+    linalg.yield %v : f32
+  } -> tensor<7x4xf32>
+  return %r, %m, %n, %p : tensor<7xf32>, tensor<6x3xf32>, tensor<7x4xf32>, tensor<7x4xf32>
 }
 
 // -----

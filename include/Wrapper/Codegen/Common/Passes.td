@@ -196,6 +196,14 @@ def WrapperReadThroughPadsPass
       comparison per padded dimension; element 0 is read there and
       dropped).
 
+    - gives a pad (static shapes, constant padding value) that some op
+      reads whole (a product, a reduction, an insert, the function's
+      result; directly or through views) an identity generic over it for
+      those readers, which the two rewrites above turn into one pass that
+      reads the source where it is and selects the padding value
+      elsewhere: one kernel instead of a fill and a copy. Readers of
+      elements keep reading through the pad.
+
     Pads and transposes left without users are erased. Reads through views
     that hold no pad or transpose stay indexing-map reads.
 
