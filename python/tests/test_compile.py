@@ -233,6 +233,34 @@ def test_dynamic_sizes_must_agree():
         model(np.ones((1, 8), np.float32), x)  # a dynamic 1 is not broadcast
 
 
+def test_torch_cpu_tensors_in_and_out():
+    """torch CPU tensors go straight into the call (no NumPy views): a
+    transposed (non-contiguous) one, a bf16 one, zero rows, a mix with
+    NumPy arrays; outputs are torch tensors equal to NumPy's sums, and a
+    tensor of another dtype or rank than the program's is refused as with
+    NumPy arrays."""
+    torch = pytest.importorskip("torch")
+    model = wrapper_mlir.compile(ADD_DYNAMIC)
+    x = torch.arange(32, dtype=torch.float32).reshape(8, 4).t()  # 4x8, strided
+    y = torch.ones(4, 8)
+    (z,) = model(x, y)
+    assert isinstance(z, torch.Tensor)
+    np.testing.assert_array_equal(z.numpy(), x.numpy() + 1)
+    (z,) = model(x, np.ones((4, 8), np.float32))  # mixed
+    np.testing.assert_array_equal(np.asarray(z), x.numpy() + 1)
+    (z,) = model(torch.ones(0, 8), torch.ones(0, 8))
+    assert tuple(z.shape) == (0, 8)
+    with pytest.raises(wrapper_mlir.WrapperError, match="must equal"):
+        model(y, torch.ones(3, 8))
+    with pytest.raises(wrapper_mlir.WrapperError):
+        model(y.double(), y.double())
+    half = wrapper_mlir.compile(ADD_DYNAMIC.replace("f32", "bf16"))
+    a = torch.randn(3, 8).to(torch.bfloat16)
+    (b,) = half(a, a)
+    assert b.dtype == torch.bfloat16
+    torch.testing.assert_close(b, a + a)
+
+
 def test_package_modules_import_without_cycles():
     """The package's modules form layers: the front (_api) above the torch
     path (_torch) above the text path (_compile); no module imports one that

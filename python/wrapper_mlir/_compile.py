@@ -451,6 +451,12 @@ class CompiledModel:
         if device is not None and self._run_device is not None:
             return self._run_on_device(args, device)
         torch_inputs = any(_is_torch_tensor(a) for a in args)
+        if torch_inputs and self.target == "cpu":
+            # CPU tensors straight into the descriptors (no NumPy views).
+            described = _tensor_arrays(args)
+            if described is not None:
+                outputs = self._run_arrays(described[0], len(args), raw=True)
+                return [_to_torch(o) for o in outputs]
         outputs = self._run([_to_numpy(a, self.target) for a in args], raw=torch_inputs)
         if torch_inputs:
             results = [_to_torch(o) for o in outputs]
@@ -511,10 +517,15 @@ class CompiledModel:
     def _run(self, args, raw=False):
         """Runs on NumPy arrays (or _Raw bits); outputs of a dtype NumPy
         lacks come back as _Raw with `raw`, else are an error."""
-        count = len(self.inputs)
-        if len(args) != count:
-            raise WrapperError(f"the model takes {count} inputs, got {len(args)}")
         arrays, keep = _arrays_of(args)
+        return self._run_arrays(arrays, len(args), raw)
+
+    def _run_arrays(self, arrays, given, raw=False):
+        """_run on descriptors already made (`given` of them; their memory
+        kept alive by the caller)."""
+        count = len(self.inputs)
+        if given != count:
+            raise WrapperError(f"the model takes {count} inputs, got {given}")
         results = len(self.outputs)
         outputs = (_Array * max(1, results))()
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
@@ -541,6 +552,39 @@ class CompiledModel:
                                  "--mlir-elide-resource-strings-if-larger=64"]
         return _run(self._command + [f"--emit-mlir={stage}", "-o", "-"] + elide,
                     f"wrapper-compile --emit-mlir={stage}")
+
+
+def _tensor_arrays(args):
+    """Runtime array descriptors over torch CPU tensors (contiguous copies
+    where needed) and the tensors they point into (keep them alive); None
+    when an argument is anything else (not a tensor, another device, a
+    dtype the ABI does not pass, no storage): the NumPy path then takes
+    the call and says what is wrong."""
+    import torch
+
+    from .importer.fallback import TORCH_DTYPE_CODES
+
+    Tensor = torch.Tensor
+    arrays = (_Array * max(1, len(args)))()
+    keep = []
+    for slot, value in zip(arrays, args):
+        if type(value) is not Tensor and not isinstance(value, Tensor):
+            return None
+        code = TORCH_DTYPE_CODES.get(value.dtype)
+        rank = value.dim()
+        if code is None or not value.is_cpu or rank > _MAX_RANK:
+            return None
+        if not value.is_contiguous():
+            value = value.contiguous()
+        data = value.data_ptr()
+        if not data:
+            return None
+        keep.append(value)
+        slot.dtype = code
+        slot.rank = rank
+        slot.shape[:rank] = value.shape
+        slot.data = data
+    return arrays, keep
 
 
 def _arrays_of(args):
