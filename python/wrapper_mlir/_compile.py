@@ -455,7 +455,8 @@ class CompiledModel:
             # CPU tensors straight into the descriptors (no NumPy views).
             described = _tensor_arrays(args)
             if described is not None:
-                outputs = self._run_arrays(described[0], len(args), raw=True)
+                arrays, keep = described  # keep: the tensors, alive for the call
+                outputs = self._run_arrays(arrays, len(args), raw=True)
                 return [_to_torch(o) for o in outputs]
         outputs = self._run([_to_numpy(a, self.target) for a in args], raw=torch_inputs)
         if torch_inputs:
@@ -580,11 +581,17 @@ def _tensor_arrays(args):
         if not data:
             return None
         keep.append(value)
-        slot.dtype = code
-        slot.rank = rank
-        slot.shape[:rank] = value.shape
-        slot.data = data
+        _describe(slot, code, value.shape, data)
     return arrays, keep
+
+
+def _describe(slot, code, shape, data):
+    """Fills one runtime array descriptor (an _Array)."""
+    rank = len(shape)
+    slot.dtype = code
+    slot.rank = rank
+    slot.shape[:rank] = shape
+    slot.data = data
 
 
 def _arrays_of(args):
@@ -608,11 +615,7 @@ def _arrays_of(args):
         if not array.flags.c_contiguous:
             array = np.ascontiguousarray(array)
         keep.append(array)
-        slot = arrays[i]
-        slot.dtype = code
-        slot.rank = rank
-        slot.shape[:rank] = array.shape
-        slot.data = array.__array_interface__["data"][0]
+        _describe(arrays[i], code, array.shape, array.__array_interface__["data"][0])
     return arrays, keep
 
 

@@ -422,6 +422,20 @@ struct LowerScatter : public OpRewritePattern<tp::ScatterOp> {
   }
 };
 
+/// `tensor` with its elements converted to those of `to` (the same shape);
+/// `tensor` itself when they already are. cumsum's lowerings accumulate in
+/// the compute type and store in the element type.
+Value withElementsOf(OpBuilder &b, Location loc, Value tensor,
+                     RankedTensorType to) {
+  Type element = to.getElementType();
+  if (cast<RankedTensorType>(tensor.getType()).getElementType() == element)
+    return tensor;
+  return mapElements(b, loc, tensor, to,
+                     [&](OpBuilder &nb, Location l, Value v) {
+                       return convertScalar(nb, l, v, element);
+                     });
+}
+
 /// cumsum: out[0] = x[0]; out[i] = out[i - 1] + x[i], one slice (all other
 /// dimensions) per step, accumulated in the compute type.
 struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
@@ -482,25 +496,18 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
                 Value prior = arith::SelectOp::create(
                     ib, il, isFirst, scalarConstant(ib, il, compute, 0),
                     args[1]);
-                Value added = isa<FloatType>(compute)
-                                  ? arith::AddFOp::create(ib, il, value, prior)
-                                        .getResult()
-                                  : arith::AddIOp::create(ib, il, value, prior)
-                                        .getResult();
-                linalg::YieldOp::create(ib, il, added);
+                linalg::YieldOp::create(ib, il,
+                                        reductionCombineImpl(ib, il,
+                                                             ReductionKind::Sum,
+                                                             prior, value));
               });
           Value updated =
               tensor::InsertSliceOp::create(b, l, sum.getResult(0), current,
                                             offsetsAt(i), sliceSizes, strides);
           scf::YieldOp::create(b, l, updated);
         });
-    Value result = loop.getResult(0);
-    if (compute != element)
-      result = mapElements(rewriter, loc, result, type,
-                           [&](OpBuilder &b, Location l, Value v) {
-                             return convertScalar(b, l, v, element);
-                           });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op,
+                       withElementsOf(rewriter, loc, loop.getResult(0), type));
     return success();
   }
 };
@@ -526,21 +533,16 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
     SmallVector<OpFoldResult> sizes = sizesOf(rewriter, loc, input);
     auto accType = RankedTensorType::get(type.getShape(), compute);
     SmallVector<Value> dynamic = dynamicOf(type, sizes);
-    Value acc = compute == element
-                    ? input
-                    : mapElements(rewriter, loc, input, accType,
-                                  [&](OpBuilder &b, Location l, Value v) {
-                                    return convertScalar(b, l, v, compute);
-                                  });
+    Value acc = withElementsOf(rewriter, loc, input, accType);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     // One step: previous[i] + (i >= shift ? previous[i - shift] : 0) along
-    // `dim`, into `into`.
-    auto step = [&](OpBuilder &b, Location l, Value previous, Value into,
-                    Value shift) {
+    // `dim`, into a new tensor.
+    auto step = [&](OpBuilder &b, Location l, Value previous, Value shift) {
       return linalg::GenericOp::create(
-                 b, l, accType, ValueRange{previous}, into,
+                 b, l, accType, ValueRange{previous},
+                 createEmpty(b, l, accType, dynamic),
                  ArrayRef<AffineMap>{identity, identity}, iterators,
                  [&](OpBuilder &ib, Location il, ValueRange args) {
                    SmallVector<Value> coords;
@@ -558,13 +560,10 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
                    Value addend = arith::SelectOp::create(
                        ib, il, inRange, before,
                        scalarConstant(ib, il, compute, 0));
-                   Value sum =
-                       isa<FloatType>(compute)
-                           ? arith::AddFOp::create(ib, il, args[0], addend)
-                                 .getResult()
-                           : arith::AddIOp::create(ib, il, args[0], addend)
-                                 .getResult();
-                   linalg::YieldOp::create(ib, il, sum);
+                   linalg::YieldOp::create(
+                       ib, il,
+                       reductionCombineImpl(ib, il, ReductionKind::Sum, args[0],
+                                            addend));
                  })
           .getResult(0);
     };
@@ -573,7 +572,6 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
       // Static: the steps unrolled (shift 1, 2, 4, ... below n).
       for (int64_t shift = 1; shift < n; shift *= 2)
         acc = step(rewriter, loc, acc,
-                   createEmpty(rewriter, loc, accType, dynamic),
                    arith::ConstantIndexOp::create(rewriter, loc, shift));
     } else {
       // Dynamic: a loop of bitwidth(n - 1) steps, shift 1 << k. Each step's
@@ -599,8 +597,7 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
           rewriter, loc, zero, steps, one, ValueRange{acc},
           [&](OpBuilder &b, Location l, Value k, ValueRange iterArgs) {
             Value shift = arith::ShLIOp::create(b, l, one, k);
-            Value sums = step(b, l, iterArgs[0],
-                              createEmpty(b, l, accType, dynamic), shift);
+            Value sums = step(b, l, iterArgs[0], shift);
             SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
             SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
             scf::YieldOp::create(
@@ -611,12 +608,7 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
           });
       acc = loop.getResult(0);
     }
-    if (compute != element)
-      acc = mapElements(rewriter, loc, acc, type,
-                        [&](OpBuilder &b, Location l, Value v) {
-                          return convertScalar(b, l, v, element);
-                        });
-    rewriter.replaceOp(op, acc);
+    rewriter.replaceOp(op, withElementsOf(rewriter, loc, acc, type));
     return success();
   }
 };
