@@ -215,6 +215,52 @@ def test_inference_graph_mutating_buffers():
     assert wrapper_mlir.stats()["compiled"]["inference"] == 1
 
 
+@pytest.mark.parametrize("device", _devices())
+def test_mutated_buffers_are_written_in_place(device, monkeypatch):
+    """The program writes the buffers a graph updates itself
+    (`tensor_program.copy_back` into the argument; ImportedProgram.written)
+    rather than returning their new values for a copy after the call: in a
+    training step of a CNN, batch norm's running statistics and counters.
+    A buffer that is not contiguous (a transposed view) is passed as a
+    contiguous copy and copied back. Values equal eager's after 3 steps."""
+    from wrapper_mlir import _torch as backend
+
+    programs = []
+    original = backend._CompiledGraph.__init__
+
+    def record(self, imported, compiled, eager):
+        programs.append(imported)
+        original(self, imported, compiled, eager)
+
+    monkeypatch.setattr(backend._CompiledGraph, "__init__", record)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.norm = nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4)
+            self.register_buffer("total", torch.zeros(4, 2).t())  # not contiguous
+
+        def forward(self, x):
+            y = torch.relu(self.norm(self.conv(x))).mean((2, 3))
+            self.total.add_(y[:2].detach())
+            return y.sum(1)
+
+    torch.manual_seed(0)
+    model = Model().to(device)
+    reference = copy.deepcopy(model)
+    compiled = torch.compile(model, backend="wrapper")
+    for _ in range(3):
+        x = torch.randn(2, 3, 6, 6, device=device)
+        compiled(x).sum().backward()
+        reference(x).sum().backward()
+    for (name, a), b in zip(model.named_buffers(), reference.buffers()):
+        torch.testing.assert_close(a, b, msg=name)
+    assert not model.total.is_contiguous()
+    forward = programs[0]
+    assert len(forward.written) == 4 and forward.mutations == []  # mean, var, count, total
+    assert forward.text.count("tensor_program.copy_back") == 4
+
+
 def test_parameters_only_require_grad():
     """The usual case (inputs without gradients, parameters with): outputs
     carry a grad_fn and backward fills every parameter's .grad."""
@@ -515,3 +561,87 @@ def test_grouped_query_attention_training(device):
 
     _check_training(GroupedQueryAttention(), torch.randn(3, 6, 32), torch.randint(0, 10, (3,)),
                     nn.functional.cross_entropy, "adamw", device=device)
+
+
+class _BiasedSdpa(nn.Module):
+    """Attention through scaled_dot_product_attention with an additive
+    float mask (a padding mask as Hugging Face models pass it) and a
+    classifier head."""
+
+    def __init__(self, d=32, heads=4, classes=5):
+        super().__init__()
+        self.heads = heads
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, classes)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        qkv = self.qkv(x).reshape(b, t, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+        mask = torch.zeros(t, t, device=x.device).masked_fill(
+            torch.ones(t, t, device=x.device).triu(3).bool(), -1e4)
+        y = nn.functional.scaled_dot_product_attention(qkv[0], qkv[1], qkv[2], attn_mask=mask)
+        return self.out(y.transpose(1, 2).reshape(b, t, c).mean(1))
+
+
+@pytest.mark.parametrize("device", _devices())
+@pytest.mark.parametrize("module", ["causal", "biased"])
+def test_attention_training_saves_no_probabilities(module, device, monkeypatch):
+    """scaled_dot_product_attention's fused kernels stay whole through
+    AOTAutograd's partition and become their math afterwards (importer.
+    decompose_attention): the forward graph saves the log-sum-exp, not a
+    [T, T] tensor per head (scores or probabilities), and the backward
+    recomputes the probabilities, as PyTorch's kernels do. Parameters after
+    5 SGD steps equal eager's (not AdamW: the key bias's gradient is zero
+    in exact arithmetic, and AdamW turns rounding noise into whole steps)."""
+    from modules import CausalSdpa
+    from wrapper_mlir import _torch as backend
+
+    texts = []
+    original = backend._CompiledGraph.__init__
+
+    def record(self, imported, compiled, eager):
+        texts.append(imported.text)
+        original(self, imported, compiled, eager)
+
+    monkeypatch.setattr(backend._CompiledGraph, "__init__", record)
+    torch.manual_seed(0)
+    tokens = 24
+    if module == "causal":
+        model = nn.Sequential(CausalSdpa(d=32, heads=2), nn.Flatten(), nn.Linear(tokens * 32, 5))
+    else:
+        model = _BiasedSdpa()
+    _check_training(model, torch.randn(3, tokens, 32), torch.randint(0, 5, (3,)),
+                    nn.functional.cross_entropy, "sgd", device=device)
+    results = texts[0].split("\n", 1)[0].rsplit("->", 1)[1]  # the forward's result types
+    assert "x24x24x" not in results, results
+    # The log-sum-exp, [B, H, T] (the memory-efficient kernel's on CUDA
+    # rounds T up to a multiple of 32).
+    assert re.search(r"tensor<3x[24]x(24|32)xf32>", results), results
+
+
+@pytest.mark.parametrize("device", _devices())
+def test_dynamic_shapes_training_with_saved_sizes(device):
+    """Under dynamic shapes the forward graph returns size expressions the
+    backward needs (AOTAutograd's saved SymInts, `s0 * s1` here): the
+    runner computes them from the arguments' sizes, so both graphs compile
+    for every batch and sequence length (they ran eagerly before: "output
+    'mul' is a symbolic size"). Outputs and gradients equal eager's."""
+    from modules import CausalSdpa
+
+    torch.manual_seed(0)
+    model = nn.Sequential(CausalSdpa(d=32, heads=2), nn.Linear(32, 5)).to(device)
+    reference = copy.deepcopy(model)
+    compiled = torch.compile(model, backend="wrapper", dynamic=True)
+    close = {} if device == "cpu" else {"rtol": 1e-4, "atol": 1e-4}  # cuBLAS's sums
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no graph runs in PyTorch
+        for batch, tokens in [(2, 12), (3, 7), (5, 20)]:
+            x = torch.randn(batch, tokens, 32, device=device)
+            ours, theirs = compiled(x), reference(x)
+            torch.testing.assert_close(ours, theirs, **close)
+            ours.square().sum().backward()
+            theirs.square().sum().backward()
+            for (name, a), b in zip(model.named_parameters(), reference.parameters()):
+                torch.testing.assert_close(a.grad, b.grad, msg=name, **close)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["forward"] == 1 and stats["compiled"]["backward"] == 1
+    assert stats["graph_fallbacks"] == {}

@@ -10,7 +10,8 @@ import torch
 import torch.utils._pytree as pytree
 
 from ._compile import WrapperError, _compile_text, _torch_device
-from .importer import UnsupportedError, decomposition_table, export_module, import_exported
+from .importer import (UnsupportedError, decompose_attention, decomposition_table, export_module,
+                       import_exported)
 from ._stats import record_compiled, record_graph_fallback
 from .importer.core import (SEED, Importer, InputBinding, describe_target, is_size_position,
                             size_carrier)
@@ -120,9 +121,44 @@ def _run(imported, compiled, flat_args, check_frozen=True):
                   for p in imported.arguments]
     # CUDA tensors stay on the device (the model runs on them on PyTorch's
     # current stream); torch tensors in give torch tensors out.
+    restore = (in_place_arguments(passed, imported.written, compiled.target)
+               if imported.written else ())
     results = compiled._call_values(passed)
+    for original, stand_in in restore:
+        if isinstance(original, torch.Tensor):
+            with torch.no_grad():
+                original.copy_(stand_in)
+        else:
+            original[...] = stand_in
     copy_back(flat_args, results, imported.mutations)
     return imported.unflatten(list(results), flat_args)
+
+
+def in_place_arguments(passed, written, target):
+    """Makes each argument the program writes in place (`written`
+    indices of `passed`) one whose memory the program receives as it is: a
+    contiguous array on the program's device (the call paths copy others
+    into contiguous ones). Others are replaced in `passed` by contiguous
+    copies; returns the (original, copy) pairs to copy back after the
+    call. A tensor on another device than the program's is refused (its
+    copy on the device would be written, not it)."""
+    restore = []
+    for index in written:
+        value = passed[index]
+        if isinstance(value, torch.Tensor):
+            if (value.device.type == "cuda") != (target == "cuda"):
+                raise WrapperError(
+                    f"input #{index}, which the graph writes in place, is on {value.device}; "
+                    f"the program runs on {'the CPU' if target == 'cpu' else target}")
+            if not value.is_contiguous():
+                stand_in = value.detach().contiguous()
+                passed[index] = stand_in
+                restore.append((value, stand_in))
+        elif isinstance(value, np.ndarray) and not value.flags.c_contiguous:
+            stand_in = np.ascontiguousarray(value)
+            passed[index] = stand_in
+            restore.append((value, stand_in))
+    return restore
 
 
 def copy_back(flat_args, results, mutations):
@@ -396,6 +432,7 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
             # are real tensors, read outside of it.
             from torch._subclasses.fake_tensor import unset_fake_temporarily
 
+            graph = decompose_attention(graph, graph_inputs)
             with unset_fake_temporarily():
                 return compile_one(kind, graph, graph_inputs)
 
@@ -409,6 +446,10 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
         try:
             importer = Importer(graph.graph, bindings, table=TABLE, fallback=fallback,
                                 symbol_ranges=_shape_env_ranges(graph_inputs))
+            # Buffers the graph updates (batch norm's running statistics)
+            # are written by the program, not copied back after it; CUDA
+            # graphs run on copies of the inputs, so they keep the copy.
+            importer.mutate_in_place = not options["cuda_graphs"]
             imported = importer.run()
             _warn_fallbacks(imported, f"wrapper backend ({kind} graph)")
             compiled = _compile_imported(imported, options)
@@ -438,7 +479,7 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
                         bw_compiler=compiler("backward"),
                         inference_compiler=compiler("inference"),
                         partition_fn=partition,
-                        decompositions=decomposition_table(),
+                        decompositions=decomposition_table(attention=False),
                         keep_inference_input_mutations=True)(graph_module, example_inputs)
 
 

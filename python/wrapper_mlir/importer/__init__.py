@@ -11,9 +11,9 @@ lists it); see docs/Python.md.
 """
 
 from .core import ImportedProgram, Importer, InputBinding
-from .frontend import decomposition_table, export_module, import_exported
+from .frontend import decompose_attention, decomposition_table, export_module, import_exported
 from .registry import TABLE, supported_ops
 from .values import UnsupportedError
 
 __all__ = ["ImportedProgram", "Importer", "InputBinding", "TABLE", "UnsupportedError",
-           "decomposition_table", "export_module", "import_exported", "supported_ops"]
+           "decompose_attention", "decomposition_table", "export_module", "import_exported", "supported_ops"]

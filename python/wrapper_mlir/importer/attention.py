@@ -55,10 +55,13 @@ def _reduce_heads(grad, heads):
 
 
 def attention(query, key, value, bias, is_causal, scale):
-    """softmax(q k^T * scale + bias [causal]) v and its log-sum-exp."""
+    """softmax(q k^T * scale + bias [causal]) v and its log-sum-exp; the
+    probabilities are exp(scores - lse), so the log-sum-exp's reductions
+    are the softmax's."""
     key, value = _expand_heads(query, key), _expand_heads(query, value)
     scores = _scores(query, key, bias, is_causal, _scale(query, scale))
-    return torch.matmul(torch.softmax(scores, -1), value), torch.logsumexp(scores, -1)
+    lse = torch.logsumexp(scores, -1, keepdim=True)
+    return torch.matmul(torch.exp(scores - lse), value), lse.squeeze(-1)
 
 
 def attention_backward(grad_out, query, key, value, out, logsumexp, bias, is_causal, scale):
@@ -71,7 +74,11 @@ def attention_backward(grad_out, query, key, value, out, logsumexp, bias, is_cau
     scale = _scale(query, scale)
     scores = _scores(query, key, bias, is_causal, scale)
     rows = scores.shape[-2]
-    probs = torch.exp(scores - logsumexp[..., :rows].unsqueeze(-1))
+    # The log-sum-exp may be f32 for 16-bit inputs (the kernels'): the
+    # exponent is taken in the wider type and the probabilities rounded.
+    lse = logsumexp[..., :rows].unsqueeze(-1)
+    probs = torch.exp(scores.to(lse.dtype) - lse).to(scores.dtype) \
+        if lse.dtype != scores.dtype else torch.exp(scores - lse)
     grad_value = torch.matmul(probs.transpose(-2, -1), grad_out)
     grad_probs = torch.matmul(grad_out, value.transpose(-2, -1))
     delta = (grad_out * out).sum(-1, keepdim=True)

@@ -84,7 +84,7 @@ class ImportedProgram:
     weights it refers to, and how to call it."""
 
     def __init__(self, text, weights, arguments, structure, num_results, frozen, records,
-                 fallbacks, mutations=()):
+                 fallbacks, mutations=(), written=()):
         self.text = text
         # [(resource name, torch tensor)], written to the weights file.
         self.weights = weights
@@ -99,6 +99,10 @@ class ImportedProgram:
         # [(caller argument position, result index)]: the graph mutates
         # that input (copy_); the runner copies the result back into it.
         self.mutations = list(mutations)
+        # Indices of the function's arguments that it writes in place
+        # (tensor_program.copy_back of a mutated input): the runner passes
+        # the caller's own memory there (in_place_arguments).
+        self.written = list(written)
         # The caller positions when every argument is one of the caller's
         # (no seed, no size carrier): the per-call path then just picks
         # them. Else None.
@@ -137,7 +141,17 @@ def _build_structure(structure, results, args):
         return args[structure[1]]
     if kind == "const":
         return structure[1]
+    if kind == "size":
+        return int(structure[1](*(args[p] if d is None else args[p].shape[d]
+                                  for p, d in structure[2])))
     return structure[1](_build_structure(part, results, args) for part in structure[2])
+
+
+def _floor(value):
+    """sympy's floor for lambdify (FloorDiv prints as floor(a / b))."""
+    import math
+
+    return math.floor(value)
 
 
 def describe_target(target):
@@ -200,6 +214,12 @@ class Importer:
         # the compiled program updates the argument's buffer (an AOT
         # training step's parameters and optimizer state). Set before run().
         self.write_back = {}
+        # Inputs the graph mutates (copy_) written by the program itself
+        # (`tensor_program.copy_back`) instead of returned for the runner
+        # to copy: the caller must then pass those inputs' own memory
+        # (ImportedProgram.written). Set before run().
+        self.mutate_in_place = False
+        self.written = []         # argument indices written in place
 
     # -- emission ------------------------------------------------------------
 
@@ -478,6 +498,17 @@ class Importer:
         if binding.kind != "tensor" or binding.position is None:
             raise UnsupportedError(f"the graph writes its input '{binding.name}', which is "
                                    "frozen into the program")
+        if self.mutate_in_place:
+            index = next((i for i, (_, b) in enumerate(self.arguments) if b is binding), None)
+            argument = self.arguments[index][0] if index is not None else None
+            if (argument is not None and binding.position not in self.mutations
+                    and index not in self.written and argument.shape == value.shape
+                    and argument.dtype == value.dtype):
+                if value is not argument:
+                    self.emit(f"tensor_program.copy_back {value.name} to {argument.name} : "
+                              f"{value.type()}")
+                self.written.append(index)
+                return
         self.mutations[binding.position] = value
 
     def bind_argument(self, node, binding):
@@ -601,7 +632,7 @@ class Importer:
             if isinstance(result, Tensor):
                 return [result], ("result", 0)
             if isinstance(result, Size):
-                raise UnsupportedError(f"output '{value.name}' is a symbolic size")
+                return [], self.size_output(value.name, result.expr)
             return [], ("const", result)
         if isinstance(value, (tuple, list)):
             results, parts = [], []
@@ -614,10 +645,38 @@ class Importer:
             return [], ("const", value)
         raise UnsupportedError(f"graph output of type {type(value).__name__} is not supported")
 
+    def size_output(self, name, expr):
+        """The structure of an output that is a symbolic size (a forward
+        graph saves `s0 * s1` for its backward): computed by the caller from
+        the sizes of the arguments its symbols are dimensions of (or the
+        size arguments themselves), not by the program."""
+        expr = sympy.sympify(expr)
+        if expr.is_number:
+            return ("const", int(expr))
+        sources = []
+        for symbol in sorted(expr.free_symbols, key=str):
+            bound = self.symbols.get(symbol)
+            binding = next((b for v, b in self.arguments if bound and v is bound[0]), None)
+            if binding is not None and isinstance(binding.position, int):
+                sources.append((binding.position, bound[1]))
+            elif binding is not None and is_size_position(binding.position):
+                sources.append((binding.position[1], None))
+            else:
+                raise UnsupportedError(f"output '{name}' is the symbolic size {expr}, whose "
+                                       f"'{symbol}' is no size of an argument")
+        symbols = sorted(expr.free_symbols, key=str)
+        try:
+            function = sympy.lambdify(symbols, expr, modules=[{"floor": _floor}, "math"])
+            function(*([1] * len(symbols)))
+        except Exception as error:  # a size function lambdify cannot print
+            raise UnsupportedError(f"output '{name}' is the symbolic size {expr}, which "
+                                   f"cannot be computed from its symbols: {error}") from None
+        return ("size", function, tuple(sources))
+
     def shift(self, structure, offset):
         if structure[0] == "result":
             return ("result", structure[1] + offset)
-        if structure[0] in ("const", "arg"):
+        if structure[0] in ("const", "arg", "size"):
             return structure
         return ("seq", structure[1], [self.shift(p, offset) for p in structure[2]])
 
@@ -659,7 +718,8 @@ class Importer:
                 f"{body}\n{ret}\n}}\n")
         positions = [binding.position for _, binding in self.arguments]
         return ImportedProgram(text, self.weights, positions, structure, len(results),
-                               self.frozen, self.records, self.fallbacks, mutations)
+                               self.frozen, self.records, self.fallbacks, mutations,
+                               self.written)
 
     def result_attribute_lists(self, structure, mutations):
         """self.result_attributes by result index."""

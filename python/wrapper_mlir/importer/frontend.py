@@ -136,14 +136,16 @@ def _decompositions_of_missing_ops(table):
     return extra
 
 
-def decomposition_table(copy_views=False):
+def decomposition_table(copy_views=False, attention=True):
     """PyTorch's core ATen decompositions (about 180 functional ops
     remain) and those of the training ops (importer.training), minus the
     composites above. softmax, log_softmax, layer_norm,
     gelu, convolution, batch_norm and pooling are core ATen ops already and
-    stay whole; the fused attention kernels of a GPU become their math.
-    With `copy_views` (re-tracing an exported program), views
-    are views of contiguous copies (see _view_of_copy)."""
+    stay whole; the fused attention kernels become their math unless
+    `attention` is false (the torch.compile backend decomposes them after
+    AOTAutograd's partition: decompose_attention). With `copy_views`
+    (re-tracing an exported program), views are views of contiguous copies
+    (see _view_of_copy)."""
     from torch._decomp import core_aten_decompositions
 
     table = dict(core_aten_decompositions())
@@ -151,13 +153,101 @@ def decomposition_table(copy_views=False):
     table.update(_decompositions_of_missing_ops(table))
     for op in _KEPT_COMPOSITES:
         table.pop(op, None)
-    table.update(attention_decompositions())
+    for op, decomposition in attention_decompositions().items():
+        if attention:
+            table[op] = decomposition
+        else:
+            table.pop(op, None)
     table.update(_DEVICE_VARIANTS)
     table.update(_SMALL_K)
     if copy_views:
         table.pop(aten._unsafe_view.default, None)
         table[aten.view.default] = _view_of_copy
     return table
+
+
+def decompose_attention(graph, example_inputs):
+    """`graph` (an FX GraphModule of core ATen ops, as AOTAutograd hands a
+    compiler) with its fused attention kernels (forward and backward)
+    replaced by their math (importer.attention), re-traced on
+    `example_inputs` (FakeTensors, under their mode); `graph` itself when
+    it has none. The backend keeps the kernels whole through AOTAutograd's
+    partition, so a training graph saves what the kernel's backward reads
+    (query, key, value, output, log-sum-exp) and the backward recomputes
+    the probabilities, as PyTorch's kernels do, instead of saving the
+    scores of a decomposed forward. The graph was traced with the kernels'
+    metadata, so each result of the math takes the size and dtype the
+    kernel's result has there (_like)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+
+    table = attention_decompositions()
+    if not any(node.op == "call_function" and node.target in table
+               for node in graph.graph.nodes):
+        return graph
+
+    def matching(op, decomposition):
+        def run(*args, **kwargs):
+            with disable_proxy_modes_tracing():
+                expected = op(*args, **kwargs)  # the kernel's metadata, not traced
+            results = decomposition(*args, **kwargs)
+            if results is NotImplemented or not isinstance(results, (tuple, list)):
+                return results if results is NotImplemented else _like(results, expected)
+            return type(results)(_like(r, e) for r, e in zip(results, expected))
+        return run
+
+    # The math's own ops (logsumexp, ...) decomposed as everywhere.
+    table = {**decomposition_table(),
+             **{op: matching(op, decomposition) for op, decomposition in table.items()},
+             aten.view.default: _view_or_copy}
+    # The graph's constants (masks) are real tensors; the mode that made
+    # the inputs converts them as it meets them.
+    from torch._guards import detect_fake_mode
+
+    mode = detect_fake_mode(example_inputs)
+    allowed = mode.allow_non_fake_inputs if mode is not None else None
+    if mode is not None:
+        mode.allow_non_fake_inputs = True
+    try:
+        return make_fx(graph, decomposition_table=table)(*example_inputs)
+    finally:
+        if mode is not None:
+            mode.allow_non_fake_inputs = allowed
+
+
+def _like(value, expected):
+    """`value` with the dtype and size of `expected` (a FakeTensor of a
+    fused kernel's result): cast, and padded with zeros at the end of
+    dimensions the kernel rounds up (the memory-efficient kernel's
+    log-sum-exp has a multiple of 32 rows). Its strides stay: a view the
+    graph takes of it that they do not allow becomes a copy and a view
+    (_view_or_copy), which in the value semantics of tensor_program costs
+    nothing, where laying it out as the kernel does would be a transpose."""
+    if not isinstance(value, torch.Tensor) or not isinstance(expected, torch.Tensor):
+        return value
+    if value.dtype != expected.dtype:
+        value = value.to(expected.dtype)
+    if value.shape != expected.shape and value.dim() == expected.dim():
+        padding = []
+        for have, want in reversed(list(zip(value.shape, expected.shape))):
+            padding += [0, want - have]
+        value = torch.nn.functional.pad(value, padding)
+    return value
+
+
+def _view_or_copy(tensor, size):
+    """aten.view where the strides allow it, else a contiguous copy viewed
+    (what reshape does)."""
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+
+    try:
+        with disable_proxy_modes_tracing():
+            tensor.view(size)
+        return NotImplemented
+    except (RuntimeError, ValueError):  # FakeTensor's view raises ValueError
+        return aten._unsafe_view.default(aten.clone.default(
+            tensor, memory_format=torch.contiguous_format), size)
 
 
 def finite_int(value):
