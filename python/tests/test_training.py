@@ -645,3 +645,77 @@ def test_dynamic_shapes_training_with_saved_sizes(device):
     stats = wrapper_mlir.stats()
     assert stats["compiled"]["forward"] == 1 and stats["compiled"]["backward"] == 1
     assert stats["graph_fallbacks"] == {}
+
+
+@pytest.mark.parametrize("tracing", ["fake", "symbolic"])
+def test_decompose_attention_keeps_the_kernels_sizes(tracing):
+    """importer.decompose_attention on a graph of the memory-efficient
+    kernel (CUDA's for f32; its metadata and math run on any device): the
+    math's output equals scaled_dot_product_attention's, and its
+    log-sum-exp has the kernel's rows rounded up to a multiple of 32,
+    static or symbolic (the backward graph was traced with that size)."""
+    from torch._guards import detect_fake_mode
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from wrapper_mlir.importer import decompose_attention
+
+    def kernel(q, k, v):
+        out, lse, _, _ = torch.ops.aten._scaled_dot_product_efficient_attention(
+            q, k, v, None, True, 0.0, True)
+        return out, lse
+
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 20, 8) for _ in range(3))
+    graph = make_fx(kernel, tracing_mode=tracing)(q, k, v)
+    fakes = [node.meta["val"] for node in graph.graph.nodes if node.op == "placeholder"]
+    with detect_fake_mode(fakes):
+        decomposed = decompose_attention(graph, fakes)
+    targets = {str(node.target) for node in decomposed.graph.nodes}
+    assert not any("efficient_attention" in t for t in targets), targets
+    out, lse = decomposed(q, k, v)
+    expected = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    torch.testing.assert_close(out, expected)
+    assert lse.shape == (2, 3, 32) and lse.dtype == torch.float32
+    scores = (q @ k.transpose(-2, -1) / 8 ** 0.5).masked_fill(
+        torch.ones(20, 20).triu(1).bool(), float("-inf"))
+    torch.testing.assert_close(lse[..., :20], scores.logsumexp(-1))
+
+
+def test_efficient_attention_kernel_under_dynamic_shapes():
+    """The memory-efficient kernel (CUDA's for f32) called directly in a
+    model, compiled for the CPU under dynamic shapes: its math (a
+    log-sum-exp padded to a symbolic multiple of 32 rows) compiles forward
+    and backward without a fallback, and output and gradients equal
+    scaled_dot_product_attention's through eager autograd."""
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(16, 48)
+
+        def heads(self, x):
+            b, t, _ = x.shape
+            return self.qkv(x).reshape(b, t, 3, 2, 8).permute(2, 0, 3, 1, 4)
+
+        def forward(self, x):
+            q, k, v = self.heads(x)
+            return torch.ops.aten._scaled_dot_product_efficient_attention(
+                q, k, v, None, True, 0.0, True)[0]
+
+    torch.manual_seed(0)
+    model = Model()
+    reference = copy.deepcopy(model)
+    compiled = torch.compile(model, backend="wrapper", dynamic=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no graph or op runs in PyTorch
+        for batch, tokens in [(2, 12), (3, 40)]:
+            x = torch.randn(batch, tokens, 16)
+            ours = compiled(x)
+            q, k, v = reference.heads(x)
+            theirs = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+            torch.testing.assert_close(ours, theirs)
+            ours.square().sum().backward()
+            theirs.square().sum().backward()
+            torch.testing.assert_close(model.qkv.weight.grad, reference.qkv.weight.grad,
+                                       rtol=1e-5, atol=1e-5)
+    assert wrapper_mlir.stats()["graph_fallbacks"] == {}

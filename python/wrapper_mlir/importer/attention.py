@@ -126,6 +126,15 @@ def _efficient(query, key, value, attn_bias, compute_log_sumexp, dropout_p=0.0,
     if dropout_p != 0.0 or not _same_heads(query, key):
         return NotImplemented
     out, lse = attention(query, key, value, attn_bias, is_causal, scale)
+    # The kernel's log-sum-exp has its rows rounded up to a multiple of 32
+    # (none without compute_log_sumexp; ROCm's: exactly); the backward
+    # reads the first rows only.
+    rows = query.shape[-2]
+    padded = rows if torch.version.hip else (rows + 31) // 32 * 32
+    if not compute_log_sumexp:
+        lse = lse[..., :0]
+    elif padded != rows:  # zeros joined on (a pad of a symbolic width is no pad op)
+        lse = torch.cat([lse, lse.new_zeros(*lse.shape[:-1], padded - rows)], -1)
     return (out, lse) + _seeds(query)
 
 

@@ -209,8 +209,12 @@ def decompose_attention(graph, example_inputs):
     allowed = mode.allow_non_fake_inputs if mode is not None else None
     if mode is not None:
         mode.allow_non_fake_inputs = True
+    from torch._dispatch.python import enable_python_dispatcher
+
     try:
-        return make_fx(graph, decomposition_table=table)(*example_inputs)
+        # The Python dispatcher: symbolic sizes through composite ops (pad).
+        with enable_python_dispatcher():
+            return make_fx(graph, decomposition_table=table)(*example_inputs)
     finally:
         if mode is not None:
             mode.allow_non_fake_inputs = allowed
@@ -219,8 +223,9 @@ def decompose_attention(graph, example_inputs):
 def _like(value, expected):
     """`value` with the dtype and size of `expected` (a FakeTensor of a
     fused kernel's result): cast, and padded with zeros at the end of
-    dimensions the kernel rounds up (the memory-efficient kernel's
-    log-sum-exp has a multiple of 32 rows). Its strides stay: a view the
+    static dimensions the kernel rounds up (the decompositions pad what
+    they know the kernel rounds: a symbolic size of `expected` is made
+    outside the trace and cannot be used in it). Its strides stay: a view the
     graph takes of it that they do not allow becomes a copy and a view
     (_view_or_copy), which in the value semantics of tensor_program costs
     nothing, where laying it out as the kernel does would be a transpose."""
@@ -228,7 +233,9 @@ def _like(value, expected):
         return value
     if value.dtype != expected.dtype:
         value = value.to(expected.dtype)
-    if value.shape != expected.shape and value.dim() == expected.dim():
+    sizes = (*value.shape, *expected.shape)
+    if (value.dim() == expected.dim() and all(isinstance(size, int) for size in sizes)
+            and value.shape != expected.shape):
         padding = []
         for have, want in reversed(list(zip(value.shape, expected.shape))):
             padding += [0, want - have]
