@@ -618,6 +618,21 @@ def test_attention_training_saves_no_probabilities(module, device, monkeypatch):
     assert re.search(r"tensor<3x[24]x(24|32)xf32>", results), results
 
 
+def _backward_alongside(model, reference, compiled, close, inputs):
+    """Calls `compiled` (of `model`) and the eager `reference` on each input
+    with no graph or op running in PyTorch, backward of the squared
+    outputs' sum; outputs and accumulated gradients compared after each."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x in inputs:
+            ours, theirs = compiled(x), reference(x)
+            torch.testing.assert_close(ours, theirs, **close)
+            ours.square().sum().backward()
+            theirs.square().sum().backward()
+            for (name, a), b in zip(model.named_parameters(), reference.parameters()):
+                torch.testing.assert_close(a.grad, b.grad, msg=name, **close)
+
+
 @pytest.mark.parametrize("device", _devices())
 def test_dynamic_shapes_training_with_saved_sizes(device):
     """Under dynamic shapes the forward graph returns size expressions the
@@ -632,16 +647,8 @@ def test_dynamic_shapes_training_with_saved_sizes(device):
     reference = copy.deepcopy(model)
     compiled = torch.compile(model, backend="wrapper", dynamic=True)
     close = {} if device == "cpu" else {"rtol": 1e-4, "atol": 1e-4}  # cuBLAS's sums
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no graph runs in PyTorch
-        for batch, tokens in [(2, 12), (3, 7), (5, 20)]:
-            x = torch.randn(batch, tokens, 32, device=device)
-            ours, theirs = compiled(x), reference(x)
-            torch.testing.assert_close(ours, theirs, **close)
-            ours.square().sum().backward()
-            theirs.square().sum().backward()
-            for (name, a), b in zip(model.named_parameters(), reference.parameters()):
-                torch.testing.assert_close(a.grad, b.grad, msg=name, **close)
+    _backward_alongside(model, reference, compiled, close,
+                        [torch.randn(b, t, 32, device=device) for b, t in [(2, 12), (3, 7), (5, 20)]])
     stats = wrapper_mlir.stats()
     assert stats["compiled"]["forward"] == 1 and stats["compiled"]["backward"] == 1
     assert stats["graph_fallbacks"] == {}
@@ -719,3 +726,29 @@ def test_efficient_attention_kernel_under_dynamic_shapes():
             torch.testing.assert_close(model.qkv.weight.grad, reference.qkv.weight.grad,
                                        rtol=1e-5, atol=1e-5)
     assert wrapper_mlir.stats()["graph_fallbacks"] == {}
+
+
+@pytest.mark.parametrize("device", _devices())
+def test_batch_change_compiles_training_with_batch_norm(device):
+    """A CNN with batch norm (training mode) and max-pooling stepped with
+    three batch sizes: after the first change Dynamo's automatic dynamic
+    shapes give graphs with a symbolic batch, and they compile too (the
+    variance's count and the running variance's unbiased correction
+    n / (n - 1) are computed from the sizes at run time; a SymFloat ran the
+    graph eagerly before). Outputs, gradients and running statistics equal
+    eager's."""
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8, 8, 3, stride=2), nn.BatchNorm2d(8), nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 4)).to(device)
+    reference = copy.deepcopy(model)
+    compiled = torch.compile(model, backend="wrapper")
+    close = {} if device == "cpu" else {"rtol": 1e-4, "atol": 1e-4}
+    _backward_alongside(model, reference, compiled, close,
+                        [torch.randn(b, 3, 16, 16, device=device) for b in (2, 3, 5)])
+    for (name, a), b in zip(model.named_buffers(), reference.buffers()):
+        torch.testing.assert_close(a, b, msg=name, **close)
+    stats = wrapper_mlir.stats()
+    assert stats["compiled"]["forward"] == 2 and stats["compiled"]["backward"] == 2
+    assert stats["graph_fallbacks"] == {} and stats["op_fallbacks"] == {}

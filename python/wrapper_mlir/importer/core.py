@@ -154,6 +154,12 @@ def _floor(value):
     return math.floor(value)
 
 
+# Ops whose result may be a SymFloat, by the tensor_program op computing
+# it (Importer.symbolic_float; None: the operand itself).
+_SYMBOLIC_FLOAT_OPS = {operator.truediv: "div", operator.mul: "mul", operator.add: "add",
+                       operator.sub: "sub", torch.sym_float: None}
+
+
 def describe_target(target):
     """`aten.add.Tensor` for an OpOverload, the name otherwise."""
     if isinstance(target, torch._ops.OpOverload):
@@ -576,6 +582,8 @@ class Importer:
             self.records.append(OpRecord(node, name, "view", "size arithmetic"))
             if isinstance(value, torch.SymInt):
                 return Size(value.node.expr)
+            if isinstance(value, torch.SymFloat) and target in _SYMBOLIC_FLOAT_OPS:
+                return self.symbolic_float(node, _SYMBOLIC_FLOAT_OPS[target])
             if isinstance(value, (torch.SymBool, torch.SymFloat)):
                 raise UnsupportedError(f"node '{node.name}': symbolic {type(value).__name__} "
                                        "values are not supported")
@@ -748,6 +756,18 @@ class Importer:
         return self.op(value.shape, dtype,
                        f"tensor_program.cast {value.name} : {value.type()} to "
                        f"{tensor_type(value.shape, dtype)}")
+
+    def symbolic_float(self, node, opname):
+        """A SymFloat of the graph (batch norm's unbiased correction
+        n / (n - 1) over symbolic sizes) as a rank-0 f64 tensor computed at
+        run time from its operands: sizes from the inputs' dimensions,
+        numbers as constants, other SymFloats as their tensors. Ops that
+        take it as a number cast it to their dtype, as PyTorch does with a
+        Python float."""
+        operands = [self.as_tensor(self.load(a), torch.float64) for a in node.args]
+        if opname is None:  # sym_float: the operand as it is
+            return operands[0]
+        return self.nary(opname, operands, (), torch.float64)
 
     def as_tensor(self, value, dtype):
         """A tensor operand of `dtype`: tensors are cast, numbers become

@@ -1,9 +1,10 @@
 """Reductions, scans and arg-reductions."""
 
+import sympy
 import torch
 
 from .registry import aten, register
-from .values import UnsupportedError, dims_list, is_static, normalize_dim, tensor_type
+from .values import Size, UnsupportedError, dims_list, is_static, normalize_dim, tensor_type
 
 
 def reduce(imp, kind, x, dims, keepdim, shape, dtype):
@@ -157,8 +158,8 @@ def _var(imp, node, x, dims=None, *args, correction=None, keepdim=False, unbiase
     shape, dtype = imp.meta(node, 0) if multi else imp.meta(node)
     x = imp.as_tensor(x, dtype)
     count = _count(imp, x, dims)
-    if not is_static(count):
-        raise UnsupportedError("variance over a dynamic dimension")
+    if not is_static(count) and correction != int(correction):
+        raise UnsupportedError("variance over a dynamic dimension with a fractional correction")
     kept = list(x.shape)
     for d in dims_list(dims, x.rank):
         kept[d] = 1
@@ -166,8 +167,11 @@ def _var(imp, node, x, dims=None, *args, correction=None, keepdim=False, unbiase
     centered = imp.nary("sub", [x, mean], x.shape, dtype)
     squares = imp.nary("mul", [centered, centered], x.shape, dtype)
     total = reduce(imp, "sum", squares, dims, keepdim, shape, dtype)
-    divisor = max(count - correction, 0)
-    variance = imp.nary("div", [total, imp.scalar(divisor, dtype)], shape, dtype)
+    if is_static(count):
+        divisor = imp.scalar(max(count - correction, 0), dtype)
+    else:  # computed from the sizes at run time
+        divisor = imp.as_tensor(Size(sympy.Max(count - int(correction), 0)), dtype)
+    variance = imp.nary("div", [total, divisor], shape, dtype)
     if target in (aten.std.correction, aten.std.dim):
         return imp.unary("sqrt", variance)
     if multi:
