@@ -487,3 +487,39 @@ def test_graph_returning_a_size_it_takes_compiles():
     assert stats["compiled"]["inference"] >= 1
     assert not any("is a symbolic size" in reason and "output" in reason
                    for reason in stats["graph_fallbacks"]), stats["graph_fallbacks"]
+
+
+def test_padding_by_symbolic_sizes():
+    """constant_pad_nd by amounts that are size expressions (a convolution
+    backward's under dynamic shapes): blocks of the value joined on before
+    and after, for every shape, against eager; an amount that may be
+    negative is refused with its expression (and runs in PyTorch)."""
+    def f(x):
+        return torch.nn.functional.pad(x, (x.shape[0], x.shape[1] - 1), value=2.5) * 2
+
+    def h(x):  # a strided convolution backward's amount: (a - 3) mod 2 + 2 for a = n // 2
+        a = x.shape[1] // 2
+        return torch.nn.functional.pad(x, (0, a - 2 * ((a - 3) // 2) - 1)) - 1
+
+    def g(x):
+        return torch.nn.functional.pad(x, (0, x.shape[1] - x.shape[0])) + 1
+
+    wrapper_mlir.register_backend()
+    torch._dynamo.reset()
+    wrapper_mlir.reset_stats()
+    compiled = torch.compile(f, backend="wrapper", dynamic=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # compiled, no fallback
+        for shape in [(2, 3), (4, 5), (3, 9)]:
+            x = torch.randn(*shape)
+            torch.testing.assert_close(compiled(x), f(x))
+        torch._dynamo.reset()
+        strided = torch.compile(h, backend="wrapper", dynamic=True)
+        for shape in [(2, 9), (3, 12), (4, 14)]:
+            x = torch.randn(*shape)
+            torch.testing.assert_close(strided(x), h(x))
+    torch._dynamo.reset()
+    refused = torch.compile(g, backend="wrapper", dynamic=True)
+    with pytest.warns(UserWarning, match="may be negative"):
+        x = torch.randn(4, 6)
+        torch.testing.assert_close(refused(x), g(x))

@@ -225,9 +225,62 @@ def _constant_pad_nd(imp, node, x, padding, value=0):
     high = [0] * x.rank
     for i in range(len(padding) // 2):
         dim = x.rank - 1 - i
-        low[dim] = int(padding[2 * i])
-        high[dim] = int(padding[2 * i + 1])
-    return pad(imp, x, low, high, value, shape)
+        low[dim] = as_size(padding[2 * i])
+        high[dim] = as_size(padding[2 * i + 1])
+    if all(is_static(a) for a in low + high):
+        return pad(imp, x, low, high, value, shape)
+    return _pad_symbolic(imp, x, low, high, value)
+
+
+def _nonnegative(expr):
+    """Whether sympy proves the size expression `expr` at least 0, with
+    floor divisions by positive numbers written as (p - p mod q) / q (a
+    strided convolution's backward pads by `a - 2 * (a - 3) // 2 - 1`,
+    which is `(a - 3) mod 2 + 2`)."""
+    import sympy
+
+    if expr.is_nonnegative:
+        return True
+
+    def floor_division(term):
+        return (getattr(term.func, "__name__", "") == "FloorDiv" and len(term.args) == 2
+                and term.args[1].is_positive)
+
+    rewritten = expr.replace(floor_division, lambda term: (
+        term.args[0] - sympy.Mod(term.args[0], term.args[1])) / term.args[1])
+    return bool(sympy.simplify(rewritten).is_nonnegative)
+
+
+def _pad_symbolic(imp, x, low, high, value):
+    """x padded by amounts some of which are size expressions (the
+    convolution backward's under dynamic shapes): per dimension, blocks of
+    `value` joined on before and after (tensor_program.pad takes static
+    amounts). An amount that is not provably at least 0 is refused."""
+    import sympy
+
+    for dim in range(x.rank):
+        before, after = low[dim], high[dim]
+        for amount in (before, after):
+            if not is_static(amount) and not _nonnegative(sympy.sympify(amount)):
+                raise UnsupportedError(f"padding by '{amount}', which may be negative")
+            if is_static(amount) and amount < 0:
+                raise UnsupportedError("negative padding next to a symbolic one")
+        pieces = []
+        for amount, first in ((before, True), (after, False)):
+            if is_static(amount) and amount == 0:
+                continue
+            block = list(x.shape)
+            block[dim] = amount
+            pieces.append((first, imp.full(tuple(block), x.dtype, value)))
+        if not pieces:
+            continue
+        joined = [p for first, p in pieces if first] + [x] + [p for first, p in pieces
+                                                            if not first]
+        shape = list(x.shape)
+        shape[dim] = sympy.sympify(before + shape[dim] + after)
+        shape[dim] = int(shape[dim]) if shape[dim].is_number else shape[dim]
+        x = concat(imp, joined, dim, tuple(shape), x.dtype)
+    return x
 
 
 def _product(values):
