@@ -16,4 +16,5 @@ from .registry import TABLE, supported_ops
 from .values import UnsupportedError
 
 __all__ = ["ImportedProgram", "Importer", "InputBinding", "TABLE", "UnsupportedError",
-           "decompose_attention", "decomposition_table", "export_module", "import_exported", "supported_ops"]
+           "decompose_attention", "decomposition_table", "export_module", "import_exported",
+           "supported_ops"]

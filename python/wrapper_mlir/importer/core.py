@@ -661,8 +661,9 @@ class Importer:
         expr = sympy.sympify(expr)
         if expr.is_number:
             return ("const", int(expr))
+        symbols = sorted(expr.free_symbols, key=str)
         sources = []
-        for symbol in sorted(expr.free_symbols, key=str):
+        for symbol in symbols:
             bound = self.symbols.get(symbol)
             binding = next((b for v, b in self.arguments if bound and v is bound[0]), None)
             if binding is not None and isinstance(binding.position, int):
@@ -672,7 +673,6 @@ class Importer:
             else:
                 raise UnsupportedError(f"output '{name}' is the symbolic size {expr}, whose "
                                        f"'{symbol}' is no size of an argument")
-        symbols = sorted(expr.free_symbols, key=str)
         try:
             function = sympy.lambdify(symbols, expr, modules=[{"floor": _floor}, "math"])
             function(*([1] * len(symbols)))

@@ -176,11 +176,11 @@ def decompose_attention(graph, example_inputs):
     (query, key, value, output, log-sum-exp) and the backward recomputes
     the probabilities, as PyTorch's kernels do, instead of saving the
     scores of a decomposed forward. The graph was traced with the kernels'
-    metadata, so each result of the math takes the size and dtype the
-    kernel's result has there (_like)."""
-    from torch.fx.experimental.proxy_tensor import make_fx
-
-    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+    metadata, so each result of the math takes the dtype the kernel's
+    result has there (_like) and its size (the decompositions')."""
+    from torch._dispatch.python import enable_python_dispatcher
+    from torch._guards import detect_fake_mode
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing, make_fx
 
     table = attention_decompositions()
     if not any(node.op == "call_function" and node.target in table
@@ -203,14 +203,10 @@ def decompose_attention(graph, example_inputs):
              aten.view.default: _view_or_copy}
     # The graph's constants (masks) are real tensors; the mode that made
     # the inputs converts them as it meets them.
-    from torch._guards import detect_fake_mode
-
     mode = detect_fake_mode(example_inputs)
     allowed = mode.allow_non_fake_inputs if mode is not None else None
     if mode is not None:
         mode.allow_non_fake_inputs = True
-    from torch._dispatch.python import enable_python_dispatcher
-
     try:
         # The Python dispatcher: symbolic sizes through composite ops (pad).
         with enable_python_dispatcher():
@@ -221,25 +217,17 @@ def decompose_attention(graph, example_inputs):
 
 
 def _like(value, expected):
-    """`value` with the dtype and size of `expected` (a FakeTensor of a
-    fused kernel's result): cast, and padded with zeros at the end of
-    static dimensions the kernel rounds up (the decompositions pad what
-    they know the kernel rounds: a symbolic size of `expected` is made
-    outside the trace and cannot be used in it). Its strides stay: a view the
-    graph takes of it that they do not allow becomes a copy and a view
+    """`value` in the dtype of `expected` (a FakeTensor of a fused kernel's
+    result: the log-sum-exp is f32 for 16-bit inputs). The decompositions
+    give the kernels' sizes themselves (the memory-efficient kernel's
+    rounded rows: a symbolic size of `expected` is made outside the trace
+    and cannot be used in it). The strides stay: a view the graph takes of
+    the result that they do not allow becomes a copy and a view
     (_view_or_copy), which in the value semantics of tensor_program costs
     nothing, where laying it out as the kernel does would be a transpose."""
-    if not isinstance(value, torch.Tensor) or not isinstance(expected, torch.Tensor):
-        return value
-    if value.dtype != expected.dtype:
-        value = value.to(expected.dtype)
-    sizes = (*value.shape, *expected.shape)
-    if (value.dim() == expected.dim() and all(isinstance(size, int) for size in sizes)
-            and value.shape != expected.shape):
-        padding = []
-        for have, want in reversed(list(zip(value.shape, expected.shape))):
-            padding += [0, want - have]
-        value = torch.nn.functional.pad(value, padding)
+    if (isinstance(value, torch.Tensor) and isinstance(expected, torch.Tensor)
+            and value.dtype != expected.dtype):
+        return value.to(expected.dtype)
     return value
 
 

@@ -265,17 +265,15 @@ def _pad_symbolic(imp, x, low, high, value):
                 raise UnsupportedError(f"padding by '{amount}', which may be negative")
             if is_static(amount) and amount < 0:
                 raise UnsupportedError("negative padding next to a symbolic one")
-        pieces = []
-        for amount, first in ((before, True), (after, False)):
-            if is_static(amount) and amount == 0:
-                continue
-            block = list(x.shape)
-            block[dim] = amount
-            pieces.append((first, imp.full(tuple(block), x.dtype, value)))
-        if not pieces:
+        if before == 0 and after == 0:
             continue
-        joined = [p for first, p in pieces if first] + [x] + [p for first, p in pieces
-                                                            if not first]
+
+        def block(amount):
+            shape = list(x.shape)
+            shape[dim] = amount
+            return [] if amount == 0 else [imp.full(tuple(shape), x.dtype, value)]
+
+        joined = block(before) + [x] + block(after)
         shape = list(x.shape)
         shape[dim] = sympy.sympify(before + shape[dim] + after)
         shape[dim] = int(shape[dim]) if shape[dim].is_number else shape[dim]
