@@ -410,3 +410,39 @@ def test_cudnn_grid_sampler_is_the_generic_sampler():
     x, grid = torch.randn(2, 3, 6, 6), torch.rand(2, 4, 5, 2) * 2.4 - 1.2
     expected = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
     torch.testing.assert_close(decompose(x, grid), expected)
+
+
+class DeadStatistics(nn.Module):
+    """Normalizations whose statistics outputs are unpacked and never read,
+    before an attention (whose kernel the backend re-traces the graph to
+    decompose: Segformer's and wav2vec2's batch and group norms fell back
+    with getitem nodes that nothing read)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(16).eval()
+        nn.init.uniform_(self.norm.running_var, 0.5, 2.0)
+        nn.init.normal_(self.norm.running_mean)
+        self.project = nn.Linear(16, 16)
+
+    def forward(self, x):
+        aten, norm = torch.ops.aten, self.norm
+        out, mean, rstd = aten._native_batch_norm_legit_no_training(
+            x, norm.weight, norm.bias, norm.running_mean, norm.running_var, 0.1, 1e-5)
+        grouped, group_mean, group_rstd = aten.native_group_norm(
+            out, None, None, x.shape[0], 16, x.shape[2] * x.shape[3], 2, 1e-5)
+        tokens = self.project(grouped.relu().flatten(2).transpose(1, 2))
+        heads = tokens.reshape(x.shape[0], -1, 2, 8).transpose(1, 2)  # [B, 2, T, 8]
+        return F.scaled_dot_product_attention(heads, heads * 2, heads + 1)
+
+
+def test_unread_statistics_do_not_fall_back():
+    wrapper_mlir.register_backend()
+    wrapper_mlir.reset_stats()
+    torch.manual_seed(0)
+    module, x = DeadStatistics(), torch.randn(2, 16, 3, 5)
+    with torch.no_grad():
+        got = torch.compile(module, backend="wrapper")(x)
+        expected = module(x)
+    assert not wrapper_mlir.stats()["op_fallbacks"], wrapper_mlir.stats()["op_fallbacks"]
+    torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-5)

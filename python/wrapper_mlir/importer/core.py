@@ -398,11 +398,14 @@ class Importer:
         return shape_of(value), value.dtype
 
     def used_outputs(self, node):
-        """The indices of a multi-output node that getitem users read."""
+        """The indices of a multi-output node that getitem users read (a
+        getitem nothing reads does not count: graphs keep dead ones, such
+        as batch norm's unused statistics)."""
         used = set()
         for user in node.users:
             if user.target is operator.getitem:
-                used.add(user.args[1])
+                if user.users:
+                    used.add(user.args[1])
             else:
                 return None  # used whole
         return used

@@ -210,10 +210,15 @@ def decompose_attention(graph, example_inputs):
     try:
         # The Python dispatcher: symbolic sizes through composite ops (pad).
         with enable_python_dispatcher():
-            return make_fx(graph, decomposition_table=table)(*example_inputs)
+            traced = make_fx(graph, decomposition_table=table)(*example_inputs)
     finally:
         if mode is not None:
             mode.allow_non_fake_inputs = allowed
+    # make_fx keeps what the graph unpacked and never read (a batch norm's
+    # statistics); the importer need not see it.
+    traced.graph.eliminate_dead_code()
+    traced.recompile()
+    return traced
 
 
 def _like(value, expected):

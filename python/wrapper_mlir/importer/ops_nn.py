@@ -16,7 +16,7 @@ from .values import Size, Tensor, UnsupportedError, as_size, float_literal, is_s
 def _getitem(imp, node, value, index):
     if isinstance(value, (tuple, list)):
         item = value[index]
-        if item is None:
+        if item is None and node.users:  # nothing reads a dead getitem
             raise UnsupportedError(f"output {index} of '{node.args[0].name}' is not computed")
         return item
     raise UnsupportedError(f"getitem on {type(value).__name__}")
