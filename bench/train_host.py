@@ -9,6 +9,12 @@ model is bound by the host: these say how much of it is ours.
 
     .venv/bin/python bench/train_host.py --model gpt2_decoder
     .venv/bin/python bench/train_host.py --model resnet18 --steps 30 --rounds 5
+    .venv/bin/python bench/train_host.py --model resnet18 --profile
+
+With --profile, each backend's steps are then traced by torch.profiler
+(5 steps): the CUDA driver and runtime API calls a step makes (count and
+host microseconds, by name) and the GPU's kernel time, so the host time of
+the two backends can be compared call by call.
 """
 
 import argparse
@@ -27,6 +33,8 @@ def main():
     parser.add_argument("--model", default="gpt2_decoder", help="resnet18 or gpt2_decoder")
     parser.add_argument("--steps", type=int, default=20, help="timed steps per block")
     parser.add_argument("--rounds", type=int, default=3, help="blocks per backend")
+    parser.add_argument("--profile", action="store_true",
+                        help="then trace 5 steps of each: CUDA API calls and kernel time")
     args = parser.parse_args()
 
     import torch
@@ -101,6 +109,33 @@ def main():
         f"{name} {(after[name] - before[name]) / ours:.0f}"
         for name in ("launches", "gemms", "allocations", "copies_to_device",
                      "copies_to_host")))
+    if args.profile:
+        for backend, step in steppers.items():
+            _profile(backend, step)
+
+
+def _profile(backend, step, steps=5):
+    """Prints the CUDA API calls (host side) and the kernel time of `steps`
+    steps of `step`, per step."""
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as trace:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    calls, kernels = {}, 0.0
+    for event in trace.events():
+        if event.device_type == DeviceType.CUDA:
+            kernels += event.device_time_total
+        elif event.name.startswith(("cu", "cuda")) and not event.name.startswith("cudaDevice"):
+            count, micros = calls.get(event.name, (0, 0.0))
+            calls[event.name] = (count + 1, micros + event.cpu_time_total)
+    print(f"{backend}: GPU kernels {kernels / steps / 1e3:.2f} ms per step; CUDA API per step:")
+    for name, (count, micros) in sorted(calls.items(), key=lambda item: -item[1][1])[:8]:
+        print(f"  {name:32s} {count / steps:6.0f} calls {micros / steps / 1e3:6.2f} ms "
+              f"({micros / count:.1f} us each)")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,9 @@ def _cuda_runtime():
             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
             ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
             ctypes.POINTER(ctypes.c_void_p)]
+        lib.wrapper_cuda_dlpack_arrays.argtypes = [
+            ctypes.POINTER(_StridedArray), ctypes.c_int32, ctypes.c_int32,
+            ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_free.argtypes = [ctypes.c_void_p]
         lib.wrapper_cuda_set_stream.argtypes = [ctypes.c_void_p,
                                                 ctypes.POINTER(ctypes.c_void_p)]
@@ -178,6 +181,7 @@ _DLTENSOR = ctypes.create_string_buffer(b"dltensor")
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
 
 
 # The adapter library once loaded, and whether it is in use (None: not
@@ -485,35 +489,27 @@ class CompiledModel:
 
     def _run_device_arrays(self, tensors, stream):
         """wrapper_model_run_device on `tensors` (from _device_tensors) on
-        the CUstream `stream`; returns the raw output descriptors, whose
-        blocks the caller owns."""
-        count = len(tensors)
+        the CUstream `stream`; returns the output descriptors (a ctypes
+        array, one per output), whose blocks the caller owns."""
         arrays = _strided_arrays(tensors)
-        results = len(self.outputs)
-        outputs = (_StridedArray * max(1, results))()
-        self._check(self._run_device(self._handle, arrays, count, outputs, results, stream))
-        return [outputs[o] for o in range(results)]
+        outputs = (_StridedArray * len(self.outputs))()
+        self._check(self._run_device(self._handle, arrays, len(tensors), outputs,
+                                     len(self.outputs), stream))
+        return outputs
 
     @staticmethod
     def _adopt_device_outputs(outputs, owned=True):
-        """Torch tensors over the device outputs (DLPack): each owns its
-        block (freed with the tensor), or with `owned=False` only views it."""
-        from torch.utils.dlpack import from_dlpack
+        """Torch tensors over the device outputs (DLPack, all made by one
+        runtime call): each owns its block (freed with the tensor), or with
+        `owned=False` only views it. On failure every block is freed."""
+        from torch._C import _from_dlpack  # torch.utils.dlpack's, less its checks
 
         runtime = _cuda_runtime()
-        tensors = []
-        for o, out in enumerate(outputs):
-            managed = ctypes.c_void_p()
-            block = out.allocated if owned else None
-            status = runtime.wrapper_cuda_dlpack(block, out.data, out.dtype, out.rank,
-                                                 out.shape, out.strides, ctypes.byref(managed))
-            if status != 0:
-                message = runtime.wrapper_last_error().decode()
-                for rest in outputs[o:] if owned else ():
-                    runtime.wrapper_cuda_free(rest.allocated)
-                raise WrapperError(f"output #{o}: {message}")
-            tensors.append(from_dlpack(_capsule_new(managed, _DLTENSOR, None)))
-        return tensors
+        count = len(outputs)
+        managed = (ctypes.c_void_p * count)()
+        if runtime.wrapper_cuda_dlpack_arrays(outputs, count, int(owned), managed) != 0:
+            raise WrapperError(f"the outputs: {runtime.wrapper_last_error().decode()}")
+        return [_from_dlpack(_capsule_new(m, _DLTENSOR, None)) for m in managed]
 
     def _run(self, args, raw=False):
         """Runs on NumPy arrays (or _Raw bits); outputs of a dtype NumPy

@@ -10,7 +10,9 @@
  *===----------------------------------------------------------------------===*/
 
 #include "CudaInternal.h"
+#include "Wrapper/Runtime/WrapperModel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,5 +126,38 @@ wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
   tensor->manager_ctx = block;
   tensor->deleter = deleter;
   *managed = tensor;
+  return WRAPPER_OK;
+}
+
+wrapper_status wrapper_cuda_dlpack_arrays(const wrapper_strided_array *arrays,
+                                          int32_t count, int32_t owned,
+                                          void **managed) {
+  if (count < 0 || (count > 0 && (!arrays || !managed)))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_dlpack_arrays: NULL arrays or "
+                                "results, or count %d",
+                                (int)count);
+  for (int32_t i = 0; i < count; ++i)
+    managed[i] = NULL;
+  for (int32_t i = 0; i < count; ++i) {
+    const wrapper_strided_array *array = &arrays[i];
+    wrapper_status status = wrapper_cuda_dlpack(
+        owned ? array->allocated : NULL, array->data, array->dtype, array->rank,
+        array->shape, array->strides, &managed[i]);
+    if (status == WRAPPER_OK)
+      continue;
+    /* Nothing is left: the tensors made are deleted (their deleters free
+     * their blocks), the other blocks freed. */
+    char message[512];
+    snprintf(message, sizeof message, "%s", wrapper_last_error());
+    for (int32_t j = 0; j < i; ++j) {
+      DLManagedTensor *made = managed[j];
+      made->deleter(made);
+      managed[j] = NULL;
+    }
+    for (int32_t j = i; owned && j < count; ++j)
+      (void)wrapper_cuda_free(arrays[j].allocated);
+    return wrapper_report_error(status, "array #%d: %s", (int)i, message);
+  }
   return WRAPPER_OK;
 }

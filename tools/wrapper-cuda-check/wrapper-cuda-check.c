@@ -15,6 +15,7 @@
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "Wrapper/Runtime/WrapperCuda.h"
+#include "Wrapper/Runtime/WrapperModel.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -228,6 +229,54 @@ typedef struct {
   void (*deleter)(void *self);
 } DLManaged;
 
+/* wrapper_cuda_dlpack_arrays: a model's outputs as DLPack tensors in one
+ * call, each owning its block; on a failure (an fp8 output in the middle)
+ * nothing is left and every block is back. */
+static int checkDLPackArrays(void) {
+  wrapper_strided_array arrays[3];
+  memset(arrays, 0, sizeof arrays);
+  wrapper_dtype dtypes[3] = {WRAPPER_DTYPE_F32, WRAPPER_DTYPE_I64,
+                             WRAPPER_DTYPE_BF16};
+  wrapper_cuda_stats before, after;
+  wrapper_cuda_get_stats(&before);
+  for (int i = 0; i < 3; ++i) {
+    arrays[i].dtype = dtypes[i];
+    arrays[i].rank = i;
+    for (int d = 0; d < i; ++d) {
+      arrays[i].shape[d] = d + 2;
+      arrays[i].strides[d] = i == 2 && d == 0 ? 3 : 1;
+    }
+    CHECK(wrapper_cuda_alloc(64, &arrays[i].allocated));
+    arrays[i].data = arrays[i].allocated;
+  }
+  void *managed[3] = {NULL, NULL, NULL};
+  CHECK(wrapper_cuda_dlpack_arrays(arrays, 3, 1, managed));
+  int right = 1;
+  for (int i = 0; i < 3; ++i) {
+    DLManaged *tensor = managed[i];
+    right &= tensor && tensor->data == arrays[i].data && tensor->ndim == i &&
+             (i < 2 || (tensor->shape[1] == 3 && tensor->strides[0] == 3));
+  }
+  for (int i = 0; i < 3; ++i)
+    ((DLManaged *)managed[i])->deleter(managed[i]);
+  wrapper_cuda_get_stats(&after);
+  printf("dlpack arrays: made right %d, deleters free the blocks %d\n", right,
+         after.bytes_in_use == before.bytes_in_use);
+  arrays[1].dtype = WRAPPER_DTYPE_F8E4M3FN;
+  for (int i = 0; i < 3; ++i) {
+    CHECK(wrapper_cuda_alloc(64, &arrays[i].allocated));
+    arrays[i].data = arrays[i].allocated;
+  }
+  wrapper_status s = wrapper_cuda_dlpack_arrays(arrays, 3, 1, managed);
+  printf("dlpack arrays fp8: %s: %s\n", wrapper_status_name(s),
+         wrapper_last_error());
+  wrapper_cuda_get_stats(&after);
+  printf("dlpack arrays fp8: nothing left %d, every block back %d\n",
+         !managed[0] && !managed[1] && !managed[2],
+         after.bytes_in_use == before.bytes_in_use);
+  return 0;
+}
+
 /* Streams: work on the thread's current stream (another stream, the legacy
  * default one), the allocator's pools per stream, the copy counters,
  * errors taken without waiting, DLPack tensors, one device per process. */
@@ -335,6 +384,8 @@ static int checkStreams(void *function, void *da, void *db, int n) {
   s = wrapper_cuda_dlpack(NULL, NULL, WRAPPER_DTYPE_F8E4M3FN, 0, NULL, NULL,
                           &tensor);
   printf("dlpack fp8: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
+  if (checkDLPackArrays())
+    return 1;
 
   /* The runtime is bound to its device. */
   s = wrapper_cuda_init(wrapper_cuda_device() + 1);

@@ -172,6 +172,15 @@ int32_t wrapper_cuda_device(void);
 wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
                                    int32_t rank, const int64_t *shape,
                                    const int64_t *strides, void **managed);
+/* wrapper_cuda_dlpack for each of `count` arrays (a model's outputs from
+ * wrapper_model_run_device, WrapperModel.h), in one call: `managed[i]`
+ * over `arrays[i].data`, owning `arrays[i].allocated` when `owned` (else
+ * a view that owns nothing). On failure no tensor is left and, when
+ * `owned`, every block has been freed; the message names the array. */
+struct wrapper_strided_array;
+wrapper_status
+wrapper_cuda_dlpack_arrays(const struct wrapper_strided_array *arrays,
+                           int32_t count, int32_t owned, void **managed);
 
 /* CUDA graphs. The work queued on the stream between
  * wrapper_cuda_graph_begin and wrapper_cuda_graph_end is recorded, not run,
