@@ -22,6 +22,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -55,6 +57,47 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
   return result;
 }
 
+/// The buffer a memref value views (through view-like ops).
+Value rootOf(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether `op` may be stepped over when a reduction moves to a later
+/// point of its block (or a fill of its output is taken into it): it has
+/// no memory effects but allocations.
+bool steppable(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return isMemoryEffectFree(op);
+  return effects.onlyHasEffect<MemoryEffects::Allocate>() ||
+         effects.hasNoEffect();
+}
+
+/// The buffer `op` fills with one scalar (linalg.fill, or its generic
+/// form: a scalar input yielded to every element), and the scalar; a null
+/// pair otherwise.
+std::pair<Value, Value> filled(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    if (fill.hasPureBufferSemantics())
+      return {fill.getDpsInitOperand(0)->get(),
+              fill.getDpsInputOperand(0)->get()};
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0)
+    return {};
+  OpOperand *input = generic.getDpsInputOperand(0);
+  OpOperand *output = generic.getDpsInitOperand(0);
+  Block &body = generic.getRegion().front();
+  if (!input->get().getType().isIntOrIndexOrFloat() ||
+      !generic.getMatchingIndexingMap(output).isIdentity() ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return {};
+  return {output->get(), input->get()};
+}
+
 struct BlockReductionsPass
     : public wrapper::impl::WrapperCUDABlockReductionsPassBase<
           BlockReductionsPass> {
@@ -66,7 +109,92 @@ struct BlockReductionsPass
     linalg::GenericOp op;
     Combiner combiner;
     int64_t reduced;
+    /// A fill of the whole output before the reduction, taken into the
+    /// launch (the total combines with the fill's value, not a load).
+    Operation *fill = nullptr;
+    /// Elementwise ops after the reduction over its output's elements,
+    /// taken into the launch (thread 0 of each block computes its
+    /// element), in order.
+    SmallVector<linalg::GenericOp> epilogues;
   };
+
+  /// The fill of `init` (exactly that value) before `op`, found over
+  /// steppable ops and fills of other buffers that `op` does not read.
+  Operation *fillBefore(linalg::GenericOp op, Value init) {
+    DenseSet<Value> read;
+    for (Value operand : op->getOperands())
+      read.insert(rootOf(operand));
+    for (Operation *prev = op->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      Value buffer = filled(prev).first;
+      if (buffer == init && buffer)
+        return prev;
+      if (buffer && !read.contains(rootOf(buffer)))
+        continue;
+      if (!steppable(prev))
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// The elementwise ops right after `op` (over steppable ops) that run
+  /// over its output's elements and read its output or an earlier one's
+  /// at the same element: each output element's block can compute them
+  /// once it has the element. Their outputs are not buffers the
+  /// reduction reads (other blocks may still be reading them), and a
+  /// buffer written among them is read only at the element written.
+  SmallVector<linalg::GenericOp> epiloguesAfter(linalg::GenericOp op) {
+    SmallVector<linalg::GenericOp> result;
+    Value init = op.getDpsInitOperand(0)->get();
+    auto initType = dyn_cast<MemRefType>(init.getType());
+    if (!initType || !initType.hasStaticShape() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+             .isProjectedPermutation())
+      return result;
+    DenseSet<Value> reductionReads;
+    for (OpOperand *input : op.getDpsInputOperands())
+      reductionReads.insert(rootOf(input->get()));
+    // Buffers the fused ops write (by root) and the exact values written.
+    DenseSet<Value> writtenRoots = {rootOf(init)};
+    DenseSet<Value> written = {init};
+    for (Operation *next = op->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (steppable(next))
+        continue;
+      auto generic = dyn_cast<linalg::GenericOp>(next);
+      if (!generic || !generic.hasPureBufferSemantics() ||
+          generic.getNumReductionLoops() != 0 ||
+          generic.getStaticLoopRanges() != initType.getShape())
+        break;
+      bool readsResult = false, fits = true;
+      for (OpOperand *input : generic.getDpsInputOperands()) {
+        Value value = input->get();
+        AffineMap map = generic.getMatchingIndexingMap(input);
+        if (!isa<MemRefType>(value.getType()))
+          continue;
+        if (!map.isProjectedPermutation())
+          fits = false;
+        if (writtenRoots.contains(rootOf(value))) {
+          // Only the element this block computed.
+          fits &= written.contains(value) && map.isIdentity();
+          readsResult = true;
+        }
+      }
+      for (OpOperand &output : generic.getDpsInitsMutable()) {
+        Value root = rootOf(output.get());
+        fits &= generic.getMatchingIndexingMap(&output).isIdentity() &&
+                !reductionReads.contains(root);
+      }
+      if (!fits || !readsResult)
+        break;
+      for (OpOperand &output : generic.getDpsInitsMutable()) {
+        writtenRoots.insert(rootOf(output.get()));
+        written.insert(output.get());
+      }
+      result.push_back(generic);
+    }
+    return result;
+  }
 
   std::optional<Candidate> candidate(linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
@@ -101,7 +229,9 @@ struct BlockReductionsPass
     std::optional<Combiner> combiner = matchCombiner(op);
     if (!combiner)
       return std::nullopt;
-    return Candidate{op, *combiner, reduced};
+    Value init = op.getDpsInitOperand(0)->get();
+    return Candidate{op, *combiner, reduced, fillBefore(op, init),
+                     epiloguesAfter(op)};
   }
 
   /// Threads per block for `reduced` elements per output (dynamic: 256).
@@ -118,7 +248,10 @@ struct BlockReductionsPass
   void rewrite(const Candidate &found) {
     linalg::GenericOp op = found.op;
     const Combiner &c = found.combiner;
-    OpBuilder b(op);
+    // The launch goes where the last fused op was: what lies between them
+    // is steppable, and the epilogues' operands are all defined by then.
+    OpBuilder b(found.epilogues.empty() ? op.getOperation()
+                                        : found.epilogues.back());
     Location loc = op.getLoc();
     SmallVector<Range> ranges =
         cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
@@ -149,7 +282,7 @@ struct BlockReductionsPass
       auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
       b.setInsertionPoint(guard.thenBlock()->getTerminator());
     } else if (*staticBlocks == 0) {
-      op.erase();
+      eraseFused(found);
       return;
     }
     auto launch =
@@ -215,13 +348,61 @@ struct BlockReductionsPass
     OpOperand *init = op.getDpsInitOperand(0);
     SmallVector<Value> idx =
         indicesOf(b, loc, op.getMatchingIndexingMap(init), ivs);
-    Value initial = memref::LoadOp::create(b, loc, init->get(), idx);
+    Value initial = found.fill
+                        ? filled(found.fill).second
+                        : memref::LoadOp::create(b, loc, init->get(), idx);
     IRMapping mapping;
     mapping.map(op.getRegion().front().getArguments().back(), initial);
     mapping.map(c.element, total);
     Value result = b.clone(*c.op, mapping)->getResult(0);
     memref::StoreOp::create(b, loc, result, init->get(), idx);
-    op.erase();
+    // The epilogues at this block's element (their loops are the output's
+    // dimensions): values written before are taken as computed.
+    DenseMap<Value, Value> computed = {{init->get(), result}};
+    for (linalg::GenericOp epilogue : found.epilogues)
+      emitEpilogue(b, epilogue, idx, computed);
+    eraseFused(found);
+  }
+
+  void emitEpilogue(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> ivs,
+                    DenseMap<Value, Value> &computed) {
+    Location loc = op.getLoc();
+    Block &payload = op.getRegion().front();
+    IRMapping mapping;
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = payload.getArgument(operand.getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      Value value = operand.get();
+      if (auto it = computed.find(value); it != computed.end())
+        value = it->second;
+      else if (isa<MemRefType>(value.getType()))
+        value = memref::LoadOp::create(
+            b, loc, value,
+            indicesOf(b, loc, op.getMatchingIndexingMap(&operand), ivs));
+      mapping.map(arg, value);
+    }
+    for (Operation &inner : payload.without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, mapping);
+    }
+    for (auto [output, yielded] : llvm::zip_equal(
+             op.getDpsInits(), payload.getTerminator()->getOperands())) {
+      Value value = mapping.lookupOrDefault(yielded);
+      memref::StoreOp::create(b, loc, value, output, ivs);
+      computed[output] = value;
+    }
+  }
+
+  static void eraseFused(const Candidate &found) {
+    for (linalg::GenericOp epilogue : llvm::reverse(found.epilogues))
+      epilogue.erase();
+    found.op->erase();
+    if (found.fill)
+      found.fill->erase();
   }
 
   void runOnOperation() override {

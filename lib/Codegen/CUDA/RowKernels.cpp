@@ -87,8 +87,9 @@ struct WrapperCUDARowKernelsPass
     return members;
   }
 
-  /// Rows of at least this many elements make an elementwise op a row
-  /// kernel (shorter ones keep the parallel-loop mapping).
+  /// Rows of at least this many elements make an elementwise op of more
+  /// than one row a row kernel (shorter ones keep the parallel-loop
+  /// mapping).
   static constexpr int64_t kMinElementwiseRow = 512;
 
   SmallVector<Member> elementwiseRun(linalg::GenericOp op, RowShape &shape,
@@ -98,6 +99,12 @@ struct WrapperCUDARowKernelsPass
       return {};
     FailureOr<SmallVector<LoopSize>> sizes = loopSizes(op);
     if (failed(sizes) || sizes->back().fixed < kMinElementwiseRow)
+      return {};
+    // A single row would be one block: the parallel-loop mapping spreads
+    // it over the GPU, and fuses it with its neighbours (the zero fill and
+    // the scaling around a per-channel sum of batch norm's backward).
+    if (llvm::all_of(ArrayRef(*sizes).drop_back(),
+                     [](const LoopSize &size) { return size.isOne(); }))
       return {};
     shape.rows.assign(sizes->begin(), sizes->end() - 1);
     shape.length = sizes->back();

@@ -108,3 +108,136 @@ func.func @left_alone(%a: memref<8x16x8xf32>, %b: memref<16xf32>, %c: memref<64x
   return
 }
 
+
+// -----
+
+// Batch norm's backward: a zero fill (in its generic form), the sum, its
+// scaling into another buffer and a second epilogue reading both results
+// at the same element, with a view and an allocation between. One launch:
+// thread 0 starts from the fill's value (no fill launch, no load of the
+// output), stores the sum, then computes and stores each epilogue's
+// element (no launch per epilogue).
+// CHECK-LABEL: func.func @fill_sum_and_epilogues
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch blocks
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add
+// CHECK: scf.if
+// CHECK-NOT: memref.load
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[TOTAL]]
+// CHECK: memref.store %[[S]], %arg2[%[[B:.*]]] : memref<64xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[S]], %{{.*}}
+// CHECK: memref.store %[[SCALED]], %alloc[%[[B]]] : memref<64xf32>
+// CHECK: %[[W:.*]] = memref.load %arg1[%[[B]]] : memref<64xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[SCALED]], %[[W]]
+// CHECK: %[[Q:.*]] = arith.subf %[[P]], %[[S]]
+// CHECK: memref.store %[[Q]], %collapse_shape[%[[B]]] : memref<64xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @fill_sum_and_epilogues(%x: memref<8x64x256xf32>, %w: memref<64xf32>,
+                                  %sum: memref<64xf32>, %out: memref<1x64x1x1xf32>) -> memref<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.5 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>],
+                  iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : memref<8x64x256xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  %flat = memref.collapse_shape %out [[0, 1, 2, 3]] : memref<1x64x1x1xf32> into memref<64xf32>
+  %scaled = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum : memref<64xf32>) outs(%scaled : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.mulf %in, %scale : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%scaled, %w, %sum : memref<64xf32>, memref<64xf32>, memref<64xf32>) outs(%flat : memref<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.subf %p, %c : f32
+    linalg.yield %q : f32
+  }
+  return %scaled : memref<64xf32>
+}
+
+// -----
+
+// Not taken into the launch: a fill with a read of its buffer before the
+// reduction; an elementwise op that writes a buffer the reduction reads
+// (other blocks may still read it); one that reads the sum broadcast (other
+// blocks' elements); and one after a free (the reduction does not move past
+// it).
+// CHECK-LABEL: func.func @not_fused
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel"]
+// CHECK: memref.copy
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%subview
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%arg3 : memref<64x64xf32>)
+// CHECK: gpu.launch
+// CHECK: memref.dealloc
+// CHECK: linalg.generic
+func.func @not_fused(%x: memref<8x64x256xf32>, %sum: memref<64xf32>, %seen: memref<64xf32>,
+                     %y: memref<64x64xf32>, %tmp: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %sum, %seen : memref<64xf32> to memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>],
+                  iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : memref<8x64x256xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  %flat = memref.collapse_shape %x [[0, 1, 2]] : memref<8x64x256xf32> into memref<131072xf32>
+  %head = memref.subview %flat[0] [64] [1] : memref<131072xf32> to memref<64xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum : memref<64xf32>) outs(%head : memref<64xf32, strided<[1]>>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>],
+                  iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : memref<8x64x256xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>],
+                  iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : memref<8x64x256xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %tmp : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum : memref<64xf32>) outs(%seen : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  return
+}

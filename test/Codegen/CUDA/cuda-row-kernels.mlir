@@ -136,6 +136,47 @@ func.func @folded_reductions(%y: memref<?x5x6xf32>, %rows: memref<?xf32>, %x: me
 
 // -----
 
+// An elementwise op alone with long aligned rows is a row kernel when it
+// has several rows; a single row (a [512] buffer, [1, 1024]) would be one
+// block, so it keeps the parallel-loop mapping (spread over the GPU, and
+// fused there with the loops around it).
+// CHECK-LABEL: func.func @lone_elementwise
+// CHECK: gpu.launch
+// CHECK: vector.load {{.*}} : memref<16x512xf32>, vector<4xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : memref<512xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : memref<1x1024xf32>)
+func.func @lone_elementwise(%x: memref<16x512xf32>, %y: memref<16x512xf32>, %v: memref<512xf32>,
+                            %w: memref<512xf32>, %r: memref<1x1024xf32>, %s: memref<1x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x512xf32>) outs(%y : memref<16x512xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%v : memref<512xf32>) outs(%w : memref<512xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%r : memref<1x1024xf32>) outs(%s : memref<1x1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
 // RUN: not wrapper-opt %s --split-input-file --wrapper-cuda-row-kernels=block-size=2048 2>&1 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: error: wrapper-cuda-row-kernels: block-size 2048 exceeds the 1024 threads a CUDA block may have
 func.func @block_size(%x: memref<4xf32>) {

@@ -210,3 +210,36 @@ func.func @reshape_of_last_two_transpose(%x: tensor<2x3x5x7xf32>, %d: tensor<?x3
   %r3 = tensor_program.reshape %t3 : tensor<2x3x7x5xf32> -> tensor<2x3x35xf32>
   return %r, %rd, %r1, %t1, %r2, %r3 : tensor<6x7x5xf32>, tensor<?x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x7x5xf32>, tensor<6x7x5xf32>, tensor<2x3x35xf32>
 }
+
+// -----
+
+// A permute of slices of a permute moves below the slices and composes with
+// the permute there (a convolution's product transposed to NCHW, sliced,
+// and transposed back by a weight gradient): the two cancel, leaving the
+// slices of the product, with their dimensions permuted.
+// CHECK-LABEL: func.func @permute_of_sliced_permute
+// CHECK-SAME: (%[[X:.*]]: tensor<512x256x4x4xf32>, %[[Y:.*]]: tensor<2x3x4xf32>, %[[Z:.*]]: tensor<6x5xf32>)
+// CHECK-DAG: %[[A:.*]] = tensor_program.slice %[[X]] dim 2 start 0 end 3 : tensor<512x256x4x4xf32> -> tensor<512x256x3x4xf32>
+// CHECK-DAG: %[[B:.*]] = tensor_program.slice %[[A]] dim 3 start 0 end 3 : tensor<512x256x3x4xf32> -> tensor<512x256x3x3xf32>
+// Not cancelling: one permute of the whole input, then the slice.
+// CHECK-DAG: %[[P:.*]] = tensor_program.permute %[[Y]] [2, 1, 0] : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
+// CHECK-DAG: %[[S:.*]] = tensor_program.slice %[[P]] dim 1 start 1 end 3 step 2 : tensor<4x3x2xf32> -> tensor<4x1x2xf32>
+// Left: the slice has another user.
+// CHECK-DAG: %[[T:.*]] = tensor_program.permute %[[Z]] [1, 0] : tensor<6x5xf32> -> tensor<5x6xf32>
+// CHECK-DAG: %[[U:.*]] = tensor_program.slice %[[T]] dim 0 start 1 : tensor<5x6xf32> -> tensor<4x6xf32>
+// CHECK-DAG: %[[V:.*]] = tensor_program.permute %[[U]] [1, 0] : tensor<4x6xf32> -> tensor<6x4xf32>
+// CHECK: return %[[B]], %[[S]], %[[V]], %[[U]]
+func.func @permute_of_sliced_permute(%x: tensor<512x256x4x4xf32>, %y: tensor<2x3x4xf32>, %z: tensor<6x5xf32>)
+    -> (tensor<512x256x3x3xf32>, tensor<4x1x2xf32>, tensor<6x4xf32>, tensor<4x6xf32>) {
+  %0 = tensor_program.permute %x [1, 0, 2, 3] : tensor<512x256x4x4xf32> -> tensor<256x512x4x4xf32>
+  %1 = tensor_program.slice %0 dim 2 start 0 end 3 : tensor<256x512x4x4xf32> -> tensor<256x512x3x4xf32>
+  %2 = tensor_program.slice %1 dim 3 start 0 end 3 : tensor<256x512x3x4xf32> -> tensor<256x512x3x3xf32>
+  %3 = tensor_program.permute %2 [1, 0, 2, 3] : tensor<256x512x3x3xf32> -> tensor<512x256x3x3xf32>
+  %4 = tensor_program.permute %y [0, 2, 1] : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
+  %5 = tensor_program.slice %4 dim 2 start 1 end 3 step 2 : tensor<2x4x3xf32> -> tensor<2x4x1xf32>
+  %6 = tensor_program.permute %5 [1, 2, 0] : tensor<2x4x1xf32> -> tensor<4x1x2xf32>
+  %7 = tensor_program.permute %z [1, 0] : tensor<6x5xf32> -> tensor<5x6xf32>
+  %8 = tensor_program.slice %7 dim 0 start 1 : tensor<5x6xf32> -> tensor<4x6xf32>
+  %9 = tensor_program.permute %8 [1, 0] : tensor<4x6xf32> -> tensor<6x4xf32>
+  return %3, %6, %9, %8 : tensor<512x256x3x3xf32>, tensor<4x1x2xf32>, tensor<6x4xf32>, tensor<4x6xf32>
+}

@@ -42,8 +42,9 @@ def WrapperCUDARowKernelsPass
     views between the ops move around the launch. A reduction across rows (a
     column sum), over several loops, or of 64-bit values is left alone, as is
     anything that would make rows depend on each other. A lone elementwise op
-    whose static rows are at least 512 elements and aligned becomes the same
-    kind of kernel (one vector per thread). Options: `block-size` (0: the row
+    of more than one row whose static rows are at least 512 elements and
+    aligned becomes the same kind of kernel (one vector per thread); a
+    single row would be one block, and keeps the parallel-loop mapping. Options: `block-size` (0: the row
     length over four vectors per thread, 64 to 1024), `vectorize` (true).
     Part of `--wrapper-cuda-pipeline`.
 
@@ -205,6 +206,19 @@ def WrapperCUDABlockReductionsPass
     reduced loop is the buffer's contiguous dimension), each folds its
     elements with the payload, `gpu.all_reduce` combines the threads, and
     thread 0 folds the total into the output's initial value.
+
+    The ops around a reduction that would each be a launch of their own
+    join it. A fill of the output before it (`linalg.fill` or its generic
+    form; over ops without memory effects other than allocations, and
+    fills of buffers the reduction does not read) is not run: thread 0
+    starts from the fill's value instead of loading the output.
+    Elementwise ops right after it over the output's elements (its loops,
+    static sizes), reading its output or an earlier one's at the same
+    element, run in thread 0 of each block on the element it computed
+    (batch norm's statistics scaled, the running statistics updated, a
+    backward's per-channel tails). They are not taken when one writes a
+    buffer the reduction reads (other blocks may still be reading it), or
+    reads a buffer written among them at other elements (a broadcast).
 
     The payload's accumulator must be used only by the combining op, an
     associative arith op on 32-bit values (the row kernels' condition);

@@ -299,6 +299,52 @@ OpFoldResult PermuteOp::fold(FoldAdaptor) {
   return {};
 }
 
+namespace {
+/// permute(slice(x), p) = slice'(permute(x, p)) when `x` is, through
+/// slices nothing else reads, a permute the moved one then composes with
+/// (PermuteOp::fold), and nothing else reads that permute either unless
+/// the two cancel. A convolution lowered to a product transposes the
+/// product to NCHW; a weight gradient slices that and transposes it back:
+/// two copies of the weight's size became none.
+struct PermuteOfSlicedPermute : public OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    auto slice = op.getInput().getDefiningOp<SliceOp>();
+    if (!slice || !slice->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not a slice read once");
+    Value source = slice.getInput();
+    while (auto inner = source.getDefiningOp<SliceOp>()) {
+      if (!inner->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "a slice read twice");
+      source = inner.getInput();
+    }
+    auto below = source.getDefiningOp<PermuteOp>();
+    if (!below)
+      return rewriter.notifyMatchFailure(op, "no permute below the slices");
+    ArrayRef<int64_t> perm = op.getPermutation();
+    bool cancels = llvm::all_of(llvm::enumerate(perm), [&](auto entry) {
+      return below.getPermutation()[entry.value()] ==
+             static_cast<int64_t>(entry.index());
+    });
+    if (!cancels && !below->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "the permute below is shared");
+    // Result dimension i is the slice's dimension perm[i].
+    int64_t dim = llvm::find(perm, slice.getDim()) - perm.begin();
+    Value permuted =
+        PermuteOp::create(rewriter, op.getLoc(), slice.getInput(), perm);
+    rewriter.replaceOpWithNewOp<SliceOp>(op, permuted, dim, slice.getStart(),
+                                         slice.getEnd(), slice.getStep());
+    return success();
+  }
+};
+} // namespace
+
+void PermuteOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<PermuteOfSlicedPermute>(context);
+}
+
 OpFoldResult FlipOp::fold(FoldAdaptor) {
   // Flipping dimensions of size 1 (or none) changes nothing; flipping the
   // same dimensions twice is the input.

@@ -121,6 +121,7 @@ def TP_PermuteOp : TensorProgram_Op<"permute", [
     $input $permutation attr-dict `:` type($input) `->` type($result)
   }];
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TP_FlipOp : TensorProgram_Op<"flip", [
