@@ -446,3 +446,42 @@ def test_unread_statistics_do_not_fall_back():
         expected = module(x)
     assert not wrapper_mlir.stats()["op_fallbacks"], wrapper_mlir.stats()["op_fallbacks"]
     torch.testing.assert_close(got, expected, rtol=2e-4, atol=2e-5)
+
+
+class Sorts(nn.Module):
+    def forward(self, x, ids):
+        ascending = torch.sort(x, dim=-1)
+        descending = torch.sort(x, dim=1, descending=True, stable=True)
+        return (*ascending, *descending, torch.argsort(ids, dim=-1, stable=True),
+                torch.sort(ids, descending=True, stable=True)[1])
+
+
+def test_short_sorts_are_compiled():
+    """sort and argsort of rows up to 1024 elements (a mixture-of-experts
+    router orders its tokens by expert) compiled as ranks: values and
+    indices equal to eager's stable sort, with ties (integer expert ids),
+    NaN (the largest), descending, and a dynamic batch; a longer row (or a
+    dynamic one) stays sort (refused without fallback)."""
+    torch.manual_seed(0)
+    x = torch.randn(3, 7, 5)
+    x[0, 2, 1] = x[0, 4, 1] = float("nan")
+    x[1, 3, 2] = x[1, 5, 2]
+    model = wrapper_mlir.compile(Sorts(), [x, torch.randint(0, 4, (3, 6))], fallback=False,
+                                 dynamic_batch=True)
+    for batch in (3, 5):
+        x, ids = torch.randn(batch, 7, 5), torch.randint(0, 4, (batch, 6))
+        x[0, 2, 1] = x[0, 4, 1] = float("nan")
+        got = model(x, ids)
+        expected = (*torch.sort(x, dim=-1, stable=True),
+                    *torch.sort(x, dim=1, descending=True, stable=True),
+                    torch.argsort(ids, dim=-1, stable=True),
+                    torch.sort(ids, descending=True, stable=True)[1])
+        for index, (g, e) in enumerate(zip(got, expected)):
+            assert torch.equal(torch.as_tensor(g).nan_to_num(9.0), e.nan_to_num(9.0)), f"output #{index}"
+
+    class Long(nn.Module):
+        def forward(self, x):
+            return torch.sort(x)[0]
+
+    with pytest.raises(wrapper_mlir.WrapperError, match="sort"):
+        wrapper_mlir.compile(Long(), [torch.randn(2, 2000)], fallback=False)

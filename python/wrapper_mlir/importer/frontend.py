@@ -107,7 +107,49 @@ def _histc(x, bins=100, min=0, max=0):
     return counts.scatter_add(0, index, inside.to(x.dtype))
 
 
-_SMALL_K = {aten.topk.default: _topk, aten.histc.default: _histc}
+# Sorts along a dimension of at most this many elements are compared all
+# against all (n^2 comparisons per row); longer ones stay sort.
+_SORT_LIMIT = 1024
+
+
+def _sort(x, dim=-1, descending=False, stable=False):
+    """sort (a mixture-of-experts router orders its tokens by expert with
+    it; argsort is sort) for rows of up to _SORT_LIMIT elements as ranks:
+    element i lands at the count of the elements before it (smaller, or
+    larger when descending; equal ones by position, so the order is stable),
+    values and positions scattered there. NaN sorts as the largest value,
+    as in PyTorch. Longer rows, symbolic sizes and booleans stay sort."""
+    if x.dim() == 0 or x.dtype == torch.bool:
+        return NotImplemented
+    dim = dim % x.dim()
+    n = x.shape[dim]
+    if not isinstance(n, int) or n > _SORT_LIMIT:
+        return NotImplemented
+    row = x.movedim(dim, -1)
+    a, b = row.unsqueeze(-1), row.unsqueeze(-2)  # element i, element j
+    # j before i: strictly ordered, or a number against NaN (the largest).
+    less = (b > a) if descending else (b < a)
+    same = a == b
+    if x.dtype.is_floating_point:
+        a_nan, b_nan = torch.isnan(a), torch.isnan(b)
+        larger_nan = (b_nan.logical_and(a_nan.logical_not()) if descending
+                      else a_nan.logical_and(b_nan.logical_not()))
+        less = less.logical_or(larger_nan)
+        same = same.logical_or(a_nan.logical_and(b_nan))
+    positions = torch.arange(n, device=x.device)
+    earlier = positions.unsqueeze(0) < positions.unsqueeze(1)  # [i, j]: j < i
+    rank = less.logical_or(same.logical_and(earlier)).sum(-1)
+    values = torch.zeros_like(row).scatter(-1, rank, row)
+    indices = torch.zeros_like(rank).scatter(-1, rank, positions.expand_as(rank))
+    return values.movedim(-1, dim), indices.movedim(-1, dim)
+
+
+def _sort_stable(x, *, stable=None, dim=-1, descending=False):
+    return _sort(x, dim, descending)
+
+
+_SMALL_K = {aten.topk.default: _topk, aten.histc.default: _histc,
+            aten.sort.default: _sort, aten.sort.stable: _sort_stable}
 
 
 def _decompositions_of_missing_ops(table):
