@@ -117,8 +117,10 @@ def _sort(x, dim=-1, descending=False, stable=False):
     it; argsort is sort) for rows of up to _SORT_LIMIT elements as ranks:
     element i lands at the count of the elements before it (smaller, or
     larger when descending; equal ones by position, so the order is stable),
-    values and positions scattered there. NaN sorts as the largest value,
-    as in PyTorch. Longer rows, symbolic sizes and booleans stay sort."""
+    and output k is the element of rank k (a masked maximum, not a
+    scatter: a scatter that does not add is a sequential loop on CUDA). NaN sorts as the largest
+    value, as in PyTorch. Longer rows, symbolic sizes and booleans stay
+    sort."""
     if x.dim() == 0 or x.dtype == torch.bool:
         return NotImplemented
     dim = dim % x.dim()
@@ -139,8 +141,13 @@ def _sort(x, dim=-1, descending=False, stable=False):
     positions = torch.arange(n, device=x.device)
     earlier = positions.unsqueeze(0) < positions.unsqueeze(1)  # [i, j]: j < i
     rank = less.logical_or(same.logical_and(earlier)).sum(-1)
-    values = torch.zeros_like(row).scatter(-1, rank, row)
-    indices = torch.zeros_like(rank).scatter(-1, rank, positions.expand_as(rank))
+    # Output k takes the element whose rank is k: a maximum over the row
+    # with the others at the lowest value (a reduction, no scatter; exact,
+    # -0.0 and NaN included).
+    lands = rank.unsqueeze(-2) == positions.unsqueeze(-1)  # [k, i]
+    lowest = float("-inf") if x.dtype.is_floating_point else torch.iinfo(x.dtype).min
+    values = torch.where(lands, row.unsqueeze(-2), lowest).amax(-1)
+    indices = torch.where(lands, positions, -1).amax(-1)
     return values.movedim(-1, dim), indices.movedim(-1, dim)
 
 
