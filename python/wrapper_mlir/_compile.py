@@ -90,10 +90,6 @@ def _cuda_runtime():
         lib.wrapper_cuda_get_stats.argtypes = [ctypes.POINTER(_CudaStats)]
         lib.wrapper_cuda_get_stats.restype = None
         lib.wrapper_cuda_device.restype = ctypes.c_int32
-        lib.wrapper_cuda_dlpack.argtypes = [
-            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
-            ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
-            ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_dlpack_arrays.argtypes = [
             ctypes.POINTER(_StridedArray), ctypes.c_int32, ctypes.c_int32,
             ctypes.POINTER(ctypes.c_void_p)]
@@ -181,7 +177,6 @@ _DLTENSOR = ctypes.create_string_buffer(b"dltensor")
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
 
 
 # The adapter library once loaded, and whether it is in use (None: not

@@ -57,6 +57,19 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
   return result;
 }
 
+/// Clones `payload` (a linalg body) but its terminator at the loop indices
+/// `ivs` (for linalg.index), its arguments as `mapping` has them.
+void clonePayload(OpBuilder &b, Block &payload, ArrayRef<Value> ivs,
+                  IRMapping &mapping) {
+  for (Operation &inner : payload.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+}
+
 /// The buffer a memref value views (through view-like ops).
 Value rootOf(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -118,16 +131,17 @@ struct BlockReductionsPass
     SmallVector<linalg::GenericOp> epilogues;
   };
 
-  /// The fill of `init` (exactly that value) before `op`, found over
-  /// steppable ops and fills of other buffers that `op` does not read.
-  Operation *fillBefore(linalg::GenericOp op, Value init) {
+  /// The fill of `op`'s output (exactly that value) before `op`, found
+  /// over steppable ops and fills of other buffers that `op` does not read.
+  Operation *fillBefore(linalg::GenericOp op) {
+    Value init = op.getDpsInitOperand(0)->get();
     DenseSet<Value> read;
     for (Value operand : op->getOperands())
       read.insert(rootOf(operand));
     for (Operation *prev = op->getPrevNode(); prev;
          prev = prev->getPrevNode()) {
       Value buffer = filled(prev).first;
-      if (buffer == init && buffer)
+      if (buffer && buffer == init)
         return prev;
       if (buffer && !read.contains(rootOf(buffer)))
         continue;
@@ -229,8 +243,7 @@ struct BlockReductionsPass
     std::optional<Combiner> combiner = matchCombiner(op);
     if (!combiner)
       return std::nullopt;
-    Value init = op.getDpsInitOperand(0)->get();
-    return Candidate{op, *combiner, reduced, fillBefore(op, init),
+    return Candidate{op, *combiner, reduced, fillBefore(op),
                      epiloguesAfter(op)};
   }
 
@@ -322,13 +335,7 @@ struct BlockReductionsPass
         mapping.map(arg, value);
       }
       mapping.map(payload.getArguments().back(), loop.getRegionIterArg(0));
-      for (Operation &inner : payload.without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-          mapping.map(index.getResult(), ivs[index.getDim()]);
-          continue;
-        }
-        b.clone(inner, mapping);
-      }
+      clonePayload(b, payload, ivs, mapping);
       scf::YieldOp::create(
           b, loc,
           mapping.lookupOrDefault(payload.getTerminator()->getOperand(0)));
@@ -382,13 +389,7 @@ struct BlockReductionsPass
             indicesOf(b, loc, op.getMatchingIndexingMap(&operand), ivs));
       mapping.map(arg, value);
     }
-    for (Operation &inner : payload.without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
+    clonePayload(b, payload, ivs, mapping);
     for (auto [output, yielded] : llvm::zip_equal(
              op.getDpsInits(), payload.getTerminator()->getOperands())) {
       Value value = mapping.lookupOrDefault(yielded);

@@ -112,15 +112,15 @@ def _histc(x, bins=100, min=0, max=0):
 _SORT_LIMIT = 1024
 
 
-def _sort(x, dim=-1, descending=False, stable=False):
+def _sort(x, dim=-1, descending=False):
     """sort (a mixture-of-experts router orders its tokens by expert with
     it; argsort is sort) for rows of up to _SORT_LIMIT elements as ranks:
     element i lands at the count of the elements before it (smaller, or
-    larger when descending; equal ones by position, so the order is stable),
-    and output k is the element of rank k (a masked maximum, not a
-    scatter: a scatter that does not add is a sequential loop on CUDA). NaN sorts as the largest
-    value, as in PyTorch. Longer rows, symbolic sizes and booleans stay
-    sort."""
+    larger when descending; equal ones by position, so the order is
+    stable), and output k is the element of rank k (a masked maximum, not
+    a scatter: a scatter that does not add is a sequential loop on CUDA).
+    NaN sorts as the largest value, as in PyTorch. Longer rows, symbolic
+    sizes and booleans stay sort."""
     if x.dim() == 0 or x.dtype == torch.bool:
         return NotImplemented
     dim = dim % x.dim()
@@ -141,9 +141,8 @@ def _sort(x, dim=-1, descending=False, stable=False):
     positions = torch.arange(n, device=x.device)
     earlier = positions.unsqueeze(0) < positions.unsqueeze(1)  # [i, j]: j < i
     rank = less.logical_or(same.logical_and(earlier)).sum(-1)
-    # Output k takes the element whose rank is k: a maximum over the row
-    # with the others at the lowest value (a reduction, no scatter; exact,
-    # -0.0 and NaN included).
+    # Output k: a maximum over the row with all but the element of rank k
+    # at the lowest value (exact, -0.0 and NaN included).
     lands = rank.unsqueeze(-2) == positions.unsqueeze(-1)  # [k, i]
     lowest = float("-inf") if x.dtype.is_floating_point else torch.iinfo(x.dtype).min
     values = torch.where(lands, row.unsqueeze(-2), lowest).amax(-1)
