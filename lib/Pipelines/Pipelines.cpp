@@ -474,6 +474,8 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     pm.addPass(createWrapperAddCInterfacePass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createWrapperCUDANameKernelsPass());
+  if (options.releaseArguments)
+    pm.addPass(createWrapperCUDAReleaseArgumentsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createWrapperLowerAllReducePass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addNestedPass<func::FuncOp>(createWrapperCUDAStreamOrderedCallsPass());

@@ -65,9 +65,14 @@ def _check_training(model, inputs, targets, loss_fn, optimizer, steps=5, toleran
     model = model.to(device).train()
     inputs, targets = inputs.to(device), targets.to(device)
     ours, eager = copy.deepcopy(model), copy.deepcopy(model)
+    released = wrapper_mlir.cuda_stats()["released_early"] if device == "cuda" else 0
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no graph or op runs in PyTorch
         our_losses = _train(ours, inputs, targets, loss_fn, optimizer, steps, True)
+    if device == "cuda":
+        # The backward freed the activations the forward saved for it at
+        # their last use, every step.
+        assert wrapper_mlir.cuda_stats()["released_early"] - released >= steps
     eager_losses = _train(eager, inputs, targets, loss_fn, optimizer, steps, False)
     assert our_losses == pytest.approx(eager_losses, rel=tolerance, abs=tolerance)
     for (name, a), b in zip(ours.named_parameters(), eager.parameters()):

@@ -94,6 +94,12 @@ def _cuda_runtime():
             ctypes.POINTER(_StridedArray), ctypes.c_int32, ctypes.c_int32,
             ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_free.argtypes = [ctypes.c_void_p]
+        lib.wrapper_cuda_donate.argtypes = [
+            ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32, ctypes.c_int32,
+            ctypes.POINTER(ctypes.c_int32)]
+        lib.wrapper_cuda_release_stats.argtypes = [
+            ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
+        lib.wrapper_cuda_release_stats.restype = None
         lib.wrapper_cuda_set_stream.argtypes = [ctypes.c_void_p,
                                                 ctypes.POINTER(ctypes.c_void_p)]
         lib.wrapper_cuda_graph_end.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
@@ -154,14 +160,44 @@ def cuda_stats():
     (copies_to_device, copies_to_host, bytes_to_device, bytes_to_host), so
     that a caller can check that calls on CUDA tensors made none; and
     peak_bytes_in_use, the most bytes_in_use has been since the last
-    reset_cuda_peak() (like torch.cuda.max_memory_allocated)."""
+    reset_cuda_peak() (like torch.cuda.max_memory_allocated);
+    released_early and bytes_released_early, the donated blocks (a
+    backward's saved activations) freed at their last use in a call."""
     runtime = _cuda_runtime()
     stats = _CudaStats()
     runtime.wrapper_cuda_get_stats(ctypes.byref(stats))
     result = {name: getattr(stats, name) for name, _ in _CudaStats._fields_}
     runtime.wrapper_cuda_peak_bytes_in_use.restype = ctypes.c_uint64
     result["peak_bytes_in_use"] = runtime.wrapper_cuda_peak_bytes_in_use()
+    released, released_bytes = ctypes.c_uint64(), ctypes.c_uint64()
+    runtime.wrapper_cuda_release_stats(ctypes.byref(released), ctypes.byref(released_bytes))
+    result["released_early"] = released.value
+    result["bytes_released_early"] = released_bytes.value
     return result
+
+
+class donating:
+    """Gives up the device blocks of `tensors` (CUDA tensors that the
+    runtime's DLPack export owns; others are skipped) for the calls made
+    inside the `with` block, which free each after its last reader when
+    compiled with --cuda-release-arguments; taken back at the end (those
+    not freed). The caller must not read the tensors afterwards: a
+    backward's saved activations, which AOTAutograd drops after it."""
+
+    def __init__(self, tensors):
+        self._pointers = [t.data_ptr() for t in tensors if t.is_cuda]
+
+    def __enter__(self):
+        if self._pointers:
+            self._array = (ctypes.c_void_p * len(self._pointers))(*self._pointers)
+            self._runtime = _cuda_runtime()
+            self._runtime.wrapper_cuda_donate(self._array, len(self._pointers), 1, None)
+        return self
+
+    def __exit__(self, *exc):
+        if self._pointers:
+            self._runtime.wrapper_cuda_donate(self._array, len(self._pointers), 0, None)
+        return False
 
 
 def reset_cuda_peak():
@@ -649,16 +685,20 @@ def fuse_flags(fuse):
 
 
 def _compile_text(graph, *, entry=None, parallel=True, gemm=True, plan_memory="reuse",
-                  target="cpu", weights=None, fuse=True, tile_elements=None, profile=False):
+                  target="cpu", weights=None, fuse=True, tile_elements=None, profile=False,
+                  release_arguments=False):
     """Compiles tensor_program text; `weights` ([(name, tensor)]) are the
     bytes of its dense_resource constants, written to a safetensors file
-    next to it. `fuse`, `tile_elements` (None: the compiler's default) and
-    `profile` are wrapper-compile's --fuse, --tile-elements and --profile."""
+    next to it. `fuse`, `tile_elements` (None: the compiler's default),
+    `profile` and `release_arguments` (CUDA) are wrapper-compile's --fuse,
+    --tile-elements, --profile and --cuda-release-arguments."""
     flags = fuse_flags(fuse)
     if tile_elements is not None:
         flags.append(f"--tile-elements={int(tile_elements)}")
     if profile:
         flags.append("--profile")
+    if release_arguments and target == "cuda":
+        flags.append("--cuda-release-arguments")
     workdir = tempfile.mkdtemp(prefix="wrapper_mlir_")
     try:
         return _compile_in(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.utils._pytree as pytree
 
-from ._compile import WrapperError, _compile_text, _torch_device
+from ._compile import WrapperError, _compile_text, _torch_device, donating
 from .importer import (UnsupportedError, decompose_attention, decomposition_table, export_module,
                        import_exported)
 from ._stats import record_compiled, record_graph_fallback
@@ -64,10 +64,11 @@ def default_target(example_inputs):
     return "cuda" if _torch_device(example_inputs) is not None else "cpu"
 
 
-def _compile_imported(imported, options):
+def _compile_imported(imported, options, release_arguments=False):
     compile_options = {k: options[k] for k in ("parallel", "gemm", "plan_memory", "target",
                                                "fuse", "tile_elements")}
-    compiled = _compile_text(imported.text, weights=imported.weights, **compile_options)
+    compiled = _compile_text(imported.text, weights=imported.weights,
+                             release_arguments=release_arguments, **compile_options)
     if options["cuda_graphs"]:
         from ._cuda_graphs import enable
 
@@ -363,15 +364,20 @@ def _graph_bindings(graph, example_inputs, weights):
 
 class _CompiledGraph:
     """A compiled AOTAutograd graph (inference, forward or backward), called
-    boxed: one list of arguments, which it clears."""
+    boxed: one list of arguments, which it clears. `donated`: the positions
+    of a backward's arguments that AOTAutograd donates (saved activations
+    that neither alias an input nor are a forward output, read by nothing
+    after the backward): given up for the call, which frees each after its
+    last reader (compiled with --cuda-release-arguments)."""
 
-    def __init__(self, imported, compiled, eager):
+    def __init__(self, imported, compiled, eager, donated=()):
         # An instance attribute: the wrappers Dynamo puts around a backward
         # (functools.wraps) copy the instance's __dict__, not the class's.
         self._boxed_call = True
         self.imported = imported
         self.compiled = compiled
         self.eager = eager
+        self.donated = tuple(donated)
         self.warned_negative = False
 
     def __call__(self, args):
@@ -395,9 +401,27 @@ class _CompiledGraph:
                               stacklevel=2)
                 self.warned_negative = True
             return self.eager(*args)
-        result = _run(self.imported, self.compiled, args, check_frozen=False)
+        if self.donated:
+            with donating([args[i] for i in self.donated
+                           if isinstance(args[i], torch.Tensor)]):
+                result = _run(self.imported, self.compiled, args, check_frozen=False)
+        else:
+            result = _run(self.imported, self.compiled, args, check_frozen=False)
         args.clear()
         return result
+
+
+def _donated_positions(kind, options):
+    """The arguments of a backward graph on CUDA that AOTAutograd donates
+    (its fw_metadata.bw_donated_idxs, the buffers Inductor reuses in the
+    backward: saved activations no one else holds, set only when the
+    backward runs with retain_graph=False); empty otherwise. CUDA graphs
+    run on copies of the inputs: nothing to give up."""
+    if kind != "backward" or options["target"] != "cuda" or options["cuda_graphs"]:
+        return []
+    context = torch._guards.TracingContext.try_get()
+    metadata = getattr(context, "fw_metadata", None) if context is not None else None
+    return sorted(getattr(metadata, "bw_donated_idxs", None) or [])
 
 
 def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
@@ -452,7 +476,8 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
             importer.mutate_in_place = not options["cuda_graphs"]
             imported = importer.run()
             _warn_fallbacks(imported, f"wrapper backend ({kind} graph)")
-            compiled = _compile_imported(imported, options)
+            donated = _donated_positions(kind, options)
+            compiled = _compile_imported(imported, options, release_arguments=bool(donated))
         except (UnsupportedError, WrapperError) as error:
             record_graph_fallback(kind, _first_line(error))
             warnings.warn(f"wrapper backend: running the {kind} graph eagerly: {error}",
@@ -461,7 +486,7 @@ def wrapper_backend(graph_module, example_inputs, options=None, **kwargs):
         record_compiled(kind, time.perf_counter() - start,
                         [(describe_target(node.target), reason)
                          for node, reason in imported.fallbacks])
-        return _CompiledGraph(imported, compiled, graph.forward)
+        return _CompiledGraph(imported, compiled, graph.forward, donated)
 
     def partition(*args, **kwargs):
         # Views (permutes, reshapes) are recomputed in the backward graph,

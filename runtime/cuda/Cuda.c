@@ -123,6 +123,12 @@ typedef struct Block {
   CUstream stream; /* the stream it was allocated for: its pool */
   int inUse;
   size_t nextFree; /* index + 1 of the next free block of its list; 0: none */
+  /* The DLPack tensor that owns it (wrapper_cuda_dlpack), or NULL; and
+   * whether that tensor's holder gave it up for the call under way
+   * (wrapper_cuda_donate), so that the call frees it at its last use
+   * (wrapperCudaReleaseArgument). */
+  const void *owner;
+  int donated;
 } Block;
 
 /* The free blocks of one size and stream: a list through Block.nextFree. */
@@ -182,6 +188,8 @@ static size_t functionSlotCount, functionSlotsUsed; /* a power of two */
 static wrapper_cuda_stats stats;
 /* The most stats.bytes_in_use has been since the last reset. */
 static uint64_t peakBytesInUse;
+/* Donated blocks freed at their last use (wrapperCudaReleaseArgument). */
+static uint64_t releasedEarly, bytesReleasedEarly;
 /* The first error of an mgpu* call (they return nothing) on this thread,
  * reported by its next wrapper_cuda_synchronize or wrapper_cuda_take_error:
  * a call's errors stay with the thread that made it. */
@@ -475,6 +483,8 @@ static size_t findBlock(CUdeviceptr ptr) {
 /* Marks the block `index` free and gives it back to its list. */
 static void releaseBlock(size_t index) {
   blocks[index].inUse = 0;
+  blocks[index].owner = NULL;
+  blocks[index].donated = 0;
   stats.bytes_in_use -= blocks[index].size;
   if (slotCount)
     pushFree(index);
@@ -526,6 +536,8 @@ wrapper_status wrapper_cuda_alloc(size_t bytes, void **out) {
         found->size = size;
         found->stream = pool;
         found->nextFree = 0;
+        found->owner = NULL;
+        found->donated = 0;
         *addressSlot(ptr) = ++blockCount;
         stats.bytes_reserved += size;
       }
@@ -575,6 +587,80 @@ wrapper_status wrapper_cuda_free(void *ptr) {
   }
   pthread_mutex_unlock(&lock);
   return status;
+}
+
+/* The live block at `ptr`, or blockCount; the lock is held. */
+static size_t findLiveBlock(const void *ptr) {
+  size_t i = findBlock((CUdeviceptr)(uintptr_t)ptr);
+  return i < blockCount && blocks[i].inUse ? i : blockCount;
+}
+
+int wrapper_cuda_set_owner(void *block, const void *owner) {
+  pthread_mutex_lock(&lock);
+  size_t i = findLiveBlock(block);
+  int recorded = i < blockCount && !blocks[i].owner;
+  if (recorded)
+    blocks[i].owner = owner;
+  pthread_mutex_unlock(&lock);
+  return recorded;
+}
+
+void wrapper_cuda_free_owned(void *block, const void *owner) {
+  pthread_mutex_lock(&lock);
+  size_t i = findLiveBlock(block);
+  /* Not the owner's any more: freed at its last use in a call. */
+  int owned = i < blockCount && blocks[i].owner == owner;
+  if (owned)
+    blocks[i].owner = NULL;
+  pthread_mutex_unlock(&lock);
+  if (owned)
+    (void)wrapper_cuda_free(block);
+}
+
+wrapper_status wrapper_cuda_donate(void *const *ptrs, int32_t count,
+                                   int32_t donate, int32_t *donated) {
+  if (count < 0 || (count > 0 && !ptrs))
+    return wrapper_report_error(WRAPPER_ERROR_INVALID_ARGUMENT,
+                                "wrapper_cuda_donate: NULL pointers or "
+                                "count %d",
+                                (int)count);
+  int32_t marked = 0;
+  pthread_mutex_lock(&lock);
+  for (int32_t k = 0; k < count; ++k) {
+    size_t i = findLiveBlock(ptrs[k]);
+    if (i == blockCount || !blocks[i].owner)
+      continue;
+    blocks[i].donated = donate != 0;
+    ++marked;
+  }
+  pthread_mutex_unlock(&lock);
+  if (donated)
+    *donated = marked;
+  return WRAPPER_OK;
+}
+
+void wrapperCudaReleaseArgument(uintptr_t ptr) {
+  pthread_mutex_lock(&lock);
+  size_t i = findLiveBlock((const void *)ptr);
+  /* Only on the stream it belongs to (its next user there runs after this
+   * call's readers), and not while a graph is captured (its replays would
+   * read it). */
+  if (i < blockCount && blocks[i].donated && blocks[i].owner &&
+      blocks[i].stream == currentStream() && !capturing && !capturePool) {
+    ++releasedEarly;
+    bytesReleasedEarly += blocks[i].size;
+    releaseBlock(i);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+void wrapper_cuda_release_stats(uint64_t *released, uint64_t *bytes) {
+  pthread_mutex_lock(&lock);
+  if (released)
+    *released = releasedEarly;
+  if (bytes)
+    *bytes = bytesReleasedEarly;
+  pthread_mutex_unlock(&lock);
 }
 
 wrapper_status wrapper_cuda_empty_cache(void) {

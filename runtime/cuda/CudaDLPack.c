@@ -76,11 +76,23 @@ static int dataType(wrapper_dtype dtype, DLDataType *out) {
   return 0;
 }
 
+/* What wrapper_cuda_dlpack allocates: the tensor, whether the runtime
+ * recorded it as its block's owner, then the shape and strides. */
+typedef struct Export {
+  DLManagedTensor tensor;
+  int64_t recorded;
+} Export;
+
 static void deleter(DLManagedTensor *self) {
   if (!self)
     return;
-  /* A deleter cannot fail; a bad block would be a bug of this file. */
-  (void)wrapper_cuda_free(self->manager_ctx);
+  /* A block the tensor owns: freed unless a call freed it at its last use
+   * (wrapper_cuda_donate). A deleter cannot fail; a bad block would be a
+   * bug of this file. */
+  if (((Export *)self)->recorded)
+    wrapper_cuda_free_owned(self->manager_ctx, self);
+  else
+    (void)wrapper_cuda_free(self->manager_ctx);
   free(self);
 }
 
@@ -104,12 +116,12 @@ wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
     return WRAPPER_ERROR_UNSUPPORTED; /* the message says why */
   /* One allocation: the tensor, then its shape and strides. */
   size_t dims = (size_t)(rank ? rank : 1);
-  DLManagedTensor *tensor =
-      malloc(sizeof(DLManagedTensor) + 2 * dims * sizeof(int64_t));
-  if (!tensor)
+  Export *export = malloc(sizeof(Export) + 2 * dims * sizeof(int64_t));
+  if (!export)
     return wrapper_report_error(WRAPPER_ERROR_OUT_OF_MEMORY,
                                 "wrapper_cuda_dlpack: no host memory");
-  int64_t *sizes = (int64_t *)(tensor + 1);
+  DLManagedTensor *tensor = &export->tensor;
+  int64_t *sizes = (int64_t *)(export + 1);
   int64_t *steps = sizes + dims;
   if (rank) {
     memcpy(sizes, shape, (size_t)rank * sizeof(int64_t));
@@ -125,6 +137,9 @@ wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
   tensor->dl_tensor.byte_offset = 0;
   tensor->manager_ctx = block;
   tensor->deleter = deleter;
+  /* A block of the allocator (not one of a graph's pool) has its owner
+   * recorded, so that a call can free it early when donated. */
+  export->recorded = block && wrapper_cuda_set_owner(block, tensor);
   *managed = tensor;
   return WRAPPER_OK;
 }

@@ -56,4 +56,13 @@ wrapper_cuda_pool_give(wrapper_cuda_graph_pool *pool, void *block);
 __attribute__((visibility("hidden"))) void
 wrapper_cuda_pool_release_all(wrapper_cuda_graph_pool *pool);
 
+/* The DLPack tensors that own blocks (CudaDLPack.c): records `owner` as
+ * the owner of the live block `block` (0 when it is not one, or has one
+ * already); frees `block` when `owner` still owns it (a block given up at
+ * its last use in a call is not its owner's any more). */
+__attribute__((visibility("hidden"))) int
+wrapper_cuda_set_owner(void *block, const void *owner);
+__attribute__((visibility("hidden"))) void
+wrapper_cuda_free_owned(void *block, const void *owner);
+
 #endif /* WRAPPER_LIB_RUNTIME_CUDAINTERNAL_H */

@@ -86,10 +86,15 @@ struct CompilerCLOptions {
                               clEnumValN(CUDABinaryFormat::Cubin, "cubin",
                                          "a cubin, through the CUDA "
                                          "toolkit's ptxas")),
-                   cl::cat(category)) {
+                   cl::cat(category)),
+        cudaReleaseArguments(
+            "cuda-release-arguments",
+            cl::desc("--target=cuda: free each input the caller donated for "
+                     "the call (wrapper_cuda_donate) after its last reader"),
+            cl::init(false), cl::cat(category)) {
     showDefaults(parallel, fuse, foldConstants, tileElements, gemm, vectorize,
                  cudaChip, cudaDevice, collectiveBucketBytes,
-                 collectiveBucketMode);
+                 collectiveBucketMode, cudaReleaseArguments);
     appendDefaultToHelp(planMemory, "reuse");
     appendDefaultToHelp(cudaBinary, "ptx");
   }
@@ -105,6 +110,7 @@ struct CompilerCLOptions {
   cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip,
       cudaDevice;
   cl::opt<CUDABinaryFormat> cudaBinary;
+  cl::opt<bool> cudaReleaseArguments;
 };
 
 std::unique_ptr<CompilerCLOptions> clOptions;
@@ -172,6 +178,7 @@ mlir::wrapper::setCUDAPipelineOptions(CUDAPipelineOptions &options,
   options.chip = clOptions->cudaChip;
   options.device = clOptions->cudaDevice;
   options.binary = clOptions->cudaBinary;
+  options.releaseArguments = clOptions->cudaReleaseArguments;
   if (std::optional<std::string> problem = checkPipelineOptions(options)) {
     error = *problem;
     return failure();

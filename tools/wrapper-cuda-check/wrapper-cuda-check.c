@@ -277,6 +277,82 @@ static int checkDLPackArrays(void) {
   return 0;
 }
 
+/* Donation: a DLPack tensor's block given up for a call is freed at the
+ * release (and reused at once), its deleter then frees nothing; blocks not
+ * donated, taken back, or of another stream are not freed. */
+static int checkDonation(void) {
+  wrapper_cuda_stats before, after;
+  uint64_t released0, released1, bytes0, bytes1;
+  wrapper_cuda_release_stats(&released0, &bytes0);
+  void *owned, *plain, *bogus = (void *)(uintptr_t)0x10;
+  CHECK(wrapper_cuda_alloc(4096, &owned));
+  CHECK(wrapper_cuda_alloc(4096, &plain));
+  int64_t shape[1] = {1024}, strides[1] = {1};
+  void *managed = NULL;
+  CHECK(wrapper_cuda_dlpack(owned, owned, WRAPPER_DTYPE_F32, 1, shape, strides,
+                            &managed));
+  void *ptrs[3] = {owned, plain, bogus};
+  int32_t donated = -1;
+  CHECK(wrapper_cuda_donate(ptrs, 3, 1, &donated));
+  wrapper_cuda_get_stats(&before);
+  wrapperCudaReleaseArgument((uintptr_t)plain);
+  wrapper_cuda_get_stats(&after);
+  int plainKept = after.bytes_in_use == before.bytes_in_use;
+  wrapperCudaReleaseArgument((uintptr_t)owned);
+  wrapper_cuda_get_stats(&after);
+  wrapper_cuda_release_stats(&released1, &bytes1);
+  printf("donate: donated %d, not-owned kept %d, released %d, counted %d\n",
+         (int)donated, plainKept,
+         before.bytes_in_use - after.bytes_in_use == 4096,
+         released1 - released0 == 1 && bytes1 - bytes0 == 4096);
+  /* The block is reused at once; the tensor's deleter leaves the new
+   * owner's block alone. */
+  void *again;
+  CHECK(wrapper_cuda_alloc(4096, &again));
+  wrapper_cuda_get_stats(&before);
+  ((DLManaged *)managed)->deleter(managed);
+  wrapper_cuda_get_stats(&after);
+  printf("donate: block reused %d, deleter frees nothing %d\n", again == owned,
+         after.bytes_in_use == before.bytes_in_use);
+  CHECK(wrapper_cuda_free(again));
+  /* Taken back: not freed. */
+  CHECK(wrapper_cuda_dlpack(plain, plain, WRAPPER_DTYPE_F32, 1, shape, strides,
+                            &managed));
+  CHECK(wrapper_cuda_donate(&plain, 1, 1, NULL));
+  CHECK(wrapper_cuda_donate(&plain, 1, 0, &donated));
+  wrapper_cuda_get_stats(&before);
+  wrapperCudaReleaseArgument((uintptr_t)plain);
+  wrapper_cuda_get_stats(&after);
+  int takenBackKept = after.bytes_in_use == before.bytes_in_use;
+  /* Donated, but released from another stream: not freed. */
+  typedef int (*StreamCreate)(void **, unsigned);
+  typedef int (*StreamDestroy)(void *);
+  StreamCreate create = (StreamCreate)dlsym(RTLD_DEFAULT, "cuStreamCreate");
+  StreamDestroy destroy =
+      (StreamDestroy)dlsym(RTLD_DEFAULT, "cuStreamDestroy_v2");
+  void *side = NULL, *previous = NULL;
+  if (!create || create(&side, 1) != 0) {
+    printf("FAILED: cuStreamCreate\n");
+    return 1;
+  }
+  CHECK(wrapper_cuda_donate(&plain, 1, 1, NULL));
+  CHECK(wrapper_cuda_set_stream(side, &previous));
+  wrapperCudaReleaseArgument((uintptr_t)plain);
+  CHECK(wrapper_cuda_set_stream(previous, NULL));
+  wrapper_cuda_get_stats(&after);
+  printf("donate: taken back kept %d, other stream kept %d\n", takenBackKept,
+         after.bytes_in_use == before.bytes_in_use);
+  ((DLManaged *)managed)->deleter(managed);
+  wrapper_cuda_get_stats(&after);
+  printf("donate: deleter frees a block not released %d\n",
+         before.bytes_in_use - after.bytes_in_use == 4096);
+  if (destroy)
+    destroy(side);
+  wrapper_status s = wrapper_cuda_donate(NULL, 2, 1, NULL);
+  printf("donate NULL: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
+  return 0;
+}
+
 /* Streams: work on the thread's current stream (another stream, the legacy
  * default one), the allocator's pools per stream, the copy counters,
  * errors taken without waiting, DLPack tensors, one device per process. */
@@ -385,6 +461,8 @@ static int checkStreams(void *function, void *da, void *db, int n) {
                           &tensor);
   printf("dlpack fp8: %s: %s\n", wrapper_status_name(s), wrapper_last_error());
   if (checkDLPackArrays())
+    return 1;
+  if (checkDonation())
     return 1;
 
   /* The runtime is bound to its device. */

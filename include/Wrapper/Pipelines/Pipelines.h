@@ -289,6 +289,12 @@ struct CUDAPipelineOptions : public FrontendOptionsMixin<CUDAPipelineOptions> {
                      "return without waiting for the GPU (the caller copies "
                      "and synchronizes)"),
       llvm::cl::init(false)};
+  PipelineOption<bool> releaseArguments{
+      *this, "release-arguments",
+      llvm::cl::desc("Free each input the caller donated for the call "
+                     "(wrapper_cuda_donate) after its last reader "
+                     "(--wrapper-cuda-release-arguments)"),
+      llvm::cl::init(false)};
   PipelineOption<bool> cublas{
       *this, "cublas",
       llvm::cl::desc("Matrix products through cuBLAS (loaded at run time) "

@@ -57,7 +57,7 @@
 extern "C" {
 #endif
 
-#define WRAPPER_CUDA_ABI_VERSION 6
+#define WRAPPER_CUDA_ABI_VERSION 7
 
 int32_t wrapper_cuda_abi_version(void);
 
@@ -181,6 +181,26 @@ struct wrapper_strided_array;
 wrapper_status
 wrapper_cuda_dlpack_arrays(const struct wrapper_strided_array *arrays,
                            int32_t count, int32_t owned, void **managed);
+
+/* Donation (ABI version 7): the holder of DLPack tensors that own their
+ * blocks (wrapper_cuda_dlpack with a block) and will drop them when the
+ * next call returns gives the blocks up for that call, so that the call
+ * frees each after its last reader (a program compiled with
+ * --cuda-release-arguments calls wrapperCudaReleaseArgument there): a
+ * training step's backward frees the activations the forward saved as it
+ * consumes them. `donate` 1 donates the blocks at `ptrs` (their first
+ * bytes), 0 takes them back (after the call, for those it did not free);
+ * pointers that are not such blocks are skipped, `*donated` (when not
+ * NULL) counts the others. A block freed early is not freed again by its
+ * tensor's deleter; the tensor must not be read after the call. */
+wrapper_status wrapper_cuda_donate(void *const *ptrs, int32_t count,
+                                   int32_t donate, int32_t *donated);
+/* For compiled code, after the last reader of an argument: frees the block
+ * at `ptr` if it is donated and belongs to the current stream (not while a
+ * graph is captured); else nothing. */
+void wrapperCudaReleaseArgument(uintptr_t ptr);
+/* Donated blocks freed early so far, and their bytes. */
+void wrapper_cuda_release_stats(uint64_t *released, uint64_t *bytes);
 
 /* CUDA graphs. The work queued on the stream between
  * wrapper_cuda_graph_begin and wrapper_cuda_graph_end is recorded, not run,

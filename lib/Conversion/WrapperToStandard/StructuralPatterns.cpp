@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::wrapper;
@@ -119,6 +120,20 @@ struct GraphOpLowering : OpConversionPattern<GraphOp> {
     auto func = func::FuncOp::create(
         rewriter, graph.getLoc(), graph.getSymName(),
         rewriter.getFunctionType(signature.getConvertedTypes(), results));
+    // Inputs the graph neither writes nor returns a view of: a caller may
+    // give them up for the call (--wrapper-cuda-release-arguments).
+    if (signature.getConvertedTypes().size() == body.getNumArguments()) {
+      llvm::SmallBitVector aliased(body.getNumArguments());
+      for (unsigned r = 0, e = graph.getNumResults(); r < e; ++r)
+        if (std::optional<unsigned> input = graph.getResultAliasOf(r))
+          aliased.set(*input);
+      for (BlockArgument arg : body.getArguments())
+        if (isa<MemRefType>(arg.getType()) && !aliased[arg.getArgNumber()] &&
+            !graph.isArgumentMutated(arg.getArgNumber()))
+          func.setArgAttr(arg.getArgNumber(),
+                          WrapperDialect::getReleasableAttrName(),
+                          rewriter.getUnitAttr());
+    }
     rewriter.inlineRegionBefore(graph.getBody(), func.getBody(), func.end());
     if (!rewriter.applySignatureConversion(&func.getBody().front(), signature,
                                            &converter))

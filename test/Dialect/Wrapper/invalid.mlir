@@ -92,6 +92,27 @@ func.func @mutated_on_func(%x: memref<4xf32> {wrapper.mutated}) {
 
 // -----
 
+// expected-error @below {{'wrapper.graph' op 'wrapper.releasable' must be a unit attribute on a function's argument}}
+wrapper.graph @releasable_on_graph(%x: memref<4xf32> {wrapper.releasable}) {
+  wrapper.return
+}
+
+// -----
+
+// expected-error @below {{'func.func' op 'wrapper.releasable' must be a unit attribute on a function's argument}}
+func.func @releasable_not_unit(%x: memref<4xf32> {wrapper.releasable = 1 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{'func.func' op argument #0 is marked 'wrapper.releasable' but is not a buffer}}
+func.func @releasable_scalar(%n: index {wrapper.releasable}) {
+  return
+}
+
+// -----
+
 // expected-error @below {{'wrapper.graph' op 'wrapper.alias_of' must be an i64 argument index}}
 wrapper.graph @alias_not_index(%x: memref<4xf32>) -> (memref<4xf32> {wrapper.alias_of = "x"}) {
   wrapper.return %x : memref<4xf32>

@@ -38,6 +38,21 @@
 // RUN: %if cuda-ptxas %{ wrapper-compile %s --target=cuda --cuda-binary=cubin -o %t/cubin.so %}
 // RUN: %if cuda-ptxas && cuda-runtime %{ run_model %t/cubin.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy | FileCheck %s %}
 //
+// With --cuda-release-arguments each input is released after its last
+// reader (the product reads %w, the bias kernel %b); a caller that donates
+// nothing gets the same outputs:
+// RUN: wrapper-compile %s --target=cuda --cuda-release-arguments --emit-mlir=llvm -o - | FileCheck %s --check-prefix=RELEASE
+// RELEASE: llvm.func @wrapperCudaReleaseArgument(i64)
+// RELEASE: llvm.call @wrapperCudaGemm
+// RELEASE-COUNT-2: llvm.call @wrapperCudaReleaseArgument
+// RELEASE: gpu.launch_func
+// RELEASE-NEXT: llvm.ptrtoint
+// RELEASE-NEXT: llvm.call @wrapperCudaReleaseArgument
+// RELEASE-NOT: llvm.call @mgpuStreamSynchronize
+// RELEASE-NOT: llvm.call @wrapperCudaReleaseArgument
+// RUN: wrapper-compile %s --target=cuda --cuda-release-arguments -o %t/release.so
+// RUN: %if cuda-runtime %{ run_model %t/release.so %t/in_0.npy %t/in_1.npy %t/in_2.npy --ref %t/ref_0.npy %t/ref_1.npy --device | FileCheck %s --check-prefix=DEVICE %}
+//
 // Refused: an unknown target, appended weights on CUDA.
 // RUN: not wrapper-compile %s --target=tpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: wrapper-compile: error: --target must be cpu or cuda, got 'tpu'

@@ -140,6 +140,45 @@ def WrapperCUDAStreamOrderedCallsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def WrapperCUDAReleaseArgumentsPass
+    : Pass<"wrapper-cuda-release-arguments", "::mlir::ModuleOp"> {
+  let summary = "Frees each donated argument after its last reader";
+  let description = [{
+    For every public function, after the kernels were outlined: each
+    argument marked `wrapper.releasable` (an input of a host graph that the
+    graph neither writes nor returns a view of) gets a call of the CUDA
+    runtime's `wrapperCudaReleaseArgument` right after the last operation
+    that reads it, or anything derived from it (views, casts, pointers taken
+    from it, results of the ops that read it), at the function's top level.
+    The runtime frees the block there only when the caller donated it for
+    this call (`wrapper_cuda_donate`: a training step's backward gives up
+    the activations its forward saved) and it belongs to the current
+    stream; otherwise the call does nothing. The free needs no wait: the
+    caching allocator reuses the block only on that stream, behind the
+    launches already queued.
+
+    An argument that reaches the function's return, or is not marked, is
+    left alone; one that nothing reads is released at the function's
+    start. The callee is declared `wrapper.cuda_stream_ordered`, so that
+    `gpu-async-region` puts no host wait before it.
+
+    ```mlir
+    func.func @backward(%saved: memref<64xf32> {wrapper.releasable}, ...) {
+      gpu.launch_func @k::@k blocks in (...) threads in (...)
+          args(%saved : memref<64xf32>, %grad : memref<64xf32>)
+      // inserted
+      %p = memref.extract_aligned_pointer_as_index %saved : memref<64xf32> -> index
+      %i = arith.index_cast %p : index to i64
+      func.call @wrapperCudaReleaseArgument(%i) : (i64) -> ()
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def WrapperCUDAPlaceBuffersPass
     : Pass<"wrapper-cuda-place-buffers", "::mlir::ModuleOp"> {
   let summary = "Moves the host code's buffers of a CUDA program to the "

@@ -325,6 +325,22 @@ LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
              << "' but is not a [panels][K][" << width.getInt() << "] buffer";
     return success();
   }
+  if (attr.getName() == getReleasableAttrName()) {
+    // A function that the host graph became (not the graph itself).
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op) ||
+        isa<GraphOp>(op))
+      return op->emitOpError()
+             << "'" << getReleasableAttrName()
+             << "' must be a unit attribute on a function's argument";
+    // It survives the lowering to LLVM, where buffers are descriptors.
+    if (!isa<LLVM::LLVMDialect>(op->getDialect()) &&
+        !isa<MemRefType>(
+            op->getRegion(regionIndex).getArgument(argIndex).getType()))
+      return op->emitOpError()
+             << "argument #" << argIndex << " is marked '"
+             << getReleasableAttrName() << "' but is not a buffer";
+    return success();
+  }
   if (attr.getName() != getMutatedAttrName())
     return op->emitOpError() << "unknown wrapper argument attribute '"
                              << attr.getName().getValue() << "'";

@@ -48,6 +48,13 @@ def Wrapper_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPackedBAttrName() {
       return ::llvm::StringLiteral("wrapper.packed_b");
     }
+    /// Argument attribute of a function lowered from a graph: an input the
+    /// program neither writes nor returns a view of, which a caller that
+    /// gives it up may have freed after its last reader
+    /// (--wrapper-cuda-release-arguments).
+    static constexpr ::llvm::StringLiteral getReleasableAttrName() {
+      return ::llvm::StringLiteral("wrapper.releasable");
+    }
     /// Result attribute naming the graph input that an output aliases.
     static constexpr ::llvm::StringLiteral getAliasOfAttrName() {
       return ::llvm::StringLiteral("wrapper.alias_of");
