@@ -243,3 +243,30 @@ func.func @permute_of_sliced_permute(%x: tensor<512x256x4x4xf32>, %y: tensor<2x3
   %9 = tensor_program.permute %8 [1, 0] : tensor<4x6xf32> -> tensor<6x4xf32>
   return %3, %6, %9, %8 : tensor<512x256x3x3xf32>, tensor<4x1x2xf32>, tensor<6x4xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// Tests that an elementwise op reads a static broadcast's input directly
+// (it broadcasts its operands itself); a broadcast whose input would give
+// the op another result type, or with dynamic sizes, stays.
+// CHECK-LABEL: func.func @elementwise_of_broadcast
+// CHECK-SAME: (%[[X:.*]]: tensor<4x4x8x8xf32>, %[[M:.*]]: tensor<4x1x8x8xf32>, %[[B:.*]]: tensor<8xf32>, %[[N:.*]]: index, %[[C:.*]]: tensor<4x4x8x8xi1>)
+// CHECK-NEXT: %[[A:.*]] = tensor_program.add %[[X]], %[[M]] : (tensor<4x4x8x8xf32>, tensor<4x1x8x8xf32>) -> tensor<4x4x8x8xf32>
+// CHECK-NEXT: %[[W:.*]] = tensor_program.where %[[C]], %[[A]], %[[M]]
+// CHECK-NEXT: %[[S:.*]] = tensor_program.broadcast %[[B]] : tensor<8xf32> -> tensor<2x8xf32>
+// CHECK-NEXT: %[[T:.*]] = tensor_program.mul %[[B]], %[[S]] : (tensor<8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %[[D:.*]] = tensor_program.broadcast %[[B]] [%[[N]]]
+// CHECK-NEXT: tensor_program.mul %[[D]], %[[D]]
+func.func @elementwise_of_broadcast(%x: tensor<4x4x8x8xf32>, %m: tensor<4x1x8x8xf32>, %b: tensor<8xf32>,
+                                    %n: index, %c: tensor<4x4x8x8xi1>)
+    -> (tensor<4x4x8x8xf32>, tensor<2x8xf32>, tensor<?x8xf32>) {
+  %0 = tensor_program.broadcast %m : tensor<4x1x8x8xf32> -> tensor<4x4x8x8xf32>
+  %1 = tensor_program.add %x, %0 : (tensor<4x4x8x8xf32>, tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+  %2 = tensor_program.where %c, %1, %0 : (tensor<4x4x8x8xi1>, tensor<4x4x8x8xf32>, tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+  // Both operands broadcast: the first must stay (the result is 2x8).
+  %3 = tensor_program.broadcast %b : tensor<8xf32> -> tensor<2x8xf32>
+  %4 = tensor_program.mul %3, %3 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %5 = tensor_program.broadcast %b [%n] : tensor<8xf32> -> tensor<?x8xf32>
+  %6 = tensor_program.mul %5, %5 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %2, %4, %6 : tensor<4x4x8x8xf32>, tensor<2x8xf32>, tensor<?x8xf32>
+}

@@ -221,3 +221,25 @@ func.func @mutual(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tenso
   %d = tensor_program.mul %a, %c : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %b, %d : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Tests that fused ops keep the program's order where their operands allow:
+// the exp/add group sits at the add, after the product that reads the exp,
+// which moves to right behind it, not behind the independent product that
+// followed in the program (keeping order keeps lifetimes short).
+// CHECK-LABEL: func.func @order_kept
+// CHECK: %[[G:.*]]:2 = tensor_program.fused pointwise(%arg0, %arg2)
+// CHECK: %[[M:.*]] = tensor_program.fused matmul(%[[G]]#0, %arg1)
+// CHECK: %[[Z:.*]] = tensor_program.fused matmul(%arg3)
+// CHECK: return %[[M]], %[[G]]#1, %[[Z]]
+func.func @order_kept(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %y: tensor<8x8xf32>,
+                      %v: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %a = tensor_program.exp %x : tensor<8x8xf32>
+  %m = tensor_program.matmul %a, %w : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r = tensor_program.relu %m : tensor<8x8xf32>
+  %b = tensor_program.add %a, %y : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %z = tensor_program.matmul %v, %v : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %t = tensor_program.tanh %z : tensor<8x8xf32>
+  return %r, %b, %t : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}

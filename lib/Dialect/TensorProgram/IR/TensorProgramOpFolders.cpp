@@ -390,3 +390,56 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
     return getInput();
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// Dialect-wide patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An elementwise op broadcasts its operands (NumPy rules) itself, so an
+/// operand that is a static `broadcast` can be the broadcast's input when
+/// the op's result type stays the same: the broadcast is then not
+/// materialized by a kernel of its own (an attention mask broadcast over the
+/// heads was a tensor of its own, held across a whole backward graph).
+/// Broadcasts with dynamic sizes are kept: the other operands' dynamic sizes
+/// might be 1 where the broadcast stretches.
+struct ElementwiseOfBroadcast : public RewritePattern {
+  ElementwiseOfBroadcast(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto infer = dyn_cast<InferTypeOpInterface>(op);
+    if (!infer || !op->hasTrait<tensor_program::OpTrait::ElementwiseOp>())
+      return failure();
+    SmallVector<Value> operands(op->getOperands());
+    bool changed = false;
+    for (Value &operand : operands) {
+      auto broadcast = operand.getDefiningOp<BroadcastOp>();
+      if (!broadcast || !broadcast.getDynamicSizes().empty())
+        continue;
+      Value previous = operand;
+      operand = broadcast.getInput();
+      SmallVector<Type> inferred;
+      if (failed(infer.inferReturnTypes(op->getContext(), op->getLoc(),
+                                        operands, op->getRawDictionaryAttrs(),
+                                        op->getPropertiesStorage(),
+                                        op->getRegions(), inferred)) ||
+          TypeRange(inferred) != op->getResultTypes()) {
+        operand = previous;
+        continue;
+      }
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(operands); });
+    return success();
+  }
+};
+} // namespace
+
+void TensorProgramDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<ElementwiseOfBroadcast>(getContext());
+}

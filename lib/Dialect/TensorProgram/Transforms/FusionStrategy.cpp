@@ -11,7 +11,6 @@
 
 #include "Wrapper/Dialect/TensorProgram/Transforms/FusionStrategy.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -19,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <queue>
 
 using namespace mlir;
 using namespace mlir::tensor_program;
@@ -438,6 +438,78 @@ void Materializer::materialize(ArrayRef<Operation *> groupOps) {
   result.fusedOps += ops.size();
 }
 
+/// Sorts the ops of `block` topologically, each as close to where it is as
+/// its operands allow: Kahn's algorithm that takes, of the ops whose
+/// operands are all defined, the one that comes first now. A fused op sits
+/// at its last member, so a consumer of an earlier member's result may come
+/// before it; that consumer moves to right after it. (MLIR's
+/// sortTopologically moves every op it cannot place in its first sweep, and
+/// all their users, behind the ops it could: a backward graph's
+/// recomputations and the layout copies of every layer then run first and
+/// their results are held across the whole graph.) The terminator stays
+/// last; an op in a cycle keeps its place among the rest.
+static void sortTopologicallyNearPlace(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  llvm::DenseMap<Operation *, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(ops))
+    position[op] = index;
+  // Producers in the block of the values each op (or its regions) reads.
+  std::vector<unsigned> waiting(ops.size(), 0);
+  std::vector<SmallVector<unsigned>> users(ops.size());
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    llvm::SmallDenseSet<unsigned, 8> producers;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        Operation *top = block.findAncestorOpInBlock(*def);
+        if (top && top != op && position.contains(top))
+          producers.insert(position[top]);
+      }
+    });
+    waiting[index] = producers.size();
+    for (unsigned producer : producers)
+      users[producer].push_back(index);
+  }
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
+  for (unsigned index = 0; index < ops.size(); ++index)
+    if (!waiting[index])
+      ready.push(index);
+  SmallVector<unsigned> order;
+  std::vector<bool> placed(ops.size(), false);
+  while (order.size() < ops.size()) {
+    if (ready.empty()) {
+      // A cycle: the first op not placed goes next.
+      unsigned next = 0;
+      while (placed[next])
+        ++next;
+      waiting[next] = 0;
+      ready.push(next);
+    }
+    unsigned index = ready.top();
+    ready.pop();
+    if (placed[index])
+      continue;
+    placed[index] = true;
+    order.push_back(index);
+    for (unsigned user : users[index])
+      if (!placed[user] && waiting[user] && --waiting[user] == 0)
+        ready.push(user);
+  }
+  Operation *terminator =
+      block.mightHaveTerminator() ? block.getTerminator() : nullptr;
+  for (unsigned index : order) {
+    if (terminator)
+      ops[index]->moveBefore(terminator);
+    else
+      ops[index]->moveBefore(&block, block.end());
+  }
+}
+
 FusionResult tensor_program::applyFusionPlan(FusionGraph &graph,
                                              FusionPlan plan) {
   FusionResult result;
@@ -480,6 +552,6 @@ FusionResult tensor_program::applyFusionPlan(FusionGraph &graph,
        llvm::make_early_inc_range(llvm::reverse(graph.getBlock())))
     if (FusionGraph::isClonable(&op) && op.use_empty())
       op.erase();
-  sortTopologically(&graph.getBlock());
+  sortTopologicallyNearPlace(graph.getBlock());
   return result;
 }

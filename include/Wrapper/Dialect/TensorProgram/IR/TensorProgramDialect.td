@@ -30,6 +30,7 @@ def TensorProgram_Dialect : Dialect {
     Programs are ordinary `func.func` functions on tensors.
   }];
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 0;
 }
 

@@ -102,8 +102,12 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
 
     Ops that cannot be fused (`extern`, `copy_back`, composites that were
     not decomposed, ops taking index operands other than `tensor.dim`) stay
-    outside. Values used outside their group become results of the fused op;
-    the block is then sorted topologically.
+    outside. Values used outside their group become results of the fused op,
+    which sits where its group's last op was; the block is then sorted
+    topologically keeping each op as near its place as its operands allow
+    (a consumer of an earlier member's result moves to right after the fused
+    op, not behind everything that follows: the program's order, and with it
+    the buffers' lifetimes, survive fusion).
 
     Before:
     ```mlir
