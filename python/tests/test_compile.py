@@ -382,3 +382,27 @@ func.func @main(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64xf32>,
                                  + flags, capture_output=True, text=True)
         assert refused.returncode == 2 and message in refused.stderr, (flags, refused.stderr)
         assert "model " not in refused.stdout  # no table started
+
+
+def test_device_descriptors_match_their_fields():
+    # The descriptors of a CUDA call's inputs (wrapper_strided_array, packed
+    # in one call each) hold what setting each ctypes field gives: dtype,
+    # rank, sizes and strides (zeros past the rank), data; allocated 0.
+    torch = pytest.importorskip("torch")
+    from wrapper_mlir import _compile
+    from wrapper_mlir.importer.fallback import TORCH_DTYPE_CODES
+
+    tensors = [torch.tensor(2.5), torch.arange(6, dtype=torch.int64),
+               torch.ones(3, 4, dtype=torch.bfloat16).t(),
+               torch.zeros(2, 3, 4, 5, dtype=torch.bool)[:, 1:],
+               torch.randn(*([2] * _compile._MAX_RANK))]
+    packed = _compile._strided_arrays(tensors)
+    for slot, tensor in zip(packed, tensors):
+        expected = _compile._StridedArray()
+        expected.dtype = TORCH_DTYPE_CODES[tensor.dtype]
+        expected.rank = tensor.dim()
+        expected.shape[: tensor.dim()] = tensor.shape
+        expected.strides[: tensor.dim()] = tensor.stride()
+        expected.data = tensor.data_ptr()
+        assert bytes(slot) == bytes(expected)
+        assert slot.rank == tensor.dim() and slot.data == tensor.data_ptr()

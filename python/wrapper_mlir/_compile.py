@@ -352,18 +352,36 @@ def _cuda_tensors(args, device, count, what):
     return tensors
 
 
+def _descriptor_packers():
+    """struct packers of one wrapper_strided_array per rank: dtype, rank,
+    the rank's sizes and strides (zeros after them), data, allocated (0)."""
+    import struct
+
+    packers = []
+    for rank in range(_MAX_RANK + 1):
+        rest = f"{(_MAX_RANK - rank) * 8}x" if rank < _MAX_RANK else ""
+        packers.append(struct.Struct(f"=ii{rank}q{rest}{rank}q{rest}QQ"))
+    assert all(p.size == ctypes.sizeof(_StridedArray) for p in packers)
+    return packers
+
+
+_PACKERS = _descriptor_packers()
+
+
 def _strided_arrays(tensors):
     """wrapper_strided_array descriptors (a ctypes array) of torch tensors;
-    the tensors must outlive their use."""
+    the tensors must outlive their use. Each is packed in one call (a
+    training graph passes 100+ tensors a call: setting the ctypes fields
+    one by one took a third longer)."""
     from .importer.fallback import TORCH_DTYPE_CODES
 
     arrays = (_StridedArray * max(1, len(tensors)))()
-    for slot, tensor in zip(arrays, tensors):
-        slot.dtype = TORCH_DTYPE_CODES[tensor.dtype]
-        slot.rank = tensor.dim()
-        slot.shape[: tensor.dim()] = tensor.shape
-        slot.strides[: tensor.dim()] = tensor.stride()
-        slot.data = tensor.data_ptr()
+    size = ctypes.sizeof(_StridedArray)
+    for index, tensor in enumerate(tensors):
+        shape = tensor.shape
+        _PACKERS[len(shape)].pack_into(arrays, index * size, TORCH_DTYPE_CODES[tensor.dtype],
+                                       len(shape), *shape, *tensor.stride(),
+                                       tensor.data_ptr(), 0)
     return arrays
 
 
