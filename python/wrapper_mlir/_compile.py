@@ -182,10 +182,21 @@ class donating:
     inside the `with` block, which free each after its last reader when
     compiled with --cuda-release-arguments; taken back at the end (those
     not freed). The caller must not read the tensors afterwards: a
-    backward's saved activations, which AOTAutograd drops after it."""
+    backward's saved activations, which AOTAutograd drops after it. A
+    tensor whose memory any other of `arguments` (the call's) shares is
+    not given up: the call may still read it through the other."""
 
-    def __init__(self, tensors):
-        self._pointers = [t.data_ptr() for t in tensors if t.is_cuda]
+    def __init__(self, tensors, arguments=()):
+        import torch
+
+        storages = {}
+        for value in arguments:
+            if isinstance(value, torch.Tensor) and value.is_cuda:
+                base = value.untyped_storage().data_ptr()
+                storages[base] = storages.get(base, 0) + 1
+        self._pointers = [
+            t.data_ptr() for t in tensors
+            if t.is_cuda and storages.get(t.untyped_storage().data_ptr(), 1) == 1]
 
     def __enter__(self):
         if self._pointers:

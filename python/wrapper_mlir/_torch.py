@@ -403,7 +403,7 @@ class _CompiledGraph:
             return self.eager(*args)
         if self.donated:
             with donating([args[i] for i in self.donated
-                           if isinstance(args[i], torch.Tensor)]):
+                           if isinstance(args[i], torch.Tensor)], args):
                 result = _run(self.imported, self.compiled, args, check_frozen=False)
         else:
             result = _run(self.imported, self.compiled, args, check_frozen=False)
