@@ -4,6 +4,7 @@ GraphModules through the core ATen importer, and the torch.compile backend
 
 import time
 import warnings
+from contextlib import nullcontext
 
 import numpy as np
 import torch
@@ -401,11 +402,10 @@ class _CompiledGraph:
                               stacklevel=2)
                 self.warned_negative = True
             return self.eager(*args)
-        if self.donated:
-            with donating([args[i] for i in self.donated
-                           if isinstance(args[i], torch.Tensor)], args):
-                result = _run(self.imported, self.compiled, args, check_frozen=False)
-        else:
+        given_up = donating([args[i] for i in self.donated
+                             if isinstance(args[i], torch.Tensor)], args) if self.donated \
+            else nullcontext()
+        with given_up:
             result = _run(self.imported, self.compiled, args, check_frozen=False)
         args.clear()
         return result

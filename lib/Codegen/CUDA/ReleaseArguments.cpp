@@ -87,17 +87,11 @@ struct WrapperCUDAReleaseArgumentsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     StringRef marker = wrapper::WrapperDialect::getReleasableAttrName();
-    SmallVector<func::FuncOp> functions;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() &&
-          llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
-            return func.getArgAttr(arg.getArgNumber(), marker);
-          }))
-        functions.push_back(func);
-    if (functions.empty())
-      return;
-    func::FuncOp release = declareRelease(module);
-    for (func::FuncOp func : functions) {
+    func::FuncOp release;
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
       Block &body = func.getBody().front();
       for (BlockArgument arg : func.getArguments()) {
         if (!func.getArgAttr(arg.getArgNumber(), marker))
@@ -105,6 +99,8 @@ struct WrapperCUDAReleaseArgumentsPass
         FailureOr<Operation *> last = lastReader(arg, body);
         if (failed(last))
           continue;
+        if (!release)
+          release = declareRelease(module);
         OpBuilder b(func.getContext());
         if (*last)
           b.setInsertionPointAfter(*last);
