@@ -429,7 +429,9 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
     WrapperLowerExternABIPassOptions collectives;
     collectives.collectivesOnly = true;
     pm.addPass(createWrapperLowerExternABIPass(collectives));
-    pm.addPass(createConvertWrapperToStandardPass());
+    ConvertWrapperToStandardPassOptions host;
+    host.markReleasable = options.releaseArguments;
+    pm.addPass(createConvertWrapperToStandardPass(host));
     pm.addPass(createInlinerPass());
   }
   pm.addPass(createConvertBufferizationToMemRefPass());

@@ -170,6 +170,15 @@ LogicalResult mlir::wrapper::setCPUPipelineOptions(CPUPipelineOptions &options,
   return success();
 }
 
+LogicalResult mlir::wrapper::refuseCUDAOnlyOptions(std::string &error) {
+  assert(clOptions && "registerCompilerCLOptions was not called");
+  if (!clOptions->cudaReleaseArguments)
+    return success();
+  error = "--cuda-release-arguments frees donated device inputs; it needs "
+          "--target=cuda";
+  return failure();
+}
+
 LogicalResult
 mlir::wrapper::setCUDAPipelineOptions(CUDAPipelineOptions &options,
                                       std::string &error) {

@@ -41,6 +41,10 @@ LogicalResult setCPUPipelineOptions(CPUPipelineOptions &options,
 LogicalResult setCUDAPipelineOptions(CUDAPipelineOptions &options,
                                      std::string &error);
 
+/// Refuses options that only mean something for --target=cuda
+/// (--cuda-release-arguments) on a CPU compilation, naming them.
+LogicalResult refuseCUDAOnlyOptions(std::string &error);
+
 /// The --mcpu and --mattr of the command line.
 StringRef getCommandLineCPU();
 StringRef getCommandLineFeatures();

@@ -374,7 +374,8 @@ int main(int argc, char **argv) {
   options.parallel = options.parallel && !cuda;
   options.cInterface = true;
   CUDAPipelineOptions cudaOptions;
-  if (cuda && failed(setCUDAPipelineOptions(cudaOptions, error)))
+  if (cuda ? failed(setCUDAPipelineOptions(cudaOptions, error))
+           : failed(refuseCUDAOnlyOptions(error)))
     return fail(error);
   cudaOptions.cInterface = true;
   // The entry takes and returns device buffers; the container copies for

@@ -298,7 +298,8 @@ static LogicalResult checkCommandLine(std::string &error) {
     return failure();
   CPUPipelineOptions cpuOptions;
   CUDAPipelineOptions cudaOptions;
-  if (target == "cpu" ? failed(setPipelineOptions(cpuOptions, error))
+  if (target == "cpu" ? failed(setPipelineOptions(cpuOptions, error)) ||
+                            failed(refuseCUDAOnlyOptions(error))
                       : failed(setCUDAPipelineOptions(cudaOptions, error)))
     return failure();
   if (debugPrinter == DebugPrinterLevel::Save) {

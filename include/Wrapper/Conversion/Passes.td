@@ -158,6 +158,12 @@ def ConvertWrapperToStandardPass
     kernel's index, and the module gets a `wrapper.profile_kernels` array
     attribute naming the kernels by index (for `wrapper-run --benchmark`).
 
+    With `mark-releasable`, each buffer input of a graph that the graph
+    neither writes (`wrapper.mutated`) nor returns a view of
+    (`wrapper.alias_of`) is marked `wrapper.releasable` on the function:
+    `--wrapper-cuda-release-arguments` frees such inputs after their last
+    reader when the caller donated them, and drops the marks.
+
     With `external-constants`, a `wrapper.constant` without a value becomes
     a pointer-sized global `__wrapper_slot_<name>` (defined, zero) and each
     `wrapper.get_constant` of it a memref built on the pointer the slot
@@ -185,7 +191,11 @@ def ConvertWrapperToStandardPass
            /*default=*/"false",
            "Lower constants without a value to pointer slots "
            "(__wrapper_slot_<name>) that a loader fills, instead of "
-           "refusing them">
+           "refusing them">,
+    Option<"markReleasable", "mark-releasable", "bool", /*default=*/"false",
+           "Mark each buffer input that the graph neither writes nor returns "
+           "a view of `wrapper.releasable` (for "
+           "--wrapper-cuda-release-arguments)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

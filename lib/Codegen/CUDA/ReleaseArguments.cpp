@@ -94,7 +94,8 @@ struct WrapperCUDAReleaseArgumentsPass
         continue;
       Block &body = func.getBody().front();
       for (BlockArgument arg : func.getArguments()) {
-        if (!func.getArgAttr(arg.getArgNumber(), marker))
+        // The mark is this pass's input only: it goes either way.
+        if (!func.removeArgAttr(arg.getArgNumber(), marker))
           continue;
         FailureOr<Operation *> last = lastReader(arg, body);
         if (failed(last))

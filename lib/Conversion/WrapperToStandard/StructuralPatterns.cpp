@@ -104,7 +104,10 @@ std::string mlir::wrapper::getConstantSlotName(StringRef name) {
 namespace {
 /// `wrapper.graph` to a public `func.func` with the converted signature.
 struct GraphOpLowering : OpConversionPattern<GraphOp> {
-  using OpConversionPattern::OpConversionPattern;
+  GraphOpLowering(const TypeConverter &converter, MLIRContext *context,
+                  bool markReleasable)
+      : OpConversionPattern(converter, context),
+        markReleasable(markReleasable) {}
   LogicalResult
   matchAndRewrite(GraphOp graph, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -122,7 +125,8 @@ struct GraphOpLowering : OpConversionPattern<GraphOp> {
         rewriter.getFunctionType(signature.getConvertedTypes(), results));
     // Inputs the graph neither writes nor returns a view of: a caller may
     // give them up for the call (--wrapper-cuda-release-arguments).
-    if (signature.getConvertedTypes().size() == body.getNumArguments()) {
+    if (markReleasable &&
+        signature.getConvertedTypes().size() == body.getNumArguments()) {
       llvm::SmallBitVector aliased(body.getNumArguments());
       for (unsigned r = 0, e = graph.getNumResults(); r < e; ++r)
         if (std::optional<unsigned> input = graph.getResultAliasOf(r))
@@ -141,6 +145,9 @@ struct GraphOpLowering : OpConversionPattern<GraphOp> {
     rewriter.eraseOp(graph);
     return success();
   }
+
+private:
+  bool markReleasable;
 };
 
 /// `wrapper.return` to `func.return`.
@@ -196,9 +203,12 @@ struct AnyOpTypeConversion : ConversionPattern {
 } // namespace
 
 void mlir::wrapper::populateWrapperToStandardStructuralPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GraphOpLowering, ReturnOpLowering, CommentOpLowering,
-               AnyOpTypeConversion>(converter, patterns.getContext());
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    bool markReleasable) {
+  patterns.add<GraphOpLowering>(converter, patterns.getContext(),
+                                markReleasable);
+  patterns.add<ReturnOpLowering, CommentOpLowering, AnyOpTypeConversion>(
+      converter, patterns.getContext());
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                  converter);
 }

@@ -65,7 +65,8 @@ struct ConvertWrapperToStandardPass
 
     WrapperToStandardTypeConverter converter;
     RewritePatternSet patterns(context);
-    populateWrapperToStandardStructuralPatterns(converter, patterns);
+    populateWrapperToStandardStructuralPatterns(converter, patterns,
+                                                markReleasable);
     populateWrapperToStandardHostPatterns(converter, patterns, state,
                                           profiler ? &*profiler : nullptr);
     populateWrapperToStandardDevicePatterns(converter, patterns);

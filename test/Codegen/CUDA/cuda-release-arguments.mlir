@@ -9,12 +9,9 @@
 // CHECK-LABEL: func.func private @wrapperCudaReleaseArgument(i64)
 // CHECK-SAME: attributes {wrapper.cuda_stream_ordered}
 
+// The marks are the pass's input only: none is left.
 // CHECK-LABEL: func.func @backward
-// CHECK-SAME: %[[SAVED:[^:]+]]: memref<8xf32> {wrapper.releasable}
-// CHECK-SAME: %[[GRAD:[^:]+]]: memref<2x4xf32> {wrapper.releasable}
-// CHECK-SAME: %[[UNREAD:[^:]+]]: memref<4xf32> {wrapper.releasable}
-// CHECK-SAME: %[[KEPT:[^:]+]]: memref<4xf32>
-// CHECK-SAME: %[[RETURNED:[^:]+]]: memref<4xf32> {wrapper.releasable}
+// CHECK-SAME: (%[[SAVED:[^:]+]]: memref<8xf32>, %[[GRAD:[^:]+]]: memref<2x4xf32>, %[[UNREAD:[^:]+]]: memref<4xf32>, %[[KEPT:[^:]+]]: memref<4xf32>, %[[RETURNED:[^:]+]]: memref<4xf32>)
 // CHECK-NEXT: %[[P0:.*]] = memref.extract_aligned_pointer_as_index %[[UNREAD]]
 // CHECK-NEXT: %[[I0:.*]] = arith.index_cast %[[P0]] : index to i64
 // CHECK-NEXT: call @wrapperCudaReleaseArgument(%[[I0]])
@@ -32,6 +29,7 @@
 // CHECK-NEXT: call @consume
 // CHECK-NOT: wrapperCudaReleaseArgument
 // CHECK: return
+// CHECK-NOT: wrapper.releasable
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scale(%a: memref<8xf32>, %b: memref<8xf32>) kernel {

@@ -1,4 +1,4 @@
-// RUN: wrapper-opt %s --convert-wrapper-to-standard | FileCheck %s --implicit-check-not='{{[^{]}}wrapper.'
+// RUN: wrapper-opt %s --convert-wrapper-to-standard | FileCheck %s --implicit-check-not=wrapper.
 
 // A host program on a CUDA device (after --wrapper-place-on-device):
 // allocations and frees become the gpu dialect's (the CUDA runtime's caching
@@ -7,7 +7,7 @@
 // --wrapper-cuda-place-buffers), and memory spaces are dropped.
 // CHECK: memref.global "private" constant @bias : memref<4xf32>
 // CHECK-LABEL: func.func @graph
-// CHECK-SAME: (%[[X:.*]]: memref<4xf32> {wrapper.releasable}, %[[N:.*]]: index) -> memref<4xf32>
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[N:.*]]: index) -> memref<4xf32>
 // CHECK: %[[B:.*]] = memref.get_global @bias : memref<4xf32>
 // CHECK: %[[O:.*]] = gpu.alloc  () : memref<4xf32>
 // CHECK: call @add_impl(%[[X]], %[[B]], %[[O]]) : (memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()

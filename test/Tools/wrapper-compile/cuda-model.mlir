@@ -57,6 +57,9 @@
 // RUN: not wrapper-compile %s --target=tpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: wrapper-compile: error: --target must be cpu or cuda, got 'tpu'
 // RUN: not wrapper-compile %s --target=cuda --weights=appended -o %t/x.so 2>&1 | FileCheck %s --check-prefix=WEIGHTS
+// RUN: not wrapper-compile %s --cuda-release-arguments -o %t/x.so 2>&1 | FileCheck %s --check-prefix=RELEASE-CPU
+// RUN: not wrapper-run %s --cuda-release-arguments 2>&1 | FileCheck %s --check-prefix=RELEASE-CPU
+// RELEASE-CPU: error: --cuda-release-arguments frees donated device inputs; it needs --target=cuda
 // WEIGHTS: wrapper-compile: error: --weights=appended is not supported with --target=cuda
 func.func @main(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> (tensor<?x96xf32>, tensor<?xf32>) {
   %0 = tensor_program.matmul %x, %w : (tensor<?x64xf32>, tensor<64x96xf32>) -> tensor<?x96xf32>

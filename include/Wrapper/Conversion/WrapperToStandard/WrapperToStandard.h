@@ -117,9 +117,12 @@ LogicalResult checkWrapperToStandardPreconditions(ModuleOp module, bool profile,
 
 /// `wrapper.graph` to a public `func.func`, `wrapper.return` to
 /// `func.return`, `wrapper.comment` erased, the signatures of functions and
-/// the types of every other op converted.
+/// the types of every other op converted. With `markReleasable`, the
+/// function's inputs that the graph neither writes nor returns a view of
+/// are marked `wrapper.releasable`.
 void populateWrapperToStandardStructuralPatterns(const TypeConverter &converter,
-                                                 RewritePatternSet &patterns);
+                                                 RewritePatternSet &patterns,
+                                                 bool markReleasable = false);
 
 /// Buffers on the CPU: `alloc` to a 64-byte aligned `memref.alloc`, `free`
 /// and `free_if_not_reused` to `memref.dealloc`; views (`reuse`, `view`,

@@ -332,9 +332,7 @@ LogicalResult WrapperDialect::verifyRegionArgAttribute(Operation *op,
       return op->emitOpError()
              << "'" << getReleasableAttrName()
              << "' must be a unit attribute on a function's argument";
-    // It survives the lowering to LLVM, where buffers are descriptors.
-    if (!isa<LLVM::LLVMDialect>(op->getDialect()) &&
-        !isa<MemRefType>(
+    if (!isa<MemRefType>(
             op->getRegion(regionIndex).getArgument(argIndex).getType()))
       return op->emitOpError()
              << "argument #" << argIndex << " is marked '"
