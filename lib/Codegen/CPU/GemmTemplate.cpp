@@ -204,9 +204,11 @@ static FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul,
 //===----------------------------------------------------------------------===//
 
 /// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
-/// finished product, vl columns at a time under a mask. The product's
-/// values are read from `product` at `productAt` + (r, j) (the region's
-/// own origin in C, or (0, 0) in a local tile).
+/// finished product, vl columns at a time: under a mask, or, when `cols`
+/// is a constant multiple of vl (a whole tile), with plain loads and stores
+/// unrolled over the columns. The product's values are read from `product`
+/// at `productAt` + (r, j) (the region's own origin in C, or (0, 0) in a
+/// local tile).
 void wrapper::gemm::emitEpilogue(Emitter &e, const Epilogue &epilogue,
                                  Value product, ValueRange productAt, Value m,
                                  Value n, Value rows, Value cols,
@@ -217,72 +219,106 @@ void wrapper::gemm::emitEpilogue(Emitter &e, const Epilogue &epilogue,
   Value out = generic.getDpsInitOperand(0)->get();
   auto vecOf = [&](Type scalar) { return VectorType::get({blk.vl}, scalar); };
   auto maskType = VectorType::get({blk.vl}, b.getI1Type());
-  e.loop(rows, [&](Value r) {
-    Value row = e.add(m, r);
-    e.loop(e.idx(0), cols, e.idx(blk.vl), [&](Value j) {
-      Value col = e.add(n, j);
-      Value mask = vector::CreateMaskOp::create(b, loc, maskType,
-                                                ValueRange{e.sub(cols, j)});
-      auto maskedLoad = [&](Value memref, ValueRange indices) -> Value {
-        Type scalar = getElementTypeOrSelf(memref.getType());
-        Value zero = arith::ConstantOp::create(b, loc, vecOf(scalar),
-                                               b.getZeroAttr(vecOf(scalar)));
-        return vector::MaskedLoadOp::create(b, loc, vecOf(scalar), memref,
-                                            indices, mask, zero);
-      };
-      IRMapping mapping;
-      for (auto [input, access] :
-           llvm::zip(generic.getDpsInputOperands(), epilogue.access)) {
-        Value arg = generic.getMatchingBlockArgument(input);
-        if (access == InputAccess::Product) {
-          mapping.map(arg, maskedLoad(product, {e.add(productAt[0], r),
-                                                e.add(productAt[1], j)}));
+  std::optional<int64_t> staticCols = getConstantIntValue(cols);
+  bool unmasked = staticCols && *staticCols % blk.vl == 0;
+  // The epilogue of the vl columns from j of the region's row r.
+  auto emitColumns = [&](Value r, Value row, Value j) {
+    Value col = e.add(n, j);
+    Value mask;
+    if (!unmasked)
+      mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                          ValueRange{e.sub(cols, j)});
+    auto maskedLoad = [&](Value memref, ValueRange indices) -> Value {
+      Type scalar = getElementTypeOrSelf(memref.getType());
+      if (!mask)
+        return vector::LoadOp::create(b, loc, vecOf(scalar), memref, indices);
+      Value zero = arith::ConstantOp::create(b, loc, vecOf(scalar),
+                                             b.getZeroAttr(vecOf(scalar)));
+      return vector::MaskedLoadOp::create(b, loc, vecOf(scalar), memref,
+                                          indices, mask, zero);
+    };
+    IRMapping mapping;
+    for (auto [input, access] :
+         llvm::zip(generic.getDpsInputOperands(), epilogue.access)) {
+      Value arg = generic.getMatchingBlockArgument(input);
+      if (access == InputAccess::Product) {
+        mapping.map(arg, maskedLoad(product, {e.add(productAt[0], r),
+                                              e.add(productAt[1], j)}));
+        continue;
+      }
+      AffineMap map = generic.getMatchingIndexingMap(input);
+      SmallVector<Value> indices;
+      for (AffineExpr expr : map.getResults()) {
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          indices.push_back(dim.getPosition() == 0 ? row : col);
+        else
+          indices.push_back(e.idx(0));
+      }
+      if (access == InputAccess::Vector) {
+        mapping.map(arg, maskedLoad(input->get(), indices));
+      } else {
+        Value scalar = memref::LoadOp::create(b, loc, input->get(), indices);
+        mapping.map(arg, vector::BroadcastOp::create(
+                             b, loc, vecOf(scalar.getType()), scalar));
+      }
+    }
+    if (epilogue.readsOutput)
+      mapping.map(generic.getRegionOutputArgs()[0],
+                  maskedLoad(out, {row, col}));
+    for (Operation &op : generic.getBody()->without_terminator()) {
+      SmallVector<Value> operands;
+      for (Value operand : op.getOperands()) {
+        if (Value mapped = mapping.lookupOrNull(operand)) {
+          operands.push_back(mapped);
           continue;
         }
-        AffineMap map = generic.getMatchingIndexingMap(input);
-        SmallVector<Value> indices;
-        for (AffineExpr expr : map.getResults()) {
-          if (auto dim = dyn_cast<AffineDimExpr>(expr))
-            indices.push_back(dim.getPosition() == 0 ? row : col);
-          else
-            indices.push_back(e.idx(0));
-        }
-        if (access == InputAccess::Vector) {
-          mapping.map(arg, maskedLoad(input->get(), indices));
-        } else {
-          Value scalar = memref::LoadOp::create(b, loc, input->get(), indices);
-          mapping.map(arg, vector::BroadcastOp::create(
-                               b, loc, vecOf(scalar.getType()), scalar));
-        }
+        // Defined outside the payload: the same value in every lane.
+        Value splat = vector::BroadcastOp::create(
+            b, loc, vecOf(operand.getType()), operand);
+        mapping.map(operand, splat);
+        operands.push_back(splat);
       }
-      if (epilogue.readsOutput)
-        mapping.map(generic.getRegionOutputArgs()[0],
-                    maskedLoad(out, {row, col}));
-      for (Operation &op : generic.getBody()->without_terminator()) {
-        SmallVector<Value> operands;
-        for (Value operand : op.getOperands()) {
-          if (Value mapped = mapping.lookupOrNull(operand)) {
-            operands.push_back(mapped);
-            continue;
-          }
-          // Defined outside the payload: the same value in every lane.
-          Value splat = vector::BroadcastOp::create(
-              b, loc, vecOf(operand.getType()), operand);
-          mapping.map(operand, splat);
-          operands.push_back(splat);
-        }
-        OperationState state(op.getLoc(), op.getName());
-        state.addOperands(operands);
-        state.addTypes(vecOf(op.getResult(0).getType()));
-        state.addAttributes(op.getAttrs());
-        mapping.map(op.getResult(0), b.create(state)->getResult(0));
-      }
-      Value result =
-          mapping.lookup(generic.getBody()->getTerminator()->getOperand(0));
+      OperationState state(op.getLoc(), op.getName());
+      state.addOperands(operands);
+      state.addTypes(vecOf(op.getResult(0).getType()));
+      state.addAttributes(op.getAttrs());
+      mapping.map(op.getResult(0), b.create(state)->getResult(0));
+    }
+    Value result =
+        mapping.lookup(generic.getBody()->getTerminator()->getOperand(0));
+    if (mask)
       vector::MaskedStoreOp::create(b, loc, out, ValueRange{row, col}, mask,
                                     result);
-    });
+    else
+      vector::StoreOp::create(b, loc, result, out, ValueRange{row, col});
+  };
+  e.loop(rows, [&](Value r) {
+    Value row = e.add(m, r);
+    if (unmasked) {
+      for (int64_t j = 0; j < *staticCols; j += blk.vl)
+        emitColumns(r, row, e.idx(j));
+      return;
+    }
+    e.loop(e.idx(0), cols, e.idx(blk.vl),
+           [&](Value j) { emitColumns(r, row, j); });
   });
+}
+
+/// emitEpilogue on a tile of the product: a whole mr x nr tile (`full`)
+/// with constant bounds and no masks, an edge tile under masks.
+static void emitTileEpilogue(Emitter &e, const Epilogue &epilogue,
+                             Value product, ValueRange productAt, Value m,
+                             Value n, Value rows, Value cols, Value full,
+                             const Blocking &blk) {
+  e.ifThen(
+      full,
+      [&] {
+        emitEpilogue(e, epilogue, product, productAt, m, n, e.idx(blk.mr),
+                     e.idx(blk.nr), blk);
+      },
+      [&] {
+        emitEpilogue(e, epilogue, product, productAt, m, n, rows, cols, blk);
+      });
 }
 
 /// Copies rows x cols elements between C at (m, n) and the local tile.
@@ -679,8 +715,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                 copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows, cols);
               });
               callKernel(localTile);
-              emitEpilogue(e, *plan.epilogue, local, {e.idx(0), e.idx(0)}, m, n,
-                           rows, cols, blk);
+              emitTileEpilogue(e, *plan.epilogue, local, {e.idx(0), e.idx(0)},
+                               m, n, rows, cols, full, blk);
               return;
             }
             e.ifThen(
@@ -706,8 +742,8 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                 });
             if (plan.epilogue)
               e.ifThen(last, [&] {
-                emitEpilogue(e, *plan.epilogue, c, {m, n}, m, n, rows, cols,
-                             blk);
+                emitTileEpilogue(e, *plan.epilogue, c, {m, n}, m, n, rows, cols,
+                                 full, blk);
               });
           });
         });

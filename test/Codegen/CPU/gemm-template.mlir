@@ -47,6 +47,15 @@
 // CHECK: vector.transfer_read
 // CHECK-NOT: memref.subview
 // CHECK: func.call @__wrapper_gemm_ukernel_f32_12x32_v16({{.*}}, %[[TILE]], %{{.*}})
+// A whole 12 x 32 tile: rows to a constant bound, the two vectors of a row
+// unrolled, no masks.
+// CHECK: scf.if %{{.*}} {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c12{{.*}} step
+// CHECK-NOT: vector.create_mask
+// CHECK-COUNT-2: vector.load %[[LOCAL]]
+// CHECK-NOT: vector.create_mask
+// CHECK: } else {
+// An edge tile under masks.
 // CHECK: vector.create_mask
 // CHECK: vector.maskedload %[[LOCAL]]
 // CHECK: vector.maskedload

@@ -243,3 +243,60 @@ func.func @order_kept(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %y: tensor<8x8xf
   %t = tensor_program.tanh %z : tensor<8x8xf32>
   return %r, %b, %t : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// Tests that a kernel does not write a reshape of what it writes anyway: a
+// result that reshapes another result (the activation saved for the
+// backward in one shape, read by the next product in another) becomes a
+// lone reshape after the kernel, a view of its buffer. A reshape the
+// function returns stays in the kernel (a returned view would be copied).
+// CHECK-LABEL: func.func @yielded_reshapes
+// CHECK: %[[K:.*]]:3 = tensor_program.fused matmul(%arg0, %arg1, %arg2)
+// CHECK: tensor_program.matmul
+// CHECK: tensor_program.tanh
+// CHECK: tensor_program.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4x16xf32>, tensor<8x16xf32>, tensor<128xf32>
+// CHECK: %[[V:.*]] = tensor_program.fused pointwise(%[[K]]#0) : (tensor<2x4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<2x4x16xf32>):
+// CHECK-NEXT: %[[R:.*]] = tensor_program.reshape %[[X]] : tensor<2x4x16xf32> -> tensor<8x16xf32>
+// CHECK-NEXT: tensor_program.yield %[[R]]
+// CHECK: %[[M:.*]] = tensor_program.fused matmul(%[[V]], %arg3)
+// CHECK: return %[[K]]#0, %[[K]]#1, %[[K]]#2, %[[M]]
+// NONE-LABEL: func.func @yielded_reshapes
+func.func @yielded_reshapes(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>,
+                            %d: tensor<16x4xf32>)
+    -> (tensor<2x4x16xf32>, tensor<8x16xf32>, tensor<128xf32>, tensor<8x4xf32>) {
+  %p = tensor_program.matmul %a, %b : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+  %r = tensor_program.reshape %p : tensor<8x16xf32> -> tensor<2x4x16xf32>
+  %t = tensor_program.tanh %r : tensor<2x4x16xf32>
+  %q = tensor_program.reshape %t : tensor<2x4x16xf32> -> tensor<8x16xf32>
+  %s = tensor_program.add %q, %c : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  %f = tensor_program.reshape %t : tensor<2x4x16xf32> -> tensor<128xf32>
+  %m = tensor_program.matmul %q, %d : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  return %t, %s, %f, %m : tensor<2x4x16xf32>, tensor<8x16xf32>, tensor<128xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// Tests that a yielded reshape stays in its kernel when what it reshapes is
+// not written by the kernel (an intermediate value) or its sizes are
+// computed in the kernel (dynamic).
+// CHECK-LABEL: func.func @yielded_reshapes_kept
+// CHECK: tensor_program.fused pointwise(%arg0) : (tensor<8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK: tensor_program.exp
+// CHECK: tensor_program.reshape
+// CHECK: tensor_program.fused pointwise(%arg1) : (tensor<?x16xf32>) -> (tensor<?x16xf32>, tensor<?xf32>)
+// CHECK: tensor_program.exp
+// CHECK: tensor_program.reshape {{.*}} [
+func.func @yielded_reshapes_kept(%x: tensor<8x16xf32>, %y: tensor<?x16xf32>)
+    -> (tensor<2x4x16xf32>, tensor<?x16xf32>, tensor<?xf32>) {
+  %e = tensor_program.exp %x : tensor<8x16xf32>
+  %r = tensor_program.reshape %e : tensor<8x16xf32> -> tensor<2x4x16xf32>
+  %d = tensor_program.exp %y : tensor<?x16xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %d, %c0 : tensor<?x16xf32>
+  %c16 = arith.constant 16 : index
+  %m = arith.muli %n, %c16 : index
+  %f = tensor_program.reshape %d [%m] : tensor<?x16xf32> -> tensor<?xf32>
+  return %r, %d, %f : tensor<2x4x16xf32>, tensor<?x16xf32>, tensor<?xf32>
+}

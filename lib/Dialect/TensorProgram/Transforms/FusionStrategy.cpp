@@ -438,6 +438,104 @@ void Materializer::materialize(ArrayRef<Operation *> groupOps) {
   result.fusedOps += ops.size();
 }
 
+/// The value outside `fused` that a yielded chain of reshapes starts from:
+/// an input of `fused`, or another of its results; null when the chain
+/// starts from a value only the region has, a reshape of the chain takes
+/// sizes computed in the region, or the function returns the result.
+static Value getReshapedOutsideValue(FusedOp fused, unsigned resultIndex) {
+  Block &body = fused.getBody().front();
+  Operation *yield = body.getTerminator();
+  // A result the function returns stays: a returned view of another
+  // result's buffer would be copied into a buffer of its own, a second pass
+  // over memory instead of a second store in this one.
+  if (llvm::any_of(fused.getResult(resultIndex).getUsers(),
+                   [](Operation *user) {
+                     return user->hasTrait<mlir::OpTrait::ReturnLike>();
+                   }))
+    return {};
+  Value value = yield->getOperand(resultIndex);
+  bool reshaped = false;
+  while (auto reshape = value.getDefiningOp<ReshapeOp>()) {
+    if (!reshape.getDynamicSizes().empty())
+      return {};
+    value = reshape.getInput();
+    reshaped = true;
+  }
+  if (!reshaped)
+    return {};
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return fused.getInputs()[arg.getArgNumber()];
+  for (auto [index, yielded] : llvm::enumerate(yield->getOperands()))
+    if (index != resultIndex && yielded == value &&
+        !value.getDefiningOp<ReshapeOp>())
+      return fused.getResult(index);
+  return {};
+}
+
+/// A result of `fused` that is a reshape of one of its inputs or of another
+/// of its results is written by the kernel as a copy of what the kernel
+/// reads or writes anyway (a forward's activation saved for the backward in
+/// one shape and read by the next product in another). Such results become
+/// lone reshapes after `fused` instead, views of the buffer that the host
+/// graph does not copy; `fused` loses them (and is erased when it keeps no
+/// result).
+static void splitOffYieldedReshapes(FusedOp fused) {
+  if (getLoneReshape(fused))
+    return;
+  SmallVector<unsigned> kept;
+  SmallVector<std::pair<unsigned, Value>> split;
+  for (unsigned index = 0; index < fused.getNumResults(); ++index) {
+    if (Value source = getReshapedOutsideValue(fused, index))
+      split.push_back({index, source});
+    else
+      kept.push_back(index);
+  }
+  if (split.empty())
+    return;
+  OpBuilder builder(fused->getContext());
+  builder.setInsertionPointAfter(fused);
+  Location loc = fused.getLoc();
+  Operation *yield = fused.getBody().front().getTerminator();
+  SmallVector<Value> keptValues;
+  SmallVector<Type> keptTypes;
+  for (unsigned index : kept) {
+    keptValues.push_back(yield->getOperand(index));
+    keptTypes.push_back(fused.getResult(index).getType());
+  }
+  auto narrowed = FusedOp::create(builder, loc, fused.getKind(), keptTypes,
+                                  fused.getInputs());
+  narrowed.getBody().takeBody(fused.getBody());
+  yield->setOperands(keptValues);
+  // The reshapes only the split results read, the latest first.
+  SmallVector<Operation *> reshapes;
+  for (Operation &op : narrowed.getBody().front().without_terminator())
+    if (isa<ReshapeOp>(op))
+      reshapes.push_back(&op);
+  for (Operation *op : llvm::reverse(reshapes))
+    if (op->use_empty())
+      op->erase();
+  for (auto [position, index] : llvm::enumerate(kept))
+    fused.getResult(index).replaceAllUsesWith(narrowed.getResult(position));
+  for (auto [index, source] : split) {
+    // A source that was a result of `fused` is now one of `narrowed`.
+    if (auto result = dyn_cast<OpResult>(source);
+        result && result.getOwner() == fused.getOperation())
+      source = narrowed.getResult(llvm::find(kept, result.getResultNumber()) -
+                                  kept.begin());
+    Type type = fused.getResult(index).getType();
+    auto view =
+        FusedOp::create(builder, loc, FusionKind::pointwise, {type}, source);
+    OpBuilder inner = OpBuilder::atBlockEnd(&view.getBody().front());
+    Value reshaped = ReshapeOp::create(
+        inner, loc, type, view.getBody().front().getArgument(0), ValueRange{});
+    YieldOp::create(inner, loc, reshaped);
+    fused.getResult(index).replaceAllUsesWith(view.getResult(0));
+  }
+  fused.erase();
+  if (narrowed.getNumResults() == 0)
+    narrowed.erase();
+}
+
 /// Sorts the ops of `block` topologically, each as close to where it is as
 /// its operands allow: Kahn's algorithm that takes, of the ops whose
 /// operands are all defined, the one that comes first now. A fused op sits
@@ -547,6 +645,9 @@ FusionResult tensor_program::applyFusionPlan(FusionGraph &graph,
   Materializer materializer(result);
   for (const SmallVector<Operation *> &group : plan.groups)
     materializer.materialize(group);
+  for (FusedOp fused :
+       llvm::make_early_inc_range(graph.getBlock().getOps<FusedOp>()))
+    splitOffYieldedReshapes(fused);
   // Cheap producers were cloned into the groups; drop the dead originals.
   for (Operation &op :
        llvm::make_early_inc_range(llvm::reverse(graph.getBlock())))
