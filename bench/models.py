@@ -18,7 +18,10 @@ the compiled model and of eager, interleaved (so that both see the same
 machine state), medians with the spread. Prints one JSON line per model and
 backend, then a table of ratios: Inductor's compile time over ours, each
 one's speed against eager, and ours against Inductor's (each against eager
-in its own process), with the geomean over the rows. --batch and --threads
+in its own process), with the geomean over the rows; "by time" is
+Inductor's time per call over ours, the two processes' machine states
+aside (on noisy machines eager itself differs by up to 1.5x between the
+two processes: the rows then disagree, and neither is the whole truth). --batch and --threads
 take lists: every model runs at each batch size and thread count
 (torch.set_num_threads in the measuring process; the compiled models run
 on PyTorch's threads). When iree-turbine is installed in the environment
@@ -440,11 +443,12 @@ def main():
           f"{'ratio':>7}   {'x eager: wrapper':>17} {'inductor':>9}"
           + (f" {'turbine':>8}" if turbine else "")
           + (f" {'x inductor':>11}" if not args.train else "")
+          + f" {'by time':>8}"
           + (f" {'aot step':>9} {'peak MiB: wrapper':>18} {'inductor':>9} {'eager':>6}"
              if args.train else ""))
     speed = lambda r: (r["eager_ms"] / r["call_ms"]) if "call_ms" in r else None
     fmt = lambda v, f: (f % v) if v is not None else "-"
-    versus = []
+    versus, by_time = [], []
     for config in configs:
         name, batch, threads = config
         w = rows.get((config, "wrapper"), {})
@@ -455,18 +459,28 @@ def main():
         over = speed(w) / speed(i) if speed(w) and speed(i) else None
         if over:
             versus.append(over)
+        # Inductor's time over ours, the two processes' machine states
+        # aside (eager itself can differ by 1.5x between them).
+        timed = i["call_ms"] / w["call_ms"] if "call_ms" in w and "call_ms" in i else None
+        if timed:
+            by_time.append(timed)
         print(f"{name:20} {batch:5d} {fmt(w.get('threads'), '%d'):>3} "
               f"{fmt(w.get('compile_s'), '%.1f s'):>16} "
               f"{fmt(i.get('compile_s'), '%.1f s'):>10} {fmt(ratio, '%.1fx'):>7}   "
               f"{fmt(speed(w), '%.2fx'):>17} {fmt(speed(i), '%.2fx'):>9}"
               + (f" {fmt(speed(t), '%.2fx'):>8}" if turbine else "")
               + (f" {fmt(over, '%.2fx'):>11}" if not args.train else "")
+              + f" {fmt(timed, '%.2fx'):>8}"
               + (f" {fmt(speed(a), '%.2fx'):>9}"
                  f" {_peak_text(w):>18} {fmt(i.get('peak_mib'), '%.0f'):>9} "
                  f"{fmt(w.get('eager_peak_mib'), '%.0f'):>6}" if args.train else ""))
+    geomean = lambda values: math.exp(sum(math.log(v) for v in values) / len(values))
     if versus:
-        geomean = math.exp(sum(math.log(v) for v in versus) / len(versus))
-        print(f"geomean over {len(versus)} rows: wrapper {geomean:.2f}x Inductor per call")
+        print(f"geomean over {len(versus)} rows: wrapper {geomean(versus):.2f}x Inductor per call"
+              + (f" ({geomean(by_time):.2f}x by time alone)" if by_time else ""))
+    elif by_time:
+        print(f"geomean over {len(by_time)} rows: wrapper {geomean(by_time):.2f}x Inductor "
+              f"per call by time")
 
 
 if __name__ == "__main__":
