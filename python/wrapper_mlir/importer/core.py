@@ -94,12 +94,6 @@ class ImportedProgram:
         self.num_results = num_results
         # [(description, position, tensor, version)] of frozen weights.
         self.frozen = frozen
-        # stale()'s fast path: the positions, tensors and versions at once.
-        self._frozen_positions = [p for _, p, _, _ in frozen if p is not None]
-        self._frozen_reach = max(self._frozen_positions, default=-1)
-        self._frozen_at = [t for _, p, t, _ in frozen if p is not None]
-        self._frozen_tensors = [t for _, _, t, _ in frozen]
-        self._frozen_versions = [v for _, _, _, v in frozen]
         self.records = records
         self.fallbacks = fallbacks
         # [(caller argument position, result index)]: the graph mutates
@@ -119,13 +113,6 @@ class ImportedProgram:
     def stale(self, args):
         """Why the frozen weights no longer match the arguments (a weight
         modified in place, or another tensor passed in its place), or None."""
-        # Every call checks: one pass over the lists first, the loop below
-        # (which says which weight) only when something differs.
-        if (len(args) > self._frozen_reach
-                and all(map(operator.is_, [args[p] for p in self._frozen_positions],
-                            self._frozen_at))
-                and [t._version for t in self._frozen_tensors] == self._frozen_versions):
-            return None
         for where, position, tensor, version in self.frozen:
             if position is not None and position < len(args) and args[position] is not tensor:
                 return f"{where} is not the tensor the graph was compiled with"
