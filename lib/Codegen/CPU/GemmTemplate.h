@@ -205,13 +205,27 @@ struct GemmPlan {
 /// Whether `type` is a memref whose innermost stride is 1.
 bool hasUnitInnerStride(Type type);
 
+/// The epilogue of `matmul` (GemmEpilogue.cpp): the next op that may touch
+/// memory, when it is a 2-d elementwise linalg.generic on buffers that
+/// reads the product at the same element and may take its place; or a
+/// reason why not in `why`.
+FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, std::string &why);
+
 /// Applies the epilogue to the region [m, m + rows) x [n, n + cols) of the
-/// finished product, vl columns at a time under a mask. The product's
-/// values are read from `product` at `productAt` + (r, j) (the region's
-/// own origin in C, or (0, 0) in a local tile).
+/// finished product, vl columns at a time: under a mask, or, when `cols`
+/// is a constant multiple of vl, with plain loads and stores unrolled over
+/// the columns. The product's values are read from `product` at
+/// `productAt` + (r, j) (the region's own origin in C, or (0, 0) in a local
+/// tile).
 void emitEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
                   ValueRange productAt, Value m, Value n, Value rows,
                   Value cols, const Blocking &blk);
+
+/// emitEpilogue on a tile of the product: a whole mr x nr tile (`full`)
+/// with constant bounds and no masks, an edge tile under masks.
+void emitTileEpilogue(Emitter &e, const Epilogue &epilogue, Value product,
+                      ValueRange productAt, Value m, Value n, Value rows,
+                      Value cols, Value full, const Blocking &blk);
 
 /// Where a plan's code goes: at the epilogue when there is one, else at
 /// the matmul.
