@@ -107,7 +107,12 @@ def TensorProgramFusePass : Pass<"tensor-program-fuse", "::mlir::func::FuncOp"> 
     topologically keeping each op as near its place as its operands allow
     (a consumer of an earlier member's result moves to right after the fused
     op, not behind everything that follows: the program's order, and with it
-    the buffers' lifetimes, survive fusion).
+    the buffers' lifetimes, survive fusion). A result that only reshapes
+    another result of its fused op (an activation saved in one shape and
+    read by the next product in another) is split off as a lone reshape
+    after it, a view of that result's buffer rather than a second copy the
+    kernel writes; unless the function returns it (a returned view would
+    be copied).
 
     Before:
     ```mlir
