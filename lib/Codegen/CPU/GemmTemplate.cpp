@@ -31,10 +31,12 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <limits>
 
@@ -68,6 +70,19 @@ bool wrapper::gemm::hasUnitInnerStride(Type type) {
   if (failed(memref.getStridesAndOffset(strides, offset)))
     return false;
   return strides.back() == 1;
+}
+
+/// Whether `type` is a 2-d memref whose outer stride is 1: the transpose
+/// of a row-major matrix (a linear layer's weight, attention's k^T).
+static bool hasUnitOuterStride(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getRank() != 2)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides[0] == 1;
 }
 
 static Operation *previousEffectfulOp(Operation *op) {
@@ -289,6 +304,19 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   if (plan.packedB)
     bpPrepacked = flattenPanels(b, loc, plan.packedB);
   bool unitStrideB = hasUnitInnerStride(bMat.getType());
+  // A transposed f32 B on AVX-512: whole vl x vl blocks of it are read as
+  // vl rows of B^T and transposed in registers (shuffles), not gathered
+  // lane by lane.
+  bool transposedB = !plan.packedB && !unitStrideB && kp == 1 && blk.vl == 16 &&
+                     format.operand == f32 && format.panel == f32 &&
+                     hasUnitOuterStride(bMat.getType());
+  Value bTransposed; // B^T: [N, K], unit stride along K
+  SmallVector<Operation *> packTransposes;
+  if (transposedB)
+    bTransposed = memref::TransposeOp::create(
+        b, loc, bMat,
+        AffineMapAttr::get(AffineMap::getPermutationMap(
+            ArrayRef<unsigned>{1, 0}, b.getContext())));
   Value accumulateFirst =
       arith::ConstantIntOp::create(b, loc, plan.zeroFill ? 0 : 1, 1);
   bool epilogueFromLocal = usesProductOnlyInEpilogue(plan, blk);
@@ -413,7 +441,53 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
                                     bBuf, ValueRange{e.add(dst, j * kp)});
           }
         };
-        e.loop(kcGroups, [&](Value group) {
+        // Whole blocks of vl groups first when B is transposed; the groups
+        // after the last whole block (and the edge panels) as before.
+        Value firstGroup = e.idx(0);
+        if (transposedB) {
+          Value kBlocks = e.div(kCur, blk.vl);
+          firstGroup = e.mul(kBlocks, blk.vl);
+          auto tileType = VectorType::get({blk.vl, blk.vl}, f32);
+          Value zeroTile = arith::ConstantOp::create(b, loc, tileType,
+                                                     b.getZeroAttr(tileType));
+          e.loop(kBlocks, [&](Value kb) {
+            Value k0 = e.mul(kb, blk.vl);
+            e.loop(nPanels, [&](Value jp) {
+              Value col0 = e.add(n0, e.mul(jp, blk.nr));
+              e.ifThen(
+                  e.cmp(arith::CmpIPredicate::ule, e.add(col0, blk.nr), N),
+                  [&] {
+                    for (int64_t j = 0; j < blk.nr; j += blk.vl) {
+                      Value tile = zeroTile;
+                      for (int64_t lane = 0; lane < blk.vl; ++lane) {
+                        Value row = vector::LoadOp::create(
+                            b, loc, vecType, bTransposed,
+                            ValueRange{e.add(col0, j + lane), e.add(pc, k0)});
+                        tile =
+                            vector::InsertOp::create(b, loc, row, tile, lane);
+                      }
+                      auto transposed = vector::TransposeOp::create(
+                          b, loc, tile, ArrayRef<int64_t>{1, 0});
+                      packTransposes.push_back(transposed);
+                      for (int64_t kk = 0; kk < blk.vl; ++kk) {
+                        Value column =
+                            vector::ExtractOp::create(b, loc, transposed, kk);
+                        Value dst = e.mul(
+                            e.add(e.mul(jp, kcGroups), e.add(k0, kk)), blk.nr);
+                        vector::StoreOp::create(b, loc, column, bBuf,
+                                                ValueRange{e.add(dst, j)});
+                      }
+                    }
+                  },
+                  [&] {
+                    e.loop(e.idx(blk.vl), [&](Value kk) {
+                      packRow(e.add(k0, kk), jp, /*whole=*/false);
+                    });
+                  });
+            });
+          });
+        }
+        e.loop(firstGroup, kcGroups, e.idx(1), [&](Value group) {
           if (unitStrideB) {
             for (int64_t i = 0; i < kp; ++i) {
               Value ahead =
@@ -528,6 +602,15 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
   }
   if (!plan.packedA)
     memref::DeallocOp::create(b, loc, ap);
+  // The blocks of a transposed B: 16x16 transposes as AVX-512 unpacks and
+  // lane shuffles (the vector lowering's element-wise default would move
+  // them one element at a time, no better than the lane-by-lane gather).
+  if (!packTransposes.empty()) {
+    RewritePatternSet patterns(b.getContext());
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    (void)applyOpPatternsGreedily(packTransposes, std::move(patterns));
+  }
 }
 
 //===----------------------------------------------------------------------===//

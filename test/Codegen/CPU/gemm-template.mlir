@@ -148,15 +148,20 @@ func.func @refused(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>
 
 // Operands read transposed through the matmul's indexing maps (A as (k, m),
 // B as (n, k), as a product of a transpose lowers): packed from transposed
-// views of them, no copy; the view of B has no unit inner stride, so its
-// panels are filled lane by lane. Maps that broadcast an operand are
-// refused.
+// views of them, no copy. The view of B has no unit inner stride: its whole
+// 16 x 16 blocks are 16 rows of B^T (unit stride) transposed with shuffles,
+// the rest (K past the last whole block, the edge panel past N) filled lane
+// by lane. Maps that broadcast an operand are refused.
 // CHECK-LABEL: func.func @transposed_operands
 // CHECK-SAME: (%[[A:.*]]: memref<50x37xf32>, %[[B:.*]]: memref<70x50xf32>
 // CHECK: %[[AT:.*]] = memref.transpose %[[A]] (d0, d1) -> (d1, d0) : memref<50x37xf32> to memref<37x50xf32, strided<[1, 37]>>
 // CHECK: %[[BT:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<70x50xf32> to memref<50x70xf32, strided<[1, 50]>>
 // CHECK-NOT: linalg.fill
 // CHECK: memref.load %[[AT]]
+// CHECK: %[[BTR:.*]] = memref.transpose %[[BT]] (d0, d1) -> (d1, d0) : memref<50x70xf32, strided<[1, 50]>> to memref<70x50xf32, strided<[50, 1]>>
+// CHECK-COUNT-16: vector.load %[[BTR]]
+// CHECK-NOT: vector.transpose
+// CHECK-COUNT-64: vector.shuffle
 // CHECK: memref.load %[[BT]]
 // CHECK: vector.insert
 // CHECK: call @__wrapper_gemm_ukernel_f32_12x32_v16
