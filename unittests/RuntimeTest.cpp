@@ -249,6 +249,100 @@ TEST(Runtime, ArraysAdoptCompiledCodesBlocks) {
   EXPECT_EQ(wrapper_live_blocks(), before);
 }
 
+// DLPack v0.8's layout, as a consumer of wrapper_dlpack_arrays sees it.
+struct TestDLTensor {
+  void *data;
+  int32_t deviceType, deviceId;
+  int32_t ndim;
+  uint8_t code, bits;
+  uint16_t lanes;
+  int64_t *shape, *strides;
+  uint64_t byteOffset;
+};
+struct TestDLManagedTensor {
+  TestDLTensor tensor;
+  void *context;
+  void (*deleter)(TestDLManagedTensor *);
+};
+
+TEST(Runtime, DLPackArraysHandOverBlocks) {
+  // A model's outputs handed to a framework in one call: each tensor owns
+  // its array's block (the array's data becomes NULL) until its deleter.
+  int64_t before = wrapper_live_blocks();
+  const int64_t shape[2] = {4, 8};
+  wrapper_array arrays[4];
+  ASSERT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 2, shape,
+                                      _mlir_memref_to_llvm_alloc(128),
+                                      &arrays[0]),
+            WRAPPER_OK);
+  ASSERT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_BF16, 0, shape,
+                                      _mlir_memref_to_llvm_alloc(2),
+                                      &arrays[1]),
+            WRAPPER_OK);
+  ASSERT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_BOOL, 1, shape,
+                                      _mlir_memref_to_llvm_alloc(4),
+                                      &arrays[2]),
+            WRAPPER_OK);
+  const int64_t empty[1] = {0};
+  ASSERT_EQ(wrapper_array_create(WRAPPER_DTYPE_I64, 1, empty, &arrays[3]),
+            WRAPPER_OK);
+  void *data[4];
+  for (int i = 0; i < 4; ++i)
+    data[i] = arrays[i].data;
+  void *managed[4];
+  ASSERT_EQ(wrapper_dlpack_arrays(arrays, 4, managed), WRAPPER_OK);
+  const struct {
+    int32_t ndim;
+    uint8_t code, bits;
+  } expected[4] = {{2, 2, 32}, {0, 4, 16}, {1, 6, 8}, {1, 0, 64}};
+  for (int i = 0; i < 4; ++i) {
+    auto *tensor = static_cast<TestDLManagedTensor *>(managed[i]);
+    ASSERT_NE(tensor, nullptr);
+    EXPECT_EQ(arrays[i].data, nullptr);
+    EXPECT_EQ(tensor->tensor.data, data[i]);
+    EXPECT_EQ(tensor->tensor.deviceType, 1); // kDLCPU
+    EXPECT_EQ(tensor->tensor.ndim, expected[i].ndim);
+    EXPECT_EQ(tensor->tensor.code, expected[i].code);
+    EXPECT_EQ(tensor->tensor.bits, expected[i].bits);
+    EXPECT_EQ(tensor->tensor.lanes, 1);
+    EXPECT_EQ(tensor->tensor.strides, nullptr);
+    EXPECT_EQ(tensor->tensor.byteOffset, 0u);
+    for (int d = 0; d < expected[i].ndim; ++d)
+      EXPECT_EQ(tensor->tensor.shape[d], i == 3 ? 0 : shape[d]);
+    wrapper_array_destroy(&arrays[i]); // owns nothing now: a no-op
+  }
+  EXPECT_EQ(wrapper_live_blocks(), before + 4);
+  for (void *m : managed) {
+    auto *tensor = static_cast<TestDLManagedTensor *>(m);
+    tensor->deleter(tensor);
+  }
+  EXPECT_EQ(wrapper_live_blocks(), before);
+
+  // A dtype DLPack lacks (fp8) in the middle: nothing is left, the message
+  // names the array.
+  for (wrapper_array &array : arrays)
+    ASSERT_EQ(wrapper_array_adopt_block(WRAPPER_DTYPE_F32, 1, shape,
+                                        _mlir_memref_to_llvm_alloc(16), &array),
+              WRAPPER_OK);
+  arrays[2].dtype = WRAPPER_DTYPE_F8E4M3FN;
+  EXPECT_EQ(wrapper_dlpack_arrays(arrays, 4, managed),
+            WRAPPER_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(wrapper_last_error()).find("array #2"),
+            std::string::npos);
+  EXPECT_NE(std::string(wrapper_last_error()).find("float8"),
+            std::string::npos);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(managed[i], nullptr);
+    EXPECT_EQ(arrays[i].data, nullptr);
+  }
+  EXPECT_EQ(wrapper_live_blocks(), before);
+  EXPECT_EQ(wrapper_dlpack_arrays(arrays, -1, managed),
+            WRAPPER_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wrapper_dlpack_arrays(nullptr, 1, managed),
+            WRAPPER_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(wrapper_dlpack_arrays(nullptr, 0, nullptr), WRAPPER_OK);
+}
+
 TEST(Runtime, CallScopeOfAnExitingThreadIsFreed) {
   int64_t before = wrapper_live_blocks();
   std::thread([] {

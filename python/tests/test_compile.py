@@ -261,6 +261,54 @@ def test_torch_cpu_tensors_in_and_out():
     torch.testing.assert_close(b, a + a)
 
 
+def test_torch_cpu_outputs_own_the_runtime_blocks():
+    """Outputs to torch CPU tensors come through DLPack, all made by one
+    runtime call (wrapper_dlpack_arrays): each tensor owns its block (no
+    copy; freed when the tensor goes), for every dtype DLPack has, rank 0
+    and empty ones; the NumPy views of a runtime without the call give the
+    same values."""
+    import ctypes
+    import gc
+
+    torch = pytest.importorskip("torch")
+    model = wrapper_mlir.compile("""
+func.func @main(%a: tensor<0x3xf32>, %b: tensor<f32>, %c: tensor<4xbf16>, %d: tensor<5xi64>,
+                %e: tensor<2xi1>, %f: tensor<3x2xf16>)
+    -> (tensor<0x3xf32>, tensor<f32>, tensor<4xbf16>, tensor<5xi64>, tensor<2xi1>, tensor<3x2xf16>) {
+  %0 = tensor_program.neg %a : tensor<0x3xf32>
+  %1 = tensor_program.neg %b : tensor<f32>
+  %2 = tensor_program.neg %c : tensor<4xbf16>
+  %3 = tensor_program.neg %d : tensor<5xi64>
+  %4 = tensor_program.not %e : tensor<2xi1>
+  %5 = tensor_program.neg %f : tensor<3x2xf16>
+  return %0, %1, %2, %3, %4, %5 : tensor<0x3xf32>, tensor<f32>, tensor<4xbf16>, tensor<5xi64>, tensor<2xi1>, tensor<3x2xf16>
+}""")
+    inputs = [torch.randn(0, 3), torch.tensor(2.5), torch.randn(4).to(torch.bfloat16),
+              torch.arange(5), torch.tensor([True, False]), torch.randn(3, 2).half()]
+    expected = [-inputs[0], -inputs[1], -inputs[2], -inputs[3], ~inputs[4], -inputs[5]]
+    lib = model._lib
+    lib.wrapper_live_blocks.restype = ctypes.c_int64
+    gc.collect()
+    blocks = lib.wrapper_live_blocks()
+    outputs = model(*inputs)
+    assert model._dlpack_arrays is not None
+    for got, want in zip(outputs, expected):
+        assert got.dtype == want.dtype and got.shape == want.shape and got.is_contiguous()
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+    assert lib.wrapper_live_blocks() > blocks
+    # The tensors own the blocks: writing one is seen by a view, and the
+    # blocks go back when the tensors go.
+    view = outputs[5].view(-1)
+    outputs[5][0, 0] = 7
+    assert view[0] == 7
+    del outputs, view, got
+    gc.collect()
+    assert lib.wrapper_live_blocks() == blocks
+    model._dlpack_arrays = None  # a package of an older runtime
+    for got, want in zip(model(*inputs), expected):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
 def test_package_modules_import_without_cycles():
     """The package's modules form layers: the front (_api) above the torch
     path (_torch) above the text path (_compile); no module imports one that

@@ -33,6 +33,8 @@ _DTYPES = {
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
 _BFLOAT16 = 9
+# The dtypes wrapper_dlpack_arrays hands over (DLPack has no fp8 type).
+_DLPACK_CODES = frozenset(_DTYPES) | {_BFLOAT16}
 
 
 class _Raw:
@@ -379,6 +381,22 @@ def _descriptor_packers():
 _PACKERS = _descriptor_packers()
 
 
+def _array_packers():
+    """struct packers of one wrapper_array per rank: dtype, rank, the rank's
+    sizes (zeros after them), data."""
+    import struct
+
+    packers = []
+    for rank in range(_MAX_RANK + 1):
+        rest = f"{(_MAX_RANK - rank) * 8}x" if rank < _MAX_RANK else ""
+        packers.append(struct.Struct(f"=ii{rank}q{rest}Q"))
+    assert all(p.size == ctypes.sizeof(_Array) for p in packers)
+    return packers
+
+
+_ARRAY_PACKERS = _array_packers()
+
+
 def _strided_arrays(tensors):
     """wrapper_strided_array descriptors (a ctypes array) of torch tensors;
     the tensors must outlive their use. Each is packed in one call (a
@@ -475,6 +493,12 @@ class CompiledModel:
 
         self._run_model = lib.wrapper_model_run
         self._destroy = lib.wrapper_array_destroy
+        # Outputs to torch through DLPack in one call (runtimes of session
+        # 58 on; an older package's runtime lacks it: NumPy views then).
+        self._dlpack_arrays = getattr(lib, "wrapper_dlpack_arrays", None)
+        if self._dlpack_arrays is not None:
+            self._dlpack_arrays.argtypes = [ctypes.POINTER(_Array), ctypes.c_int32,
+                                            ctypes.POINTER(ctypes.c_void_p)]
         handle = ctypes.c_void_p()
         self._check(lib.wrapper_model_create(ctypes.byref(handle)))
         self._handle = handle
@@ -511,17 +535,18 @@ class CompiledModel:
 
     def _call_values(self, args):
         """__call__ on a list of inputs; returns a list."""
+        if self.target == "cpu" and args and _is_torch_tensor(args[0]):
+            # CPU tensors straight into the descriptors (no NumPy views);
+            # None at the first argument that is not one (the general path
+            # below then takes the call).
+            described = _tensor_arrays(args)
+            if described is not None:
+                arrays, keep = described  # keep: the tensors, alive for the call
+                return self._run_arrays_torch(arrays, len(args))
         device = _torch_device(args)
         if device is not None and self._run_device is not None:
             return self._run_on_device(args, device)
         torch_inputs = any(_is_torch_tensor(a) for a in args)
-        if torch_inputs and self.target == "cpu":
-            # CPU tensors straight into the descriptors (no NumPy views).
-            described = _tensor_arrays(args)
-            if described is not None:
-                arrays, keep = described  # keep: the tensors, alive for the call
-                outputs = self._run_arrays(arrays, len(args), raw=True)
-                return [_to_torch(o) for o in outputs]
         outputs = self._run([_to_numpy(a, self.target) for a in args], raw=torch_inputs)
         if torch_inputs:
             results = [_to_torch(o) for o in outputs]
@@ -577,20 +602,49 @@ class CompiledModel:
         arrays, keep = _arrays_of(args)
         return self._run_arrays(arrays, len(args), raw)
 
-    def _run_arrays(self, arrays, given, raw=False):
-        """_run on descriptors already made (`given` of them; their memory
-        kept alive by the caller)."""
+    def _run_descriptors(self, arrays, given):
+        """Runs the model on descriptors already made (`given` of them;
+        their memory kept alive by the caller); returns the output
+        descriptors, whose arrays the caller owns."""
         count = len(self.inputs)
         if given != count:
             raise WrapperError(f"the model takes {count} inputs, got {given}")
         results = len(self.outputs)
         outputs = (_Array * max(1, results))()
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
+        return outputs
+
+    def _run_arrays(self, arrays, given, raw=False, outputs=None):
+        """_run on descriptors already made (`given` of them; their memory
+        kept alive by the caller). `outputs`: the output descriptors of a
+        run already made, to adopt."""
+        if outputs is None:
+            outputs = self._run_descriptors(arrays, given)
+        results = len(self.outputs)
         adopted = [_adopt(self._destroy, outputs[i], raw) for i in range(results)]
         for index, result in enumerate(adopted):
             if isinstance(result, WrapperError):
                 raise WrapperError(f"output #{index}: {result}")
         return tuple(adopted)
+
+    def _run_arrays_torch(self, arrays, given):
+        """_run_arrays for a caller of torch tensors: the outputs as CPU
+        tensors that own the runtime's blocks, made by one runtime call
+        (wrapper_dlpack_arrays) and one from_dlpack each; through NumPy
+        views when the runtime lacks the call or an output's dtype has no
+        DLPack type (fp8)."""
+        outputs = self._run_descriptors(arrays, given)
+        results = len(self.outputs)
+        if self._dlpack_arrays is None or any(
+                outputs[i].dtype not in _DLPACK_CODES for i in range(results)):
+            return [_to_torch(o) for o in self._run_arrays(None, given, True, outputs)]
+        from torch._C import _from_dlpack  # torch.utils.dlpack's, less its checks
+
+        managed = (ctypes.c_void_p * max(1, results))()
+        if self._dlpack_arrays(outputs, results, managed) != 0:
+            raise WrapperError(f"the outputs: {self._lib.wrapper_last_error().decode()}")
+        return [_from_dlpack(_capsule_new(managed[i], _DLTENSOR, None))
+                for i in range(results)]
 
     def ir(self, stage="frontend", full=False):
         """The module after a stage: 'source', 'frontend' (kernels and host
@@ -623,8 +677,9 @@ def _tensor_arrays(args):
 
     Tensor = torch.Tensor
     arrays = (_Array * max(1, len(args)))()
+    size = ctypes.sizeof(_Array)
     keep = []
-    for slot, value in zip(arrays, args):
+    for index, value in enumerate(args):
         if type(value) is not Tensor and not isinstance(value, Tensor):
             return None
         code = TORCH_DTYPE_CODES.get(value.dtype)
@@ -637,7 +692,9 @@ def _tensor_arrays(args):
         if not data:
             return None
         keep.append(value)
-        _describe(slot, code, value.shape, data)
+        # One pack per descriptor (the ctypes fields one by one took
+        # longer than the call of a small model).
+        _ARRAY_PACKERS[rank].pack_into(arrays, index * size, code, rank, *value.shape, data)
     return arrays, keep
 
 

@@ -10,71 +10,12 @@
  *===----------------------------------------------------------------------===*/
 
 #include "CudaInternal.h"
+#include "DLPack.h"
 #include "Wrapper/Runtime/WrapperModel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* dlpack.h (v0.8, the unversioned DLManagedTensor), declared by hand: the
- * layout is a stable ABI. */
-typedef struct {
-  int32_t device_type;
-  int32_t device_id;
-} DLDevice;
-
-typedef struct {
-  uint8_t code;
-  uint8_t bits;
-  uint16_t lanes;
-} DLDataType;
-
-typedef struct {
-  void *data;
-  DLDevice device;
-  int32_t ndim;
-  DLDataType dtype;
-  int64_t *shape;
-  int64_t *strides;
-  uint64_t byte_offset;
-} DLTensor;
-
-typedef struct DLManagedTensor {
-  DLTensor dl_tensor;
-  void *manager_ctx;
-  void (*deleter)(struct DLManagedTensor *self);
-} DLManagedTensor;
-
-enum {
-  kDLCUDA = 2,
-  kDLInt = 0,
-  kDLUInt = 1,
-  kDLFloat = 2,
-  kDLBfloat = 4,
-  kDLBool = 6,
-};
-
-/* The DLPack type of a dtype; 0 when DLPack has none we write. */
-static int dataType(wrapper_dtype dtype, DLDataType *out) {
-  static const struct {
-    wrapper_dtype dtype;
-    uint8_t code, bits;
-  } table[] = {
-      {WRAPPER_DTYPE_BOOL, kDLBool, 8},  {WRAPPER_DTYPE_I8, kDLInt, 8},
-      {WRAPPER_DTYPE_I16, kDLInt, 16},   {WRAPPER_DTYPE_I32, kDLInt, 32},
-      {WRAPPER_DTYPE_I64, kDLInt, 64},   {WRAPPER_DTYPE_U8, kDLUInt, 8},
-      {WRAPPER_DTYPE_F16, kDLFloat, 16}, {WRAPPER_DTYPE_F32, kDLFloat, 32},
-      {WRAPPER_DTYPE_F64, kDLFloat, 64}, {WRAPPER_DTYPE_BF16, kDLBfloat, 16},
-  };
-  for (size_t i = 0; i < sizeof table / sizeof *table; ++i)
-    if (table[i].dtype == dtype) {
-      out->code = table[i].code;
-      out->bits = table[i].bits;
-      out->lanes = 1;
-      return 1;
-    }
-  return 0;
-}
 
 /* What wrapper_cuda_dlpack allocates: the tensor, whether the runtime
  * recorded it as its block's owner, then the shape and strides. */
@@ -107,7 +48,7 @@ wrapper_status wrapper_cuda_dlpack(void *block, void *data, wrapper_dtype dtype,
                                 (int)rank);
   *managed = NULL;
   DLDataType type;
-  if (!dataType(dtype, &type))
+  if (!wrapperDLPackType(dtype, &type))
     return wrapper_report_error(WRAPPER_ERROR_UNSUPPORTED,
                                 "wrapper_cuda_dlpack: DLPack has no %s",
                                 wrapper_dtype_name(dtype));

@@ -200,6 +200,14 @@ wrapper_status wrapper_array_adopt_block(wrapper_dtype dtype, int32_t rank,
                                          const int64_t *shape, void *block,
                                          wrapper_array *out);
 void wrapper_array_destroy(wrapper_array *array);
+/* Hands `count` arrays to a framework without a copy: managed[i] becomes a
+ * DLPack v0.8 DLManagedTensor (on the CPU, compact row-major: NULL
+ * strides) over arrays[i]'s data, which it owns from then on (its deleter
+ * frees the block) while arrays[i].data becomes NULL. On failure (a dtype
+ * DLPack lacks, fp8; no memory) nothing is left: the tensors made are
+ * deleted and the other arrays destroyed, and every managed[i] is NULL. */
+wrapper_status wrapper_dlpack_arrays(wrapper_array *arrays, int32_t count,
+                                     void **managed);
 
 /* Reads a .npy file (format 1.0, 2.0 or 3.0; little-endian; C order;
  * dtypes above; bfloat16 as written by ml_dtypes is not recognized). */
