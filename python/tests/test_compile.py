@@ -304,7 +304,7 @@ func.func @main(%a: tensor<0x3xf32>, %b: tensor<f32>, %c: tensor<4xbf16>, %d: te
     del outputs, view, got
     gc.collect()
     assert lib.wrapper_live_blocks() == blocks
-    model._dlpack_arrays = None  # a package of an older runtime
+    model._outputs_by_dlpack = False  # as for a package of an older runtime
     for got, want in zip(model(*inputs), expected):
         torch.testing.assert_close(got, want, rtol=0, atol=0)
 

@@ -33,8 +33,6 @@ _DTYPES = {
 _CODES = {dtype: code for code, dtype in _DTYPES.items()}
 _NAMES = {9: "bfloat16", 10: "float8_e4m3fn"}
 _BFLOAT16 = 9
-# The dtypes wrapper_dlpack_arrays hands over (DLPack has no fp8 type).
-_DLPACK_CODES = frozenset(_DTYPES) | {_BFLOAT16}
 
 
 class _Raw:
@@ -365,36 +363,24 @@ def _cuda_tensors(args, device, count, what):
     return tensors
 
 
-def _descriptor_packers():
-    """struct packers of one wrapper_strided_array per rank: dtype, rank,
-    the rank's sizes and strides (zeros after them), data, allocated (0)."""
+def _rank_packers(structure, arrays, tail):
+    """struct packers of one `structure` descriptor per rank: dtype, rank,
+    then `arrays` int64 arrays of _MAX_RANK entries (the rank's values,
+    zeros after them), then the pointers of `tail` ("Q" each)."""
     import struct
 
     packers = []
     for rank in range(_MAX_RANK + 1):
         rest = f"{(_MAX_RANK - rank) * 8}x" if rank < _MAX_RANK else ""
-        packers.append(struct.Struct(f"=ii{rank}q{rest}{rank}q{rest}QQ"))
-    assert all(p.size == ctypes.sizeof(_StridedArray) for p in packers)
+        packers.append(struct.Struct("=ii" + f"{rank}q{rest}" * arrays + tail))
+    assert all(p.size == ctypes.sizeof(structure) for p in packers)
     return packers
 
 
-_PACKERS = _descriptor_packers()
-
-
-def _array_packers():
-    """struct packers of one wrapper_array per rank: dtype, rank, the rank's
-    sizes (zeros after them), data."""
-    import struct
-
-    packers = []
-    for rank in range(_MAX_RANK + 1):
-        rest = f"{(_MAX_RANK - rank) * 8}x" if rank < _MAX_RANK else ""
-        packers.append(struct.Struct(f"=ii{rank}q{rest}Q"))
-    assert all(p.size == ctypes.sizeof(_Array) for p in packers)
-    return packers
-
-
-_ARRAY_PACKERS = _array_packers()
+# wrapper_strided_array: sizes, strides, data, allocated (0).
+_PACKERS = _rank_packers(_StridedArray, 2, "QQ")
+# wrapper_array: sizes, data.
+_ARRAY_PACKERS = _rank_packers(_Array, 1, "Q")
 
 
 def _strided_arrays(tensors):
@@ -507,6 +493,9 @@ class CompiledModel:
         self._destroy_model = weakref.finalize(self, lib.wrapper_model_destroy, handle)
         self.inputs = [self._info("input", i) for i in range(lib.wrapper_model_num_inputs(handle))]
         self.outputs = [self._info("output", i) for i in range(lib.wrapper_model_num_outputs(handle))]
+        # Every output has a DLPack type (not fp8) and the runtime the call.
+        self._outputs_by_dlpack = self._dlpack_arrays is not None and all(
+            dtype != _NAMES[10] for dtype, _ in self.outputs)
 
     def _check(self, status):
         if status != 0:
@@ -614,12 +603,13 @@ class CompiledModel:
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
         return outputs
 
-    def _run_arrays(self, arrays, given, raw=False, outputs=None):
+    def _run_arrays(self, arrays, given, raw=False):
         """_run on descriptors already made (`given` of them; their memory
-        kept alive by the caller). `outputs`: the output descriptors of a
-        run already made, to adopt."""
-        if outputs is None:
-            outputs = self._run_descriptors(arrays, given)
+        kept alive by the caller)."""
+        return self._adopt_outputs(self._run_descriptors(arrays, given), raw)
+
+    def _adopt_outputs(self, outputs, raw):
+        """NumPy arrays (or _Raw) over a run's output descriptors (_adopt)."""
         results = len(self.outputs)
         adopted = [_adopt(self._destroy, outputs[i], raw) for i in range(results)]
         for index, result in enumerate(adopted):
@@ -635,9 +625,8 @@ class CompiledModel:
         DLPack type (fp8)."""
         outputs = self._run_descriptors(arrays, given)
         results = len(self.outputs)
-        if self._dlpack_arrays is None or any(
-                outputs[i].dtype not in _DLPACK_CODES for i in range(results)):
-            return [_to_torch(o) for o in self._run_arrays(None, given, True, outputs)]
+        if not self._outputs_by_dlpack:
+            return [_to_torch(o) for o in self._adopt_outputs(outputs, True)]
         from torch._C import _from_dlpack  # torch.utils.dlpack's, less its checks
 
         managed = (ctypes.c_void_p * max(1, results))()

@@ -466,8 +466,7 @@ static Value getReshapedOutsideValue(FusedOp fused, unsigned resultIndex) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return fused.getInputs()[arg.getArgNumber()];
   for (auto [index, yielded] : llvm::enumerate(yield->getOperands()))
-    if (index != resultIndex && yielded == value &&
-        !value.getDefiningOp<ReshapeOp>())
+    if (index != resultIndex && yielded == value)
       return fused.getResult(index);
   return {};
 }
