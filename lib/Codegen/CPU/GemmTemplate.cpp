@@ -189,13 +189,41 @@ static std::pair<Value, Value> selectThreadGrid(Emitter &e, Value threads,
   return {loop.getResult(1), loop.getResult(2)};
 }
 
+/// Whether `user` of the view `view` of a scratch buffer (see
+/// usesProductOnlyInEpilogue) only writes it whole before anything reads
+/// it: a fill or a matmul writing `view`, or the elementwise op right after
+/// a matmul writing `view` (its epilogue). The matrices of a batch split
+/// over a loop (--wrapper-specialize-contractions) are such groups on
+/// subviews of one buffer, one group per loop and branch.
+static bool isProductGroupUse(Operation *user, Value view) {
+  if (auto fill = dyn_cast<linalg::FillOp>(user))
+    return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == view;
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(user))
+    return matmul.hasPureBufferSemantics() && matmul.getOutputs()[0] == view &&
+           !llvm::is_contained(matmul.getInputs(), view);
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      llvm::is_contained(generic.getDpsInits(), view))
+    return false;
+  for (Operation *prev = generic->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (isMemoryEffectFree(prev))
+      continue;
+    auto matmul = dyn_cast<linalg::MatmulOp>(prev);
+    return matmul && matmul.getOutputs()[0] == view;
+  }
+  return false;
+}
+
 /// Whether the product of `plan` can live in the local tile only: its
 /// epilogue is fused, K is one slice (static, 1..kc) and C is a buffer of
-/// the kernel's own (memref.alloc) that nothing but the matmul, its zero
-/// fill, the epilogue and its deallocation touches (reading its sizes is
-/// fine). Then C is never
-/// written: a linear layer with a bias or an activation writes its output
-/// once instead of its product and its output.
+/// the kernel's own (memref.alloc, or a subview of one) that nothing but
+/// the matmul, its zero fill, the epilogue and its deallocation touches
+/// (reading its sizes is fine), or, for other subviews of the same buffer,
+/// groups of the same kind (isProductGroupUse: the other matrices of a
+/// split batch). Then C is never written: a linear layer with a bias or an
+/// activation writes its output once instead of its product and its
+/// output.
 static bool usesProductOnlyInEpilogue(const GemmPlan &plan,
                                       const Blocking &blk) {
   if (!plan.epilogue)
@@ -205,15 +233,32 @@ static bool usesProductOnlyInEpilogue(const GemmPlan &plan,
   if (ShapedType::isDynamic(k) || k <= 0 || k > blk.kc)
     return false;
   Value c = matmul.getOutputs()[0];
-  if (!c.getDefiningOp<memref::AllocOp>())
+  Value root = c;
+  while (auto subview = root.getDefiningOp<memref::SubViewOp>())
+    root = subview.getSource();
+  if (!root.getDefiningOp<memref::AllocOp>())
     return false;
   Operation *epilogue = plan.epilogue->op;
   Operation *fill = plan.zeroFill;
-  return llvm::all_of(c.getUsers(), [&](Operation *user) {
-    return user == matmul.getOperation() || user == epilogue ||
-           (fill && user == fill) ||
-           isa<memref::DeallocOp, memref::DimOp>(user);
-  });
+  SmallVector<Value> views = {root};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (view == c && (user == matmul.getOperation() || user == epilogue ||
+                        (fill && user == fill)))
+        continue;
+      if (isa<memref::DimOp>(user) ||
+          (view == root && isa<memref::DeallocOp>(user)))
+        continue;
+      if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+        views.push_back(subview.getResult());
+        continue;
+      }
+      if (view == c || !isProductGroupUse(user, view))
+        return false;
+    }
+  }
+  return true;
 }
 
 static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
@@ -544,10 +589,13 @@ static void emitGemm(const GemmPlan &plan, func::FuncOp ukernel,
             if (epilogueFromLocal) {
               // One K slice and a product only the epilogue reads: every
               // tile is computed in the local tile (L1) and the epilogue
-              // reads it there; C is never written.
-              e.ifThen(accumulate, [&] {
-                copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows, cols);
-              });
+              // reads it there; C is never written (nor read, after a zero
+              // fill: the other products of a split batch see no use of it).
+              if (!plan.zeroFill)
+                e.ifThen(accumulate, [&] {
+                  copyTile(e, c, {m, n}, local, {e.idx(0), e.idx(0)}, rows,
+                           cols);
+                });
               callKernel(localTile);
               emitTileEpilogue(e, *plan.epilogue, local, {e.idx(0), e.idx(0)},
                                m, n, rows, cols, full, blk);

@@ -25,7 +25,10 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -206,8 +209,159 @@ static void viewTransposedGenericOperands(RewriterBase &rewriter,
   });
 }
 
+/// The buffer `value` is a view of (through subviews, reshapes,
+/// transposes and casts).
+static Value viewedBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The op before `op` in its block that may touch memory, or null.
+static Operation *previousEffectfulOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (!isMemoryEffectFree(prev))
+      return prev;
+  return nullptr;
+}
+
+/// The op after `op` in its block that may touch memory (fresh
+/// allocations aside), or null.
+static Operation *nextEffectfulOp(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!isMemoryEffectFree(next) &&
+        !(next->getNumResults() == 1 &&
+          hasSingleEffect<MemoryEffects::Allocate>(next, next->getResult(0))))
+      return next;
+  return nullptr;
+}
+
+/// The linalg.fill of the whole of `c` right before the batched product
+/// `op` (pure ops between them), or null: the split fills each matrix of
+/// the batch right before its product, where the GEMM template drops a
+/// zero fill (the first K slice stores instead of accumulating).
+static linalg::FillOp batchFill(Operation *op, Value c) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(previousEffectfulOp(op));
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getOutputs()[0] != c)
+    return nullptr;
+  return fill;
+}
+
+/// The elementwise linalg.generic right after the batched product `op`
+/// (operands a, b, c, `batch` leading batch dimensions) that reads `c`
+/// element for element over loops (batch..., m, n) and writes its own
+/// output at (batch..., m, n), or null. The split applies its slice for
+/// one matrix of the batch right after that matrix's product, where the
+/// GEMM template fuses it as its epilogue (instead of a pass over the
+/// whole batch's product afterwards). Each operand's map must index the
+/// batch loops by plain dimensions (or not at all: a broadcast), so that a
+/// slice is a subview; nothing it writes may be an operand of the product.
+static linalg::GenericOp batchConsumer(Operation *op, Value a, Value b, Value c,
+                                       int64_t batch) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(op));
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != static_cast<unsigned>(batch + 2) ||
+      generic.getNumReductionLoops() != 0 ||
+      !generic.getBody()->getOps<linalg::IndexOp>().empty())
+    return nullptr;
+  int64_t rank = batch + 2;
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(rank, generic.getContext());
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (generic.getMatchingIndexingMap(init) != identity)
+    return nullptr;
+  // Written in place (into the product) or into a buffer of its own.
+  Value cRoot = viewedBuffer(c), outRoot = viewedBuffer(init->get());
+  if (outRoot == viewedBuffer(a) || outRoot == viewedBuffer(b) ||
+      (outRoot == cRoot && init->get() != c))
+    return nullptr;
+  bool readsProduct = false;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    if (viewedBuffer(operand.get()) == cRoot) {
+      // The product, read where it is written (anything else would read
+      // values of other matrices not yet computed).
+      if (operand.get() != c || map != identity)
+        return nullptr;
+      readsProduct = true;
+      continue;
+    }
+    // Each batch loop a plain dimension of its own (sliced), other
+    // expressions over m and n only.
+    llvm::SmallBitVector seen(batch);
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && dim.getPosition() < static_cast<unsigned>(batch)) {
+        if (seen.test(dim.getPosition()))
+          return nullptr;
+        seen.set(dim.getPosition());
+        continue;
+      }
+      for (int64_t d = 0; d < batch; ++d)
+        if (expr.isFunctionOfDim(d))
+          return nullptr;
+    }
+  }
+  return readsProduct ? generic : nullptr;
+}
+
+/// The slice of `generic` (from batchConsumer) for the matrix at `indices`
+/// of the batch: each operand indexed by batch loops through a
+/// rank-reducing subview at those indices, its map over (m, n).
+static void sliceConsumer(OpBuilder &b, Location loc, linalg::GenericOp generic,
+                          ValueRange indices) {
+  int64_t batch = indices.size();
+  MLIRContext *context = generic.getContext();
+  // Loops (batch..., m, n) to (m, n); the batch loops occur in no
+  // expression left.
+  SmallVector<AffineExpr> over(batch, getAffineConstantExpr(0, context));
+  over.push_back(getAffineDimExpr(0, context));
+  over.push_back(getAffineDimExpr(1, context));
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    Value value = operand.get();
+    auto type = dyn_cast<MemRefType>(value.getType());
+    SmallVector<AffineExpr> results;
+    SmallVector<OpFoldResult> offsets, sizes;
+    SmallVector<int64_t> keptShape;
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && dim.getPosition() < static_cast<unsigned>(batch)) {
+        offsets.push_back(indices[dim.getPosition()]);
+        sizes.push_back(b.getIndexAttr(1));
+        continue;
+      }
+      results.push_back(expr.replaceDims(over));
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(memref::getMixedSize(b, loc, value, d));
+      keptShape.push_back(type.getDimSize(d));
+    }
+    if (type && results.size() != map.getNumResults()) {
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          keptShape, type, offsets, sizes, strides);
+      value = memref::SubViewOp::create(b, loc, cast<MemRefType>(reduced),
+                                        value, offsets, sizes, strides);
+    }
+    operands.push_back(value);
+    maps.push_back(AffineMap::get(2, 0, results, context));
+  }
+  int64_t inputs = generic.getNumDpsInputs();
+  auto slice = linalg::GenericOp::create(
+      b, loc, TypeRange{}, ArrayRef(operands).take_front(inputs),
+      ArrayRef(operands).drop_front(inputs), maps,
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
+  IRMapping mapping;
+  generic.getRegion().cloneInto(&slice.getRegion(), mapping);
+}
+
 /// The batched product `op` (operands a, b, c with `batch` leading batch
-/// dimensions) as a loop nest over the batch of 2-D linalg.matmul.
+/// dimensions) as a loop nest over the batch of 2-D linalg.matmul, with the
+/// fill of `c` before it (batchFill) and its elementwise consumer
+/// (batchConsumer) split along.
 static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
                        Value c, int64_t batch, int64_t minParallelWork,
                        bool parallel) {
@@ -219,7 +373,11 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
           n = bType.getDimSize(bRank - 1);
   bool small = !ShapedType::isDynamic(m) && !ShapedType::isDynamic(k) &&
                !ShapedType::isDynamic(n) && m * k * n < minParallelWork;
-  rewriter.setInsertionPoint(op);
+  linalg::FillOp fill = batchFill(op, c);
+  linalg::GenericOp consumer = batchConsumer(op, a, b, c, batch);
+  // At the consumer when there is one (only pure ops between it and the
+  // product; the views it reads may be defined among them).
+  rewriter.setInsertionPoint(consumer ? consumer.getOperation() : op);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value> lower(batch, zero), steps(batch, one), upper;
@@ -230,7 +388,19 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
     Value ai = batchElement(nested, l, a, indices);
     Value bi = batchElement(nested, l, b, indices);
     Value ci = batchElement(nested, l, c, indices);
+    if (fill)
+      linalg::FillOp::create(nested, l, fill.getInputs()[0], ci);
     linalg::MatmulOp::create(nested, l, ValueRange{ai, bi}, ValueRange{ci});
+    if (consumer)
+      sliceConsumer(nested, l, consumer, indices);
+  };
+  // The fill and the consumer go with the product.
+  auto eraseSplit = [&] {
+    rewriter.eraseOp(op);
+    if (fill)
+      rewriter.eraseOp(fill);
+    if (consumer)
+      rewriter.eraseOp(consumer);
   };
   auto parallelLoop = [&] {
     scf::ParallelOp::create(
@@ -247,9 +417,9 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
                        });
   };
   if (small)
-    return parallelLoop(), rewriter.eraseOp(op);
+    return parallelLoop(), eraseSplit();
   if (!parallel)
-    return sequentialLoop(), rewriter.eraseOp(op);
+    return sequentialLoop(), eraseSplit();
   // Over the batch when its elements keep every thread busy at least 3/4
   // of the time (ceil(batch / threads) rounds of `threads` products), else
   // one product after the other, each spread over the threads.
@@ -282,7 +452,7 @@ static void splitBatch(RewriterBase &rewriter, Operation *op, Value a, Value b,
   parallelLoop();
   rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
   sequentialLoop();
-  rewriter.eraseOp(op);
+  eraseSplit();
 }
 
 namespace {

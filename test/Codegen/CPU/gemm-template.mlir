@@ -419,3 +419,53 @@ func.func @thirteen_rows(%a: memref<13x24xf32>, %b: memref<24x40xf32>, %out: mem
   linalg.matmul ins(%a, %b : memref<13x24xf32>, memref<24x40xf32>) outs(%out : memref<13x40xf32>)
   return
 }
+
+// -----
+
+// A batch split over a loop by --wrapper-specialize-contractions, twice
+// (its parallel and sequential forms): each matrix's product is computed
+// in the local tile only, its views of C never written, although the
+// other loop's products use other views of the same buffer. One
+// micro-kernel call per product (no call on a view of C for whole tiles).
+// CHECK-LABEL: func.func @split_batch_scratch(
+// CHECK-COUNT-2: func.call @__wrapper_gemm_ukernel_f32_6x64_v16
+// CHECK-NOT: func.call @__wrapper_gemm_ukernel_f32_6x64_v16
+// CHECK: return
+func.func @split_batch_scratch(%a: memref<6x4xf32>, %b: memref<3x4x32xf32>, %bias: memref<6x1xf32>, %out: memref<3x6x32xf32>, %parallel: i1) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c = memref.alloc() : memref<3x6x32xf32>
+  scf.if %parallel {
+    scf.for %i = %c0 to %c3 step %c1 {
+      %bi = memref.subview %b[%i, 0, 0] [1, 4, 32] [1, 1, 1] : memref<3x4x32xf32> to memref<4x32xf32, strided<[32, 1], offset: ?>>
+      %ci = memref.subview %c[%i, 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32, strided<[32, 1], offset: ?>>
+      %oi = memref.subview %out[%i, 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32, strided<[32, 1], offset: ?>>
+      linalg.fill ins(%zero : f32) outs(%ci : memref<6x32xf32, strided<[32, 1], offset: ?>>)
+      // expected-remark @below {{B packed at run time (B is not an argument of the kernel); epilogue fused (1 payload ops)}}
+      linalg.matmul ins(%a, %bi : memref<6x4xf32>, memref<4x32xf32, strided<[32, 1], offset: ?>>) outs(%ci : memref<6x32xf32, strided<[32, 1], offset: ?>>)
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%ci, %bias : memref<6x32xf32, strided<[32, 1], offset: ?>>, memref<6x1xf32>) outs(%oi : memref<6x32xf32, strided<[32, 1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32, %o: f32):
+        %s = arith.addf %x, %y : f32
+        linalg.yield %s : f32
+      }
+    }
+  } else {
+    scf.for %i = %c0 to %c3 step %c1 {
+      %bi = memref.subview %b[%i, 0, 0] [1, 4, 32] [1, 1, 1] : memref<3x4x32xf32> to memref<4x32xf32, strided<[32, 1], offset: ?>>
+      %ci = memref.subview %c[%i, 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32, strided<[32, 1], offset: ?>>
+      %oi = memref.subview %out[%i, 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32, strided<[32, 1], offset: ?>>
+      linalg.fill ins(%zero : f32) outs(%ci : memref<6x32xf32, strided<[32, 1], offset: ?>>)
+      // expected-remark @below {{B packed at run time (B is not an argument of the kernel); epilogue fused (1 payload ops)}}
+      linalg.matmul ins(%a, %bi : memref<6x4xf32>, memref<4x32xf32, strided<[32, 1], offset: ?>>) outs(%ci : memref<6x32xf32, strided<[32, 1], offset: ?>>)
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%ci, %bias : memref<6x32xf32, strided<[32, 1], offset: ?>>, memref<6x1xf32>) outs(%oi : memref<6x32xf32, strided<[32, 1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32, %o: f32):
+        %s = arith.addf %x, %y : f32
+        linalg.yield %s : f32
+      }
+    }
+  }
+  memref.dealloc %c : memref<3x6x32xf32>
+  return
+}

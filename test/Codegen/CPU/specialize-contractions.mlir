@@ -194,3 +194,124 @@ func.func @unit_batch_transposed_b(%a: memref<1x4x8xf32>, %b: memref<1x6x8xf32>,
   }
   return
 }
+
+// -----
+
+// A batched product with a shared A (a 1x1 convolution, one product per
+// image), the zero fill of its buffer before it and an elementwise
+// consumer after it (a bias broadcast over the batch and n): the fill and
+// the consumer's slice for each image go into the loop with that image's
+// product (the GEMM template then drops the fill and fuses the slice as
+// its epilogue), instead of a fill and a pass over the whole batch.
+// CHECK-LABEL: func.func @batch_fill_and_consumer(
+// CHECK-SAME: %[[A:.*]]: memref<6x4xf32>, %[[B:.*]]: memref<3x4x32xf32>, %[[BIAS:.*]]: memref<6x1xf32>, %[[OUT:.*]]: memref<3x6x32xf32>)
+// CHECK: %[[C:.*]] = memref.alloc() : memref<3x6x32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: %[[CI:.*]] = memref.subview %[[C]][%[[I]], 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[CI]] :
+// CHECK: linalg.matmul ins(%[[A]], %{{.*}} : memref<6x4xf32>, memref<4x32xf32, {{.*}}>) outs(%[[CI]] :
+// CHECK: %[[OI:.*]] = memref.subview %[[OUT]][%[[I]], 0, 0] [1, 6, 32] [1, 1, 1] : memref<3x6x32xf32> to memref<6x32xf32
+// CHECK: linalg.generic {indexing_maps = [#[[ID:.*]], #[[ROW:.*]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[CI]], %[[BIAS]] : {{.*}}, memref<6x1xf32>) outs(%[[OI]] :
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: memref.dealloc %[[C]]
+// CHECK-NOT: linalg.generic
+func.func @batch_fill_and_consumer(%a: memref<6x4xf32>, %b: memref<3x4x32xf32>, %bias: memref<6x1xf32>, %out: memref<3x6x32xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<3x6x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x6x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x4xf32>, memref<3x4x32xf32>) outs(%c : memref<3x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c, %bias : memref<3x6x32xf32>, memref<6x1xf32>) outs(%out : memref<3x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<3x6x32xf32>
+  return
+}
+
+// -----
+
+// The consumer written in place (into the product's buffer, read later by
+// a copy): its slices write the same subviews they read.
+// CHECK-LABEL: func.func @batch_consumer_in_place(
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: %[[CI:.*]] = memref.subview %{{.*}}[%[[I]], 0, 0] [1, 6, 32]
+// CHECK: linalg.matmul {{.*}} outs(%[[CI]] :
+// CHECK: linalg.generic {{.*}} ins(%[[CI]] : {{.*}}) outs(%[[CI]] :
+// CHECK: memref.copy
+func.func @batch_consumer_in_place(%a: memref<6x4xf32>, %b: memref<3x4x32xf32>, %out: memref<3x6x32xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<3x6x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x6x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x4xf32>, memref<3x4x32xf32>) outs(%c : memref<3x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : memref<3x6x32xf32>) outs(%c : memref<3x6x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %c, %out : memref<3x6x32xf32> to memref<3x6x32xf32>
+  memref.dealloc %c : memref<3x6x32xf32>
+  return
+}
+
+// -----
+
+// Consumers that stay after the loop: one reading the product other than
+// element for element (transposed; the template's epilogue reads it at
+// (m, n)), and one writing an operand of the product (a later matrix of
+// the batch would read what an earlier one's slice wrote). The fill still
+// goes along.
+// CHECK-LABEL: func.func @batch_consumer_kept(
+// CHECK: scf.parallel
+// CHECK:   linalg.fill
+// CHECK:   linalg.matmul
+// CHECK-NOT: linalg.generic
+// CHECK: scf.reduce
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK: scf.parallel
+// CHECK:   linalg.matmul
+// CHECK-NOT: linalg.generic
+// CHECK: scf.reduce
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+func.func @batch_consumer_kept(%a: memref<6x4xf32>, %b: memref<3x4x6xf32>, %a6: memref<6x6xf32>, %out: memref<3x6x6xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<3x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x6x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x4xf32>, memref<3x4x6xf32>) outs(%c : memref<3x6x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : memref<3x6x6xf32>) outs(%out : memref<3x6x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  %c2 = memref.alloc() : memref<3x6x6xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a6, %out : memref<6x6xf32>, memref<3x6x6xf32>) outs(%c2 : memref<3x6x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c2 : memref<3x6x6xf32>) outs(%out : memref<3x6x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  memref.dealloc %c : memref<3x6x6xf32>
+  memref.dealloc %c2 : memref<3x6x6xf32>
+  return
+}

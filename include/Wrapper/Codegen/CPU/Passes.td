@@ -276,6 +276,22 @@ def WrapperSpecializeContractionsPass
       thread busy at least 3/4 of the time: 6 products on 2 threads, 24 on
       16), else an `scf.for` over the batch, the template spreading each
       product over the threads. With `parallel=false`, always the `scf.for`.
+      Batched contraction generics (a weight shared by every image of a
+      1x1 convolution's per-image products) are split the same way;
+    - moves along into the batch loop the `linalg.fill` of the whole
+      product right before it (one fill per matrix, right before its
+      product, where the template drops a zero fill) and the elementwise
+      `linalg.generic` right after it that reads the product element for
+      element (loops `(batch..., m, n)`, identity maps for the product and
+      its own output, other operands indexed by the batch loops through
+      plain dimensions or broadcast over them, no write to an operand of
+      the product): its slice for one matrix, through rank-reducing
+      subviews, right after that matrix's product, which the template fuses
+      as its epilogue. Before, a batch of 1x1 convolutions with a bias or a
+      batch norm filled its whole product, wrote it, and read it back in a
+      pass of its own (8 images of 16 to 96 channels at 32x32, one thread:
+      0.64 -> 0.35 ms with a bias, 0.69 -> 0.49 ms with batch norm and
+      SiLU).
 
     Contractions that are not plain products (transposed operands, other
     payloads, non-f32 types) are left alone. Run after bufferization,
@@ -377,7 +393,13 @@ def WrapperGemmTemplatePass : Pass<"wrapper-gemm-template", "::mlir::ModuleOp"> 
       arith/math ops, is applied to each tile after its last K slice: `vl`
       columns at a time under a mask, its payload cloned on vectors. Bias,
       relu, gelu, silu, residual add, row scale and casts (to bf16, say) all
-      fit. The generic is erased.
+      fit. The generic is erased. When K is one slice (at most `kc`) and C
+      is a buffer of the kernel's own (a `memref.alloc`, or a subview of
+      one) that nothing but the matmul, its zero fill, the epilogue and the
+      deallocation uses (or, for other subviews of it, the same kind of
+      group: the other matrices of a batch split by
+      `--wrapper-specialize-contractions`), every tile is computed in the
+      local tile and the epilogue reads it there: C is never written.
     - **Prepacked weights** (`prepack`, true): when B is an argument of a
       kernel function all of whose `wrapper.call`s (through every
       `wrapper.kernel` naming it: `--wrapper-dedupe-kernels` gives the
