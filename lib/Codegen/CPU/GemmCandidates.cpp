@@ -18,9 +18,31 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::wrapper;
+
+Operation *wrapper::gemm::previousEffectfulOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (!isMemoryEffectFree(prev))
+      return prev;
+  return nullptr;
+}
+
+/// Whether `op` only allocates a fresh buffer (memref.alloc): nothing it
+/// does can touch memory another op reads or writes.
+static bool onlyAllocates(Operation *op) {
+  return op->getNumResults() == 1 &&
+         hasSingleEffect<MemoryEffects::Allocate>(op, op->getResult(0));
+}
+
+Operation *wrapper::gemm::nextEffectfulOp(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!isMemoryEffectFree(next) && !onlyAllocates(next))
+      return next;
+  return nullptr;
+}
 
 std::optional<int64_t> wrapper::getBatchedMatmulDims(Operation *op) {
   if (std::optional<BatchedMatmul> product = matchBatchedMatmul(op))

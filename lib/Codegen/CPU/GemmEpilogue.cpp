@@ -30,23 +30,6 @@ using namespace mlir::wrapper::gemm;
 // Matching
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` only allocates a fresh buffer (memref.alloc): nothing it
-/// does can touch memory another op reads or writes.
-static bool onlyAllocates(Operation *op) {
-  return op->getNumResults() == 1 &&
-         hasSingleEffect<MemoryEffects::Allocate>(op, op->getResult(0));
-}
-
-/// The op after `op` in its block that may touch memory (skipping pure ops
-/// and allocations of fresh buffers, such as the epilogue's output), or
-/// null.
-static Operation *nextEffectfulOp(Operation *op) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!isMemoryEffectFree(next) && !onlyAllocates(next))
-      return next;
-  return nullptr;
-}
-
 /// The epilogue of `matmul`, or a reason why its consumer is not one.
 FailureOr<Epilogue> wrapper::gemm::matchEpilogue(linalg::MatmulOp matmul,
                                                  std::string &why) {

@@ -85,13 +85,6 @@ static bool hasUnitOuterStride(Type type) {
   return strides[0] == 1;
 }
 
-static Operation *previousEffectfulOp(Operation *op) {
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
-    if (!isMemoryEffectFree(prev))
-      return prev;
-  return nullptr;
-}
-
 //===----------------------------------------------------------------------===//
 // The GEMM
 //===----------------------------------------------------------------------===//

@@ -70,6 +70,15 @@ getProductTransposes(ArrayRef<AffineMap> maps);
 /// swapped (no copy).
 Value transposeLastTwo(OpBuilder &b, Location loc, Value source);
 
+/// The op before `op` in its block that may touch memory (skipping pure
+/// ops), or null (GemmCandidates.cpp).
+Operation *previousEffectfulOp(Operation *op);
+
+/// The op after `op` in its block that may touch memory (skipping pure ops
+/// and allocations of fresh buffers, such as an epilogue's output), or
+/// null.
+Operation *nextEffectfulOp(Operation *op);
+
 /// Builds index arithmetic and structured loops at one builder position.
 class Emitter {
 public:

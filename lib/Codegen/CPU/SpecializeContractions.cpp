@@ -217,31 +217,13 @@ static Value viewedBuffer(Value value) {
   return value;
 }
 
-/// The op before `op` in its block that may touch memory, or null.
-static Operation *previousEffectfulOp(Operation *op) {
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
-    if (!isMemoryEffectFree(prev))
-      return prev;
-  return nullptr;
-}
-
-/// The op after `op` in its block that may touch memory (fresh
-/// allocations aside), or null.
-static Operation *nextEffectfulOp(Operation *op) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!isMemoryEffectFree(next) &&
-        !(next->getNumResults() == 1 &&
-          hasSingleEffect<MemoryEffects::Allocate>(next, next->getResult(0))))
-      return next;
-  return nullptr;
-}
-
 /// The linalg.fill of the whole of `c` right before the batched product
 /// `op` (pure ops between them), or null: the split fills each matrix of
 /// the batch right before its product, where the GEMM template drops a
 /// zero fill (the first K slice stores instead of accumulating).
 static linalg::FillOp batchFill(Operation *op, Value c) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(previousEffectfulOp(op));
+  auto fill =
+      dyn_cast_or_null<linalg::FillOp>(wrapper::gemm::previousEffectfulOp(op));
   if (!fill || !fill.hasPureBufferSemantics() || fill.getOutputs()[0] != c)
     return nullptr;
   return fill;
@@ -258,7 +240,8 @@ static linalg::FillOp batchFill(Operation *op, Value c) {
 /// slice is a subview; nothing it writes may be an operand of the product.
 static linalg::GenericOp batchConsumer(Operation *op, Value a, Value b, Value c,
                                        int64_t batch) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(op));
+  auto generic =
+      dyn_cast_or_null<linalg::GenericOp>(wrapper::gemm::nextEffectfulOp(op));
   if (!generic || !generic.hasPureBufferSemantics() ||
       generic.getNumDpsInits() != 1 ||
       generic.getNumLoops() != static_cast<unsigned>(batch + 2) ||
