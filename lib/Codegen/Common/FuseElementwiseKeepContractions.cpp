@@ -83,6 +83,38 @@ struct FuseElementwiseKeepContractionsPass
       return control(fused) && !isProduct(producer) &&
              !isProduct(fused->getOwner());
     };
+    // A transpose of a product's expanded output that keeps the innermost
+    // dimension in place, read by one elementwise op, becomes a generic
+    // that fuses into it (a permuted read of the product with contiguous
+    // rows): a convolution's product over the batch, [F, N, P] permuted to
+    // [N, F, P], is read once by its epilogue instead of being copied
+    // through a transposed temporary first.
+    // (The product's own epilogue, a bias say, may come between.)
+    auto fromProduct = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (isProduct(def))
+        return true;
+      return isElementwise(def) &&
+             llvm::any_of(
+                 cast<linalg::GenericOp>(def).getDpsInputs(),
+                 [&](Value input) { return isProduct(input.getDefiningOp()); });
+    };
+    SmallVector<linalg::TransposeOp> transposes;
+    getOperation()->walk([&](linalg::TransposeOp op) {
+      ArrayRef<int64_t> perm = op.getPermutation();
+      auto expand = op.getInput().getDefiningOp<tensor::ExpandShapeOp>();
+      if (op.hasPureTensorSemantics() && expand &&
+          fromProduct(expand.getSrc()) && !perm.empty() &&
+          perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
+          op->getResult(0).hasOneUse() &&
+          isElementwise(*op->getResult(0).getUsers().begin()))
+        transposes.push_back(op);
+    });
+    IRRewriter rewriter(context);
+    for (linalg::TransposeOp op : transposes) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapeControl);

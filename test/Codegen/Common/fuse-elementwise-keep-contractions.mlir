@@ -151,3 +151,70 @@ func.func @epilogue_takes_the_product_shape(%w: tensor<4x8xf32>, %x: tensor<8x16
   } -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// A convolution's product over the batch plus its bias, [F, N * P] viewed
+// as [F, N, P], permuted to [N, F, P] (the innermost dimension in place)
+// and read by one elementwise op (relu): the transpose becomes a generic
+// fused into it, one permuted read with contiguous rows instead of a copy
+// through a transposed temporary (the bias stays the product's epilogue).
+// Transposes of other values (an input, attention's heads) and of the
+// innermost dimension stay.
+// CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-LABEL: func.func @permuted_epilogue(
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<4x12xf32>, tensor<4x1xf32>)
+// CHECK: arith.addf
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[B]]
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[PERM]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[V]] : tensor<4x2x6xf32>)
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// CHECK-LABEL: func.func @transposes_kept(
+// CHECK: linalg.transpose {{.*}} permutation = [1, 0]
+// CHECK: linalg.transpose {{.*}} permutation = [1, 0, 2]
+func.func @permuted_epilogue(%w: tensor<4x3xf32>, %cols: tensor<3x12xf32>, %bias: tensor<4x1xf32>) -> tensor<2x4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x12xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x12xf32>) -> tensor<4x12xf32>
+  %p = linalg.matmul ins(%w, %cols : tensor<4x3xf32>, tensor<3x12xf32>) outs(%f : tensor<4x12xf32>) -> tensor<4x12xf32>
+  %be = tensor.empty() : tensor<4x12xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %bias : tensor<4x12xf32>, tensor<4x1xf32>) outs(%be : tensor<4x12xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x12xf32>
+  %v = tensor.expand_shape %b [[0], [1, 2]] output_shape [4, 2, 6] : tensor<4x12xf32> into tensor<4x2x6xf32>
+  %te = tensor.empty() : tensor<2x4x6xf32>
+  %t = linalg.transpose ins(%v : tensor<4x2x6xf32>) outs(%te : tensor<2x4x6xf32>) permutation = [1, 0, 2]
+  %re = tensor.empty() : tensor<2x4x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t : tensor<2x4x6xf32>) outs(%re : tensor<2x4x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x6xf32>
+  return %r : tensor<2x4x6xf32>
+}
+
+func.func @transposes_kept(%x: tensor<4x6xf32>, %y: tensor<4x2x6xf32>) -> (tensor<6x4xf32>, tensor<2x4x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x6xf32>) outs(%e : tensor<6x4xf32>) permutation = [1, 0]
+  %re = tensor.empty() : tensor<6x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<6x4xf32>) outs(%re : tensor<6x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<6x4xf32>
+  %e3 = tensor.empty() : tensor<2x4x6xf32>
+  %t3 = linalg.transpose ins(%y : tensor<4x2x6xf32>) outs(%e3 : tensor<2x4x6xf32>) permutation = [1, 0, 2]
+  %re3 = tensor.empty() : tensor<2x4x6xf32>
+  %r3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t3 : tensor<2x4x6xf32>) outs(%re3 : tensor<2x4x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x6xf32>
+  return %r, %r3 : tensor<6x4xf32>, tensor<2x4x6xf32>
+}
