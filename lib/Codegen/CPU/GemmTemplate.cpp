@@ -198,14 +198,9 @@ static bool isProductGroupUse(Operation *user, Value view) {
   if (!generic || !generic.hasPureBufferSemantics() ||
       llvm::is_contained(generic.getDpsInits(), view))
     return false;
-  for (Operation *prev = generic->getPrevNode(); prev;
-       prev = prev->getPrevNode()) {
-    if (isMemoryEffectFree(prev))
-      continue;
-    auto matmul = dyn_cast<linalg::MatmulOp>(prev);
-    return matmul && matmul.getOutputs()[0] == view;
-  }
-  return false;
+  auto matmul =
+      dyn_cast_or_null<linalg::MatmulOp>(previousEffectfulOp(generic));
+  return matmul && matmul.getOutputs()[0] == view;
 }
 
 /// Whether the product of `plan` can live in the local tile only: its
