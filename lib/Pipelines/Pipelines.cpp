@@ -444,6 +444,7 @@ void mlir::wrapper::buildCUDAPipeline(OpPassManager &pm,
   if (options.cublas) {
     WrapperCUDAMatmulToCublasPassOptions cublas;
     cublas.allowTF32 = options.allowTF32;
+    cublas.allowTF32Convolutions = options.allowTF32Convolutions;
     pm.addPass(createWrapperCUDAMatmulToCublasPass(cublas));
   }
   // Row reductions (with the row-local ops around them) one block per row;

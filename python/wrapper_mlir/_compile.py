@@ -817,6 +817,24 @@ def uses_collectives(text):
     return '"_c10d_functional::' in text
 
 
+def _cuda_tf32_flags():
+    """PyTorch's TF32 switches as they stand when the model is compiled, so
+    that its f32 products round as eager's would: convolutions on TF32
+    tensor cores under torch.backends.cudnn.allow_tf32 (on by default),
+    other products under torch.backends.cuda.matmul.allow_tf32 (off by
+    default, also set by torch.set_float32_matmul_precision("high")).
+    Without torch loaded (a text program): neither."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return []
+    flags = []
+    if torch.backends.cuda.matmul.allow_tf32:
+        flags.append("--cuda-allow-tf32")
+    if torch.backends.cudnn.allow_tf32:
+        flags.append("--cuda-allow-tf32-convolutions")
+    return flags
+
+
 def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, weights,
                    flags=(), weights_mode="appended"):
     """Compiles tensor_program text into <workdir>/model.so; returns its path
@@ -853,6 +871,7 @@ def _build_library(workdir, graph, entry, parallel, gemm, plan_memory, target, w
     if target != "cpu":
         command.append(f"--target={target}")
         command.append(f"--cuda-device=cuda:{_compile_device()}")
+        command += _cuda_tf32_flags()
     elif weights or weights_mode == "external":
         # Weights appended to model.so (or in a file next to it) and mapped
         # at load: LLVM never sees them (embedding them costs seconds per

@@ -1,13 +1,14 @@
 """On the GPU machine (scripts/device/setup.sh first): where the time of a
 CUDA-graph call goes, ours (options={"cuda_graphs": True}) against Inductor's
 mode="reduce-overhead", per zoo model at one batch size:
-    python3 scripts/device/cuda_graph_probe.py resnet18,gpt2 [BATCH]
+    python3 scripts/device/cuda_graph_probe.py resnet18,gpt2 [BATCH] [--table] [--no-tf32]
 Prints, per backend, ms per call in blocks of 50 calls (median, range of 7
 interleaved rounds) and the host-only time of one call on an idle GPU; the
 same for our captured graph launched alone (wrapper_cuda_graph_launch: the
 GPU time of the replay, without the Python path around it); the kernels'
 device time per call under torch.profiler; and a cProfile of our calls.
-(Written in session 59, when no device machine was lent: not yet run.)"""
+--table adds each backend's kernels by device time; --no-tf32 runs
+convolutions in f32 (torch.backends.cudnn.allow_tf32 off) in both."""
 import copy, statistics, sys, time, ctypes
 import torch
 import wrapper_mlir
@@ -45,8 +46,12 @@ def kernels(call, n):
         total += e.self_device_time_total; count += e.count
     return total / n / 1e3, count / n
 
-for name in sys.argv[1].split(","):
-    batch = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+if "--no-tf32" in sys.argv:
+    # Convolutions in full f32 for both backends (PyTorch's default is TF32).
+    torch.backends.cudnn.allow_tf32 = False
+positional = [a for a in sys.argv[1:] if not a.startswith("--")]
+for name in positional[0].split(","):
+    batch = int(positional[1]) if len(positional) > 1 else 1
     model, make = build(name)
     model = model.cuda().eval()
     inputs = [v.cuda() for v in make(batch)]
@@ -76,6 +81,17 @@ for name in sys.argv[1].split(","):
     for k in ("ours", "ind", "ours_launch_only"):
         ms, cnt = kernels(calls[k], 20)
         print(f"{name} b{batch} {k:18s} device-kernel ms/call {ms:.4f}  events/call {cnt:.1f}")
+    if "--table" in sys.argv:
+        # Each backend's kernels by device time (20 calls).
+        from torch.profiler import profile, ProfilerActivity
+        for k in ("ours", "ind"):
+            torch.cuda.synchronize()
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                for _ in range(20): calls[k]()
+                torch.cuda.synchronize()
+            print(f"== {name} b{batch} {k}: kernels, 20 calls")
+            print(prof.key_averages().table(sort_by="self_cuda_time_total", row_limit=40,
+                                            max_name_column_width=90))
     # Where our host time goes.
     import cProfile, pstats, io
     pr = cProfile.Profile(); pr.enable()

@@ -91,10 +91,21 @@ struct CompilerCLOptions {
             "cuda-release-arguments",
             cl::desc("--target=cuda: free each input the caller donated for "
                      "the call (wrapper_cuda_donate) after its last reader"),
+            cl::init(false), cl::cat(category)),
+        cudaAllowTF32("cuda-allow-tf32",
+                      cl::desc("--target=cuda: f32 products on TF32 tensor "
+                               "cores (torch.backends.cuda.matmul."
+                               "allow_tf32)"),
+                      cl::init(false), cl::cat(category)),
+        cudaAllowTF32Convolutions(
+            "cuda-allow-tf32-convolutions",
+            cl::desc("--target=cuda: the f32 products of convolutions on "
+                     "TF32 tensor cores (torch.backends.cudnn.allow_tf32)"),
             cl::init(false), cl::cat(category)) {
     showDefaults(parallel, fuse, foldConstants, tileElements, gemm, vectorize,
                  cudaChip, cudaDevice, collectiveBucketBytes,
-                 collectiveBucketMode, cudaReleaseArguments);
+                 collectiveBucketMode, cudaReleaseArguments, cudaAllowTF32,
+                 cudaAllowTF32Convolutions);
     appendDefaultToHelp(planMemory, "reuse");
     appendDefaultToHelp(cudaBinary, "ptx");
   }
@@ -110,7 +121,7 @@ struct CompilerCLOptions {
   cl::opt<std::string> gemmOptions, targetCPU, targetFeatures, cudaChip,
       cudaDevice;
   cl::opt<CUDABinaryFormat> cudaBinary;
-  cl::opt<bool> cudaReleaseArguments;
+  cl::opt<bool> cudaReleaseArguments, cudaAllowTF32, cudaAllowTF32Convolutions;
 };
 
 std::unique_ptr<CompilerCLOptions> clOptions;
@@ -172,11 +183,20 @@ LogicalResult mlir::wrapper::setCPUPipelineOptions(CPUPipelineOptions &options,
 
 LogicalResult mlir::wrapper::refuseCUDAOnlyOptions(std::string &error) {
   assert(clOptions && "registerCompilerCLOptions was not called");
-  if (!clOptions->cudaReleaseArguments)
-    return success();
-  error = "--cuda-release-arguments frees donated device inputs; it needs "
-          "--target=cuda";
-  return failure();
+  if (clOptions->cudaReleaseArguments) {
+    error = "--cuda-release-arguments frees donated device inputs; it needs "
+            "--target=cuda";
+    return failure();
+  }
+  for (cl::opt<bool> *tf32 :
+       {&clOptions->cudaAllowTF32, &clOptions->cudaAllowTF32Convolutions}) {
+    if (*tf32) {
+      error = "--" + tf32->ArgStr.str() +
+              " chooses cuBLAS's tensor cores; it needs --target=cuda";
+      return failure();
+    }
+  }
+  return success();
 }
 
 LogicalResult
@@ -188,6 +208,8 @@ mlir::wrapper::setCUDAPipelineOptions(CUDAPipelineOptions &options,
   options.device = clOptions->cudaDevice;
   options.binary = clOptions->cudaBinary;
   options.releaseArguments = clOptions->cudaReleaseArguments;
+  options.allowTF32 = clOptions->cudaAllowTF32;
+  options.allowTF32Convolutions = clOptions->cudaAllowTF32Convolutions;
   if (std::optional<std::string> problem = checkPipelineOptions(options)) {
     error = *problem;
     return failure();

@@ -310,6 +310,11 @@ struct CUDAPipelineOptions : public FrontendOptionsMixin<CUDAPipelineOptions> {
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS use TF32 tensor cores for f32 products"),
       llvm::cl::init(false)};
+  PipelineOption<bool> allowTF32Convolutions{
+      *this, "allow-tf32-convolutions",
+      llvm::cl::desc("Let cuBLAS use TF32 tensor cores for the f32 products "
+                     "that compute convolutions"),
+      llvm::cl::init(false)};
   PipelineOption<CUDABinaryFormat> binary{
       *this, "binary", llvm::cl::desc("What the gpu.binary holds"),
       llvm::cl::init(CUDABinaryFormat::PTX),

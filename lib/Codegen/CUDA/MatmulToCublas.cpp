@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Wrapper/Codegen/CUDA/Passes.h"
+#include "Wrapper/Dialect/TensorProgram/IR/TensorProgramDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -262,9 +263,12 @@ struct WrapperCUDAMatmulToCublasPass
         *dtypeCode(cast<MemRefType>(p.lhs.getType()).getElementType()) |
         *dtypeCode(cast<MemRefType>(p.rhs.getType()).getElementType()) << 8 |
         *dtypeCode(cast<MemRefType>(p.out.getType()).getElementType()) << 16;
-    int32_t flags = (p.transposeA ? kTransposeA : 0) |
-                    (p.transposeB ? kTransposeB : 0) |
-                    (allowTF32 ? kAllowTF32 : 0);
+    int32_t flags =
+        (p.transposeA ? kTransposeA : 0) | (p.transposeB ? kTransposeB : 0) |
+        (allowTF32 || (allowTF32Convolutions &&
+                       op->hasAttr(tensor_program::kConvolutionProductAttr))
+             ? kAllowTF32
+             : 0);
     if (linalg::FillOp fill = zeroFillBefore(op, p.out))
       fill->erase();
     else

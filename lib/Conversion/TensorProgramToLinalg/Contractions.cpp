@@ -84,9 +84,12 @@ static ProductOperand readThroughTranspose(Value value) {
 }
 
 /// lhs [..., M, K] x rhs [..., K, N] -> [..., M, N] as a linalg.generic over
-/// (batch..., m, n, k).
+/// (batch..., m, n, k). `discardable`: the source product's discardable
+/// attributes (tensor_program.convolution), carried to the linalg product
+/// here and in the builders below.
 static Value buildContraction(OpBuilder &b, Location loc, ProductOperand l,
-                              ProductOperand r, RankedTensorType resultType) {
+                              ProductOperand r, RankedTensorType resultType,
+                              ArrayRef<NamedAttribute> discardable) {
   Value lhs = l.value, rhs = r.value;
   MLIRContext *context = b.getContext();
   auto lhsType = cast<RankedTensorType>(lhs.getType());
@@ -147,6 +150,8 @@ static Value buildContraction(OpBuilder &b, Location loc, ProductOperand l,
                 : arith::AddIOp::create(nb, l, args[2], product).getResult();
         linalg::YieldOp::create(nb, l, sum);
       });
+  for (NamedAttribute attribute : discardable)
+    generic->setAttr(attribute.getName(), attribute.getValue());
   Value result = generic.getResult(0);
   if (compute != element)
     result = mapElements(b, loc, result, resultType,
@@ -172,7 +177,8 @@ static bool hasNamedProductType(RankedTensorType type) {
 /// by its transpose flags: no transposed copy is written.
 template <typename NamedOp>
 static Value buildNamedProduct(OpBuilder &b, Location loc, ProductOperand l,
-                               ProductOperand r, RankedTensorType type) {
+                               ProductOperand r, RankedTensorType type,
+                               ArrayRef<NamedAttribute> discardable) {
   Type element = type.getElementType();
   Type compute = getComputeType(element);
   auto accType = RankedTensorType::get(type.getShape(), compute);
@@ -198,6 +204,7 @@ static Value buildNamedProduct(OpBuilder &b, Location loc, ProductOperand l,
         b.getArrayAttr({l.transposed ? map(k, m) : map(m, k),
                         r.transposed ? map(n, k) : map(k, n), map(m, n)})));
   }
+  attributes.append(discardable.begin(), discardable.end());
   Value product =
       NamedOp::create(b, loc, TypeRange{accType}, ValueRange{l.value, r.value},
                       init, attributes)
@@ -217,7 +224,8 @@ static Value buildNamedProduct(OpBuilder &b, Location loc, ProductOperand l,
 /// one dynamic size (an expand group with two dynamic sizes does not lower).
 static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
                                     ProductOperand r,
-                                    RankedTensorType resultType) {
+                                    RankedTensorType resultType,
+                                    ArrayRef<NamedAttribute> discardable) {
   Value rhs = r.value;
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
@@ -242,8 +250,8 @@ static Value buildFoldedBatchMatmul(OpBuilder &b, Location loc, Value lhs,
       tensor::CollapseShapeOp::create(b, loc, flatType, lhs, lhsGroups);
   auto productType = RankedTensorType::get({m, resultType.getDimSize(rank - 1)},
                                            resultType.getElementType());
-  Value product =
-      buildNamedProduct<linalg::MatmulOp>(b, loc, {flat}, r, productType);
+  Value product = buildNamedProduct<linalg::MatmulOp>(b, loc, {flat}, r,
+                                                      productType, discardable);
   SmallVector<OpFoldResult> outputShape;
   for (int64_t d = 0; d < rank; ++d) {
     if (!resultType.isDynamicDim(d)) {
@@ -275,10 +283,11 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
     // a 2-D matmul, the rhs of a folded batch, any contraction generic.
     ProductOperand lhs = readThroughTranspose(op.getLhs());
     ProductOperand rhs = readThroughTranspose(op.getRhs());
+    SmallVector<NamedAttribute> discardable(op->getDiscardableAttrs());
     if constexpr (namedRank == 2) {
       if (!lhs.transposed) {
-        if (Value folded =
-                buildFoldedBatchMatmul(rewriter, loc, op.getLhs(), rhs, type)) {
+        if (Value folded = buildFoldedBatchMatmul(rewriter, loc, op.getLhs(),
+                                                  rhs, type, discardable)) {
           rewriter.replaceOp(op, folded);
           return success();
         }
@@ -291,12 +300,13 @@ struct LowerContraction : public OpRewritePattern<SourceOp> {
       // template takes batch_matmul with the default maps only); a batched
       // product of a transpose becomes a contraction generic below.
       if (namedRank == 2 || (!lhs.transposed && !rhs.transposed)) {
-        rewriter.replaceOp(
-            op, buildNamedProduct<NamedOp>(rewriter, loc, lhs, rhs, type));
+        rewriter.replaceOp(op, buildNamedProduct<NamedOp>(
+                                   rewriter, loc, lhs, rhs, type, discardable));
         return success();
       }
     }
-    rewriter.replaceOp(op, buildContraction(rewriter, loc, lhs, rhs, type));
+    rewriter.replaceOp(
+        op, buildContraction(rewriter, loc, lhs, rhs, type, discardable));
     return success();
   }
 };

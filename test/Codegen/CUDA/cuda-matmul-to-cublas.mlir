@@ -1,5 +1,6 @@
 // RUN: wrapper-opt %s --wrapper-cuda-matmul-to-cublas --split-input-file | FileCheck %s
 // RUN: wrapper-opt %s --wrapper-cuda-matmul-to-cublas=allow-tf32 --split-input-file | FileCheck %s --check-prefix=TF32
+// RUN: wrapper-opt %s --wrapper-cuda-matmul-to-cublas=allow-tf32-convolutions --split-input-file | FileCheck %s --check-prefix=CONV
 
 // A matmul after a zero fill of its output: one call, beta 0 (flags 0), the
 // fill folded in; dtypes f32 | f32 << 8 | f32 << 16 = 460551. The runtime
@@ -129,5 +130,29 @@ func.func @left_alone(%i: memref<4x4xi32>, %s: memref<4x4xf32, strided<[8, 1]>>,
     %s3 = arith.addf %acc, %p : f32
     linalg.yield %s3 : f32
   }
+  return
+}
+
+// -----
+
+// A convolution's product (tensor_program.convolution) takes TF32 under
+// allow-tf32-convolutions (flags 8); the unmarked product beside it only
+// under allow-tf32.
+// CHECK-LABEL: func.func @convolution_product
+// CHECK: call @wrapperCudaGemm({{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK: call @wrapperCudaGemm({{.*}}, %c0_i32{{[_0-9]*}})
+// TF32-LABEL: func.func @convolution_product
+// TF32: call @wrapperCudaGemm({{.*}}, %c8_i32{{[_0-9]*}})
+// TF32: call @wrapperCudaGemm({{.*}}, %c8_i32{{[_0-9]*}})
+// CONV-LABEL: func.func @convolution_product
+// CONV: call @wrapperCudaGemm({{.*}}, %c8_i32{{[_0-9]*}})
+// CONV: call @wrapperCudaGemm({{.*}}, %c0_i32{{[_0-9]*}})
+func.func @convolution_product(%w: memref<8x27xf32>, %cols: memref<27x50xf32>, %out: memref<8x50xf32>,
+                               %a: memref<8x27xf32>, %b: memref<27x50xf32>, %c: memref<8x50xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<8x50xf32>)
+  linalg.matmul {tensor_program.convolution} ins(%w, %cols : memref<8x27xf32>, memref<27x50xf32>) outs(%out : memref<8x50xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x50xf32>)
+  linalg.matmul ins(%a, %b : memref<8x27xf32>, memref<27x50xf32>) outs(%c : memref<8x50xf32>)
   return
 }

@@ -12,7 +12,7 @@
 // CHECK-NOT: tensor_program.slice
 // CHECK: %[[C:.*]] = tensor_program.reshape %[[T]] [%[[NP]]] : tensor<8x?x4x4xf32> -> tensor<8x?xf32>
 // CHECK: %[[W:.*]] = tensor_program.reshape %{{.*}} : tensor<16x8x1x1xf32> -> tensor<16x8xf32>
-// CHECK: %[[P:.*]] = tensor_program.matmul %[[W]], %[[C]] : (tensor<16x8xf32>, tensor<8x?xf32>) -> tensor<16x?xf32>
+// CHECK: %[[P:.*]] = tensor_program.matmul %[[W]], %[[C]] {tensor_program.convolution} : (tensor<16x8xf32>, tensor<8x?xf32>) -> tensor<16x?xf32>
 // CHECK: %[[B:.*]] = tensor_program.reshape %{{.*}} : tensor<16xf32> -> tensor<16x1xf32>
 // CHECK: %[[A:.*]] = tensor_program.add %[[P]], %[[B]] : (tensor<16x?xf32>, tensor<16x1xf32>) -> tensor<16x?xf32>
 // CHECK: %[[U:.*]] = tensor_program.reshape %[[A]] [%[[N]]] : tensor<16x?xf32> -> tensor<16x?x4x4xf32>
@@ -33,7 +33,7 @@ func.func @pointwise(%x: tensor<?x8x4x4xf32>, %w: tensor<16x8x1x1xf32>, %b: tens
 // CHECK: %[[V:.*]] = tensor_program.as_strided %{{.*}} sizes [2, 3, 3, 1, 2, 2] strides [25, 5, 1, 50, 10, 2] offset 0 : tensor<1x2x5x5xf32> -> tensor<2x3x3x1x2x2xf32>
 // CHECK: %[[COL:.*]] = tensor_program.reshape %[[V]] : tensor<2x3x3x1x2x2xf32> -> tensor<18x4xf32>
 // CHECK: %[[W:.*]] = tensor_program.reshape %{{.*}} : tensor<3x2x3x3xf32> -> tensor<3x18xf32>
-// CHECK: %[[M:.*]] = tensor_program.matmul %[[W]], %[[COL]] : (tensor<3x18xf32>, tensor<18x4xf32>) -> tensor<3x4xf32>
+// CHECK: %[[M:.*]] = tensor_program.matmul %[[W]], %[[COL]] {tensor_program.convolution} : (tensor<3x18xf32>, tensor<18x4xf32>) -> tensor<3x4xf32>
 // CHECK: tensor_program.reshape %[[M]] : tensor<3x4xf32> -> tensor<1x3x2x2xf32>
 // LIMIT-LABEL: func.func @windows
 // LIMIT: tensor_program.convolution
@@ -47,7 +47,7 @@ func.func @windows(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1
 // [F, N, O] result permuted to [N, F, O].
 // CHECK-LABEL: func.func @dilated
 // CHECK: tensor_program.as_strided %{{.*}} sizes [3, 3, 2, 5] strides [9, 2, 27, 1] offset 0 : tensor<2x3x9xf32> -> tensor<3x3x2x5xf32>
-// CHECK: tensor_program.matmul %{{.*}}, %{{.*}} : (tensor<4x9xf32>, tensor<9x10xf32>) -> tensor<4x10xf32>
+// CHECK: tensor_program.matmul %{{.*}}, %{{.*}} {tensor_program.convolution} : (tensor<4x9xf32>, tensor<9x10xf32>) -> tensor<4x10xf32>
 // CHECK: %[[U:.*]] = tensor_program.reshape %{{.*}} : tensor<4x10xf32> -> tensor<4x2x5xf32>
 // CHECK: tensor_program.permute %[[U]] [1, 0, 2] : tensor<4x2x5xf32> -> tensor<2x4x5xf32>
 func.func @dilated(%x: tensor<2x3x9xf32>, %w: tensor<4x3x3xf32>) -> tensor<2x4x5xf32> {
@@ -72,7 +72,7 @@ func.func @dilated(%x: tensor<2x3x9xf32>, %w: tensor<4x3x3xf32>) -> tensor<2x4x5
 // CHECK: %[[P22:.*]] = tensor_program.reshape %[[S22]]
 // CHECK: %[[CAT:.*]] = tensor_program.concat %[[P00]], {{.*}}, %[[P22]] dim 1 : ({{.*}}) -> tensor<2x9x?xf32>
 // CHECK: %[[COL:.*]] = tensor_program.reshape %[[CAT]] [%{{.*}}] : tensor<2x9x?xf32> -> tensor<18x?xf32>
-// CHECK: tensor_program.matmul %{{.*}}, %[[COL]] : (tensor<3x18xf32>, tensor<18x?xf32>) -> tensor<3x?xf32>
+// CHECK: tensor_program.matmul %{{.*}}, %[[COL]] {tensor_program.convolution} : (tensor<3x18xf32>, tensor<18x?xf32>) -> tensor<3x?xf32>
 // CHECK: tensor_program.permute %{{.*}} [1, 0, 2, 3] : tensor<3x?x2x2xf32> -> tensor<?x3x2x2xf32>
 func.func @dynamic(%x: tensor<?x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<?x3x2x2xf32> {
   %0 = tensor_program.convolution %x, %w stride [2, 2] dilation [1, 1] groups 1 : (tensor<?x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<?x3x2x2xf32>

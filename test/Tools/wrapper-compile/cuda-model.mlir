@@ -60,6 +60,10 @@
 // RUN: not wrapper-compile %s --cuda-release-arguments -o %t/x.so 2>&1 | FileCheck %s --check-prefix=RELEASE-CPU
 // RUN: not wrapper-run %s --cuda-release-arguments 2>&1 | FileCheck %s --check-prefix=RELEASE-CPU
 // RELEASE-CPU: error: --cuda-release-arguments frees donated device inputs; it needs --target=cuda
+// RUN: not wrapper-compile %s --cuda-allow-tf32 -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TF32-CPU
+// RUN: not wrapper-run %s --cuda-allow-tf32-convolutions 2>&1 | FileCheck %s --check-prefix=TF32CONV-CPU
+// TF32-CPU: error: --cuda-allow-tf32 chooses cuBLAS's tensor cores; it needs --target=cuda
+// TF32CONV-CPU: error: --cuda-allow-tf32-convolutions chooses cuBLAS's tensor cores; it needs --target=cuda
 // WEIGHTS: wrapper-compile: error: --weights=appended is not supported with --target=cuda
 func.func @main(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> (tensor<?x96xf32>, tensor<?xf32>) {
   %0 = tensor_program.matmul %x, %w : (tensor<?x64xf32>, tensor<64x96xf32>) -> tensor<?x96xf32>

@@ -101,6 +101,14 @@ def WrapperCUDAMatmulToCublasPass
     which tells `--wrapper-cuda-stream-ordered-calls` that the call needs no
     wait for earlier GPU work.
 
+    f32 products use TF32 tensor cores (10-bit mantissas, f32 accumulation)
+    with `allow-tf32`; products marked `tensor_program.convolution` (the
+    product of `--tensor-program-convolution-to-matmul`) also with
+    `allow-tf32-convolutions`: PyTorch's two switches,
+    `torch.backends.cuda.matmul.allow_tf32` (off by default) and
+    `torch.backends.cudnn.allow_tf32` (on by default), which the Python
+    package passes on.
+
     Products of other element types (integers, f64), other layouts (strided
     views) or other indexing (broadcast batch dimensions of size other than
     one, several batch dimensions that differ between operands) are left
@@ -119,6 +127,10 @@ def WrapperCUDAMatmulToCublasPass
   let options = [
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
            "Let f32 products use TF32 tensor cores (10-bit mantissas)">,
+    Option<"allowTF32Convolutions", "allow-tf32-convolutions", "bool",
+           /*default=*/"false",
+           "Let f32 products that compute a convolution (marked "
+           "tensor_program.convolution) use TF32 tensor cores">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -154,6 +154,8 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
           rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
           ValueRange{});
       product = MatmulOp::create(rewriter, loc, w2, column);
+      product.getDefiningOp()->setAttr(kConvolutionProductAttr,
+                                       rewriter.getUnitAttr());
     } else {
       int64_t groupDepth = depth / groups, groupFilters = filters / groups;
       Value w3 = ReshapeOp::create(
@@ -164,7 +166,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
           rewriter, loc,
           RankedTensorType::get({groups, groupDepth, columns}, element), column,
           dynamicBatch ? ValueRange{cols} : ValueRange{});
-      Value grouped = BatchMatmulOp::create(rewriter, loc, w3, c3);
+      Operation *groupedProduct = BatchMatmulOp::create(rewriter, loc, w3, c3);
+      groupedProduct->setAttr(kConvolutionProductAttr, rewriter.getUnitAttr());
+      Value grouped = groupedProduct->getResult(0);
       product = ReshapeOp::create(
           rewriter, loc, RankedTensorType::get({filters, columns}, element),
           grouped, dynamicBatch ? ValueRange{cols} : ValueRange{});
@@ -254,7 +258,9 @@ struct ConvolutionToMatmul : public OpRewritePattern<ConvolutionOp> {
     Value w2 = ReshapeOp::create(
         rewriter, loc, RankedTensorType::get({filters, depth}, element), w,
         ValueRange{});
-    Value product = MatmulOp::create(rewriter, loc, w2, columns);
+    Operation *productOp = MatmulOp::create(rewriter, loc, w2, columns);
+    productOp->setAttr(kConvolutionProductAttr, rewriter.getUnitAttr());
+    Value product = productOp->getResult(0);
     if (Value bias = op.getBias()) {
       Value b2 = ReshapeOp::create(rewriter, loc,
                                    RankedTensorType::get({filters, 1}, element),

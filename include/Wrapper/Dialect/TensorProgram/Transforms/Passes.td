@@ -434,6 +434,12 @@ def TensorProgramConvolutionToMatmulPass
     whose column matrix would have more than `max-column-elements`
     elements, stay direct.
 
+    Each product made here carries the unit attribute
+    `tensor_program.convolution`, which the lowering to linalg keeps on the
+    linalg product: backends that treat convolutions apart from other
+    products read it (CUDA: TF32 under `allow-tf32-convolutions`, PyTorch's
+    `torch.backends.cudnn.allow_tf32`).
+
     Before:
     ```mlir
     %0 = tensor_program.convolution %x, %w stride [1, 1] dilation [1, 1] groups 1
