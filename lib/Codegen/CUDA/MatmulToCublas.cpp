@@ -204,6 +204,115 @@ linalg::FillOp zeroFillBefore(Operation *op, Value out) {
   return {};
 }
 
+/// The buffer `copy` writes when it is a plain copy of its one input into
+/// a buffer of the same type (identity maps and layouts) that `product` may
+/// write in its place: defined before it and not used between the two.
+/// Null otherwise.
+Value copyTarget(linalg::GenericOp copy, Operation *product) {
+  if (copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      !llvm::all_of(copy.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return {};
+  Block &body = *copy.getBlock();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 ||
+      yield.getOperand(0) != body.getArgument(0))
+    return {};
+  Value source = copy.getDpsInputOperand(0)->get();
+  Value target = copy.getDpsInitOperand(0)->get();
+  auto type = dyn_cast<MemRefType>(target.getType());
+  if (!type || type != source.getType() || !type.getLayout().isIdentity())
+    return {};
+  Operation *definition = target.getDefiningOp();
+  Block *block = product->getBlock();
+  if (definition ? definition->getBlock() != block ||
+                       !definition->isBeforeInBlock(product)
+                 : cast<BlockArgument>(target).getOwner() != block)
+    return {};
+  for (Operation *user : target.getUsers())
+    if (user != copy.getOperation() && user->getBlock() == block &&
+        product->isBeforeInBlock(user) && user->isBeforeInBlock(copy))
+      return {};
+  return target;
+}
+
+/// A product of f16/bf16 operands into a zero-filled f32 scratch buffer
+/// that is only rounded back to the operands' type: cuBLAS can write the
+/// narrow type itself (accumulating in f32 and rounding once, as the
+/// rounding after it does). The scratch buffer must be a `memref.alloc`
+/// whose other users are the zero fill, its `memref.dealloc`, and
+/// linalg.generic ops that read it as an input whose block argument is
+/// used only by an `arith.truncf` to the operands' type. Rewrites those
+/// readers to read a narrow buffer allocated in its place (the truncation
+/// dropped), erases the scratch buffer and the fill, and returns the narrow
+/// buffer; null (nothing changed) when the product is not of that form.
+Value narrowAccumulator(linalg::LinalgOp op, Value out, linalg::FillOp fill) {
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  Type narrow = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType())
+                    .getElementType();
+  if (!fill || !alloc || !(narrow.isBF16() || narrow.isF16()) ||
+      !alloc.getType().getElementType().isF32())
+    return {};
+  SmallVector<std::pair<linalg::GenericOp, unsigned>> readers;
+  memref::DeallocOp dealloc;
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *user = use.getOwner();
+    if (user == op.getOperation() || user == fill.getOperation())
+      continue;
+    if (auto free = dyn_cast<memref::DeallocOp>(user)) {
+      dealloc = free;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || generic->getBlock() != op->getBlock() ||
+        !op->isBeforeInBlock(generic) || !generic.isDpsInput(&use))
+      return {};
+    BlockArgument argument = generic.getMatchingBlockArgument(&use);
+    if (!argument.hasOneUse())
+      return {};
+    auto truncation = dyn_cast<arith::TruncFOp>(*argument.getUsers().begin());
+    if (!truncation || truncation.getType() != narrow ||
+        truncation.getRoundingmodeAttr())
+      return {};
+    readers.emplace_back(generic, use.getOperandNumber());
+  }
+  if (readers.empty())
+    return {};
+  OpBuilder b(alloc);
+  auto narrowType = MemRefType::get(alloc.getType().getShape(), narrow);
+  auto replacement = memref::AllocOp::create(
+      b, alloc.getLoc(), narrowType, alloc.getDynamicSizes(),
+      alloc.getSymbolOperands(), alloc.getAlignmentAttr());
+  for (auto [generic, index] : readers) {
+    BlockArgument argument =
+        generic.getMatchingBlockArgument(&generic->getOpOperand(index));
+    Operation *truncation = *argument.getUsers().begin();
+    argument.setType(narrow);
+    truncation->getResult(0).replaceAllUsesWith(argument);
+    truncation->erase();
+    generic->setOperand(index, replacement);
+  }
+  if (dealloc)
+    dealloc->setOperand(0, replacement);
+  fill->erase();
+  op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(), replacement);
+  alloc->erase();
+  // A reader that only copies the narrow product into another buffer of
+  // its type (a product that is the function's result): cuBLAS writes
+  // that buffer instead.
+  if (readers.size() == 1) {
+    if (Value target = copyTarget(readers.front().first, op)) {
+      op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(), target);
+      readers.front().first->erase();
+      if (dealloc)
+        dealloc->erase();
+      replacement->erase();
+      return target;
+    }
+  }
+  return replacement;
+}
+
 struct WrapperCUDAMatmulToCublasPass
     : public wrapper::impl::WrapperCUDAMatmulToCublasPassBase<
           WrapperCUDAMatmulToCublasPass> {
@@ -225,7 +334,17 @@ struct WrapperCUDAMatmulToCublasPass
     return func;
   }
 
-  void rewrite(linalg::LinalgOp op, const Product &p, func::FuncOp gemm) {
+  void rewrite(linalg::LinalgOp op, const Product &matched, func::FuncOp gemm) {
+    // A zero fill of the output before the product is beta = 0; a narrow
+    // output written by cuBLAS replaces an f32 one that is only rounded.
+    Product p = matched;
+    linalg::FillOp fill = zeroFillBefore(op, p.out);
+    bool narrowed = false;
+    if (Value narrow = narrowAccumulator(op, p.out, fill)) {
+      p.out = narrow;
+      fill = {};
+      narrowed = true;
+    }
     OpBuilder b(op);
     Location loc = op.getLoc();
     Type i64 = b.getI64Type();
@@ -269,9 +388,9 @@ struct WrapperCUDAMatmulToCublasPass
                        op->hasAttr(tensor_program::kConvolutionProductAttr))
              ? kAllowTF32
              : 0);
-    if (linalg::FillOp fill = zeroFillBefore(op, p.out))
+    if (fill)
       fill->erase();
-    else
+    else if (!narrowed)
       flags |= kAccumulate;
     Value dtypesValue = arith::ConstantIntOp::create(b, loc, dtypes, 32);
     Value flagsValue = arith::ConstantIntOp::create(b, loc, flags, 32);

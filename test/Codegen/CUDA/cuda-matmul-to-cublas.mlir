@@ -156,3 +156,101 @@ func.func @convolution_product(%w: memref<8x27xf32>, %cols: memref<27x50xf32>, %
   linalg.matmul ins(%a, %b : memref<8x27xf32>, memref<27x50xf32>) outs(%c : memref<8x50xf32>)
   return
 }
+
+// -----
+
+// bf16 operands into a zero-filled f32 scratch buffer that is only rounded
+// back to bf16 by its readers: cuBLAS writes bf16 (dtypes 9 | 9 << 8 |
+// 9 << 16 = 592137; f32 accumulation, one rounding) into a bf16 buffer that
+// replaces the scratch one, and the reader takes it without its truncf.
+// CHECK-LABEL: func.func @narrow_accumulator
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<8x16xbf16>)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[NARROW:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8x16xbf16>
+// CHECK-NOT: memref<8x16xf32>
+// CHECK: %[[PC:.*]] = memref.extract_aligned_pointer_as_index %[[NARROW]]
+// CHECK: call @wrapperCudaGemm({{.*}}, %c592137_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}})
+// CHECK: linalg.generic {{.*}} ins(%[[NARROW]], %{{.*}} : memref<8x16xbf16>, memref<16xbf16>) outs(%[[OUT]]
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: bf16, %[[BIAS:.*]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT: arith.extf %[[IN]]
+// CHECK: memref.dealloc %[[NARROW]] : memref<8x16xbf16>
+#id2 = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @narrow_accumulator(%a: memref<8x32xbf16>, %b: memref<32x16xbf16>, %bias: memref<16xbf16>, %out: memref<8x16xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%a, %b : memref<8x32xbf16>, memref<32x16xbf16>) outs(%acc : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %bias : memref<8x16xf32>, memref<16xbf16>) outs(%out : memref<8x16xbf16>) {
+  ^bb0(%x: f32, %y: bf16, %o: bf16):
+    %r = arith.truncf %x : f32 to bf16
+    %e = arith.extf %r : bf16 to f32
+    %f = arith.extf %y : bf16 to f32
+    %s = arith.addf %e, %f : f32
+    %t = arith.truncf %s : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  memref.dealloc %acc : memref<8x16xf32>
+  return
+}
+
+// -----
+
+// When the only reader just copies the rounded product into a buffer
+// defined before the product, cuBLAS writes that buffer: no scratch, no
+// copy kernel. f16: dtypes 6 | 6 << 8 | 6 << 16 = 394758.
+// CHECK-LABEL: func.func @narrow_into_result
+// CHECK-NOT: memref.alloc
+// CHECK: %[[RESULT:.*]] = gpu.alloc () : memref<8x16xf16>
+// CHECK-NOT: memref.alloc
+// CHECK: memref.extract_aligned_pointer_as_index %[[RESULT]]
+// CHECK: call @wrapperCudaGemm({{.*}}, %c394758_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[RESULT]]
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @narrow_into_result(%a: memref<8x32xf16>, %b: memref<32x16xf16>) -> memref<8x16xf16> {
+  %zero = arith.constant 0.0 : f32
+  %result = gpu.alloc () : memref<8x16xf16>
+  %acc = memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%a, %b : memref<8x32xf16>, memref<32x16xf16>) outs(%acc : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<8x16xf32>) outs(%result : memref<8x16xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %acc : memref<8x16xf32>
+  return %result : memref<8x16xf16>
+}
+
+// -----
+
+// Left in f32: a reader that uses the f32 sum itself (here, added before
+// rounding), and a product that accumulates into its buffer (no zero fill).
+// dtypes 9 | 9 << 8 | 7 << 16 = 461065.
+// CHECK-LABEL: func.func @accumulator_kept
+// CHECK: call @wrapperCudaGemm({{.*}}, %c461065_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}})
+// CHECK: call @wrapperCudaGemm({{.*}}, %c461065_i32{{[_0-9]*}}, %c4_i32{{[_0-9]*}})
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: bf16):
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @accumulator_kept(%a: memref<8x32xbf16>, %b: memref<32x16xbf16>, %out: memref<8x16xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%a, %b : memref<8x32xbf16>, memref<32x16xbf16>) outs(%acc : memref<8x16xf32>)
+  %acc2 = memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.matmul ins(%a, %b : memref<8x32xbf16>, memref<32x16xbf16>) outs(%acc2 : memref<8x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %acc2 : memref<8x16xf32>, memref<8x16xf32>) outs(%out : memref<8x16xbf16>) {
+  ^bb0(%x: f32, %y: f32, %o: bf16):
+    %s = arith.addf %x, %y : f32
+    %r = arith.truncf %s : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %acc : memref<8x16xf32>
+  memref.dealloc %acc2 : memref<8x16xf32>
+  return
+}

@@ -101,6 +101,16 @@ def WrapperCUDAMatmulToCublasPass
     which tells `--wrapper-cuda-stream-ordered-calls` that the call needs no
     wait for earlier GPU work.
 
+    A product of f16/bf16 operands into a zero-filled f32 scratch buffer
+    (a `memref.alloc`) whose readers only round it back to the operands'
+    type (`arith.truncf` of the element, the lowering's form of a bf16
+    product) writes the narrow type itself: cuBLAS accumulates in f32 and
+    rounds once, as the reader did. The readers take a narrow buffer in the
+    scratch buffer's place, without their truncation; a reader that only
+    copies the product into a buffer defined before it (the function's
+    result) is dropped and cuBLAS writes that buffer. Half the bytes written
+    and read back, and one kernel less for a product that is a result.
+
     f32 products use TF32 tensor cores (10-bit mantissas, f32 accumulation)
     with `allow-tf32`; products marked `tensor_program.convolution` (the
     product of `--tensor-program-convolution-to-matmul`) also with
