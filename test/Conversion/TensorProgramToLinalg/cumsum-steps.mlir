@@ -4,20 +4,37 @@
 // RUN: wrapper-opt %s --convert-tensor-program-to-linalg \
 // RUN:   | wrapper-opt --wrapper-cpu-codegen | mlir-runner -e main -entry-point-result=void -shared-libs=%runner_libs | FileCheck %s
 
-// cumsum in parallel steps (what the CUDA pipeline asks for: a loop over
+// cumsum in parallel form (what the CUDA pipeline asks for: a loop over
 // the scanned dimension is a kernel launch per position there) computes
 // what the sequential loop computes: both runs print the sums worked out
-// by hand below. Static sizes unroll the steps (shifts 1, 2, 4 below 5);
-// a dynamic size loops over bitwidth(n - 1) of them.
+// by hand below. A static scan of at most 1024 positions is one
+// elementwise generic, each element summing the positions up to it in a
+// loop of its own; longer static scans unroll ceil(log2 n) steps (shifts
+// 1, 2, 4, ... below n); a dynamic size loops over bitwidth(n - 1) of them.
 
 // STEPS-LABEL: func.func @rows
-// STEPS-NOT: scf.for
-// STEPS-COUNT-3: linalg.generic
+// STEPS: linalg.generic
+// STEPS-SAME: iterator_types = ["parallel", "parallel"]
+// STEPS: %[[I:.*]] = linalg.index 1
+// STEPS: %[[END:.*]] = arith.addi %[[I]], %c1
+// STEPS: scf.for %[[J:.*]] = %c0 to %[[END]]
+// STEPS: tensor.extract %{{.*}}[%{{.*}}, %[[J]]]
+// STEPS: arith.addf
 // STEPS-NOT: linalg.generic
 // STEPS: return
 func.func @rows(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = tensor_program.cumsum %x dim 1 : tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
+}
+
+// STEPS-LABEL: func.func @long_rows
+// STEPS-NOT: scf.for
+// STEPS-COUNT-11: linalg.generic
+// STEPS-NOT: linalg.generic
+// STEPS: return
+func.func @long_rows(%x: tensor<2x1100xf32>) -> tensor<2x1100xf32> {
+  %0 = tensor_program.cumsum %x dim 1 : tensor<2x1100xf32>
+  return %0 : tensor<2x1100xf32>
 }
 
 // STEPS-LABEL: func.func @columns
