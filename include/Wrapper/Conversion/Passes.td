@@ -63,9 +63,11 @@ def ConvertTensorProgramToLinalgPass
            "adds (the CUDA pipeline sets it: a sequential loop nest would be "
            "host code there)">,
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
-           "cumsum as ceil(log2 n) parallel steps (Hillis-Steele) instead of "
-           "a loop over the scanned dimension (the CUDA pipeline sets it: "
-           "each iteration of that loop would be a kernel launch)">,
+           "cumsum in parallel form instead of a loop over the scanned "
+           "dimension (the CUDA pipeline sets it: each iteration of that "
+           "loop would be a kernel launch): one elementwise op summing each "
+           "position's prefix for static scans of at most 1024 positions, "
+           "else ceil(log2 n) parallel steps (Hillis-Steele)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -124,7 +126,7 @@ def ConvertTensorProgramToWrapperPass
            "Kernel bodies: keep scatters that add for bufferization's atomic "
            "form (convert-tensor-program-to-linalg's option of that name)">,
     Option<"parallelScans", "parallel-scans", "bool", /*default=*/"false",
-           "Kernel bodies: cumsum in parallel steps "
+           "Kernel bodies: cumsum in parallel form "
            "(convert-tensor-program-to-linalg's option of that name)">,
   ];
   let dependentDialects = [
