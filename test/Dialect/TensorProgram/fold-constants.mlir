@@ -136,6 +136,30 @@ func.func @layout() -> (tensor<3xi64>, tensor<2x4xf32>, tensor<5xf32>, tensor<10
 
 // -----
 
+// Tests take and cumsum of constants (the attention masks Hugging Face
+// models build from positions): a take along an inner dimension by a 2-D
+// index, negative indices counted from the end and out-of-range ones
+// clamped; cumsum of integers (wrapped at their width) and of f32 (summed
+// in f32: 1e8 + 1 + 1 stays 1e8); a take whose index is an argument stays.
+// CHECK-LABEL: func.func @gathers_and_scans
+// CHECK-DAG: tensor_program.constant dense<{{\[\[\[}}1.000000e+00, 0.000000e+00], [2.000000e+00, 2.000000e+00]], {{\[\[}}4.000000e+00, 3.000000e+00], [5.000000e+00, 5.000000e+00]]]> : tensor<2x2x2xf32>
+// CHECK-DAG: tensor_program.constant dense<{{\[\[}}1, 3, 6], [4, 9, -126]]> : tensor<2x3xi8>
+// CHECK-DAG: tensor_program.constant dense<1.000000e+08> : tensor<3xf32>
+// CHECK: tensor_program.take %{{.*}}, %{{.*}} dim 0 : (tensor<2x3xf32>, tensor<4xi64>)
+func.func @gathers_and_scans(%ids: tensor<4xi64>) -> (tensor<2x2x2xf32>, tensor<2x3xi8>, tensor<3xf32>, tensor<4x3xf32>) {
+  %t = tensor_program.constant dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]> : tensor<2x3xf32>
+  %i = tensor_program.constant dense<[[1, 0], [-1, 7]]> : tensor<2x2xi64>
+  %g = tensor_program.take %t, %i dim 1 : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2x2xf32>
+  %n = tensor_program.constant dense<[[1, 2, 3], [4, 5, 121]]> : tensor<2x3xi8>
+  %c = tensor_program.cumsum %n dim 1 : tensor<2x3xi8>
+  %f = tensor_program.constant dense<[1.0e8, 1.0, 1.0]> : tensor<3xf32>
+  %fc = tensor_program.cumsum %f dim 0 : tensor<3xf32>
+  %kept = tensor_program.take %t, %ids dim 0 : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %g, %c, %fc, %kept : tensor<2x2x2xf32>, tensor<2x3xi8>, tensor<3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
 // Tests products of constants: matmul with a broadcast batch, integer
 // batch_matmul (the rotary tables of a transformer are such products).
 // CHECK-LABEL: func.func @products

@@ -18,6 +18,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -458,6 +459,38 @@ FailureOr<Values> evaluateLayout(Operation *op, ArrayRef<Values> in,
             },
             value);
       })
+      .Case([&](TakeOp take) -> FailureOr<Values> {
+        // result[a..., i..., b...] = input[a..., index[i...], b...], the
+        // index wrapped once when negative and clamped (the op's rules).
+        ArrayRef<int64_t> inShape = in[0].type.getShape();
+        int64_t dim = take.getDim();
+        int64_t indexRank = in[1].type.getRank();
+        if (dim < 0 || dim >= in[0].type.getRank() || inShape[dim] == 0)
+          return failure();
+        SmallVector<int64_t> strides = stridesOf(inShape);
+        SmallVector<int64_t> indexStrides = stridesOf(in[1].type.getShape());
+        int64_t size = inShape[dim];
+        return remap(
+            in[0], type,
+            [&](ArrayRef<int64_t> index) {
+              int64_t at = 0, where = 0;
+              for (int64_t d = 0; d < indexRank; ++d)
+                where += index[dim + d] * indexStrides[d];
+              int64_t i = in[1].ints[where];
+              if (i < 0)
+                i += size;
+              i = std::clamp<int64_t>(i, 0, size - 1);
+              for (int64_t d = 0; d < static_cast<int64_t>(inShape.size());
+                   ++d) {
+                int64_t position = d < dim    ? index[d]
+                                   : d == dim ? i
+                                              : index[d - 1 + indexRank];
+                at += position * strides[d];
+              }
+              return at;
+            },
+            0);
+      })
       .Case([&](ConcatOp concat) -> FailureOr<Values> {
         int64_t dim = concat.getDim();
         if (dim < 0 || dim >= type.getRank())
@@ -506,8 +539,9 @@ bool mlir::tensor_program::canPrecomputeOp(Operation *op, int64_t maxElements) {
 bool mlir::tensor_program::canEvaluateConstantOp(Operation *op) {
   return (isElementwise(op) && !isa<ConstantOp>(op)) ||
          isa<FullOp, IotaOp, ReshapeOp, PermuteOp, FlipOp, BroadcastOp, SliceOp,
-             ConcatOp, PadOp, ReduceSumOp, ReduceProdOp, ReduceMaxOp,
-             ReduceMinOp, ReduceMeanOp, MatmulOp, BatchMatmulOp>(op);
+             ConcatOp, PadOp, TakeOp, CumsumOp, ReduceSumOp, ReduceProdOp,
+             ReduceMaxOp, ReduceMinOp, ReduceMeanOp, MatmulOp, BatchMatmulOp>(
+             op);
 }
 
 FailureOr<SmallVector<DenseElementsAttr>>
@@ -575,6 +609,31 @@ mlir::tensor_program::evaluateConstantOp(Operation *op,
           .Case<ReduceSumOp, ReduceProdOp, ReduceMaxOp, ReduceMinOp,
                 ReduceMeanOp>([&](auto r) -> FailureOr<Values> {
             return reduce(op, in[0], r.getDims(), type);
+          })
+          .Case([&](CumsumOp cumsum) -> FailureOr<Values> {
+            // Running sums along `dim` in the op's accumulator: int64_t
+            // (wrapped to the element width when stored), f64 for f64,
+            // f32 for the other float types.
+            int64_t dim = cumsum.getDim();
+            if (dim < 0 || dim >= type.getRank())
+              return failure();
+            Values out = make(type);
+            int64_t stride = stridesOf(type.getShape())[dim];
+            bool wide = type.getElementType().isF64();
+            forEachIndex(
+                type.getShape(), [&](ArrayRef<int64_t> index, int64_t flat) {
+                  bool first = index[dim] == 0;
+                  if (!out.isFloat()) {
+                    out.ints[flat] =
+                        wrap(bits(in[0].ints[flat]) +
+                             bits(first ? 0 : out.ints[flat - stride]));
+                    return;
+                  }
+                  double previous = first ? 0.0 : out.floats[flat - stride];
+                  double sum = previous + in[0].floats[flat];
+                  out.floats[flat] = wide ? sum : static_cast<float>(sum);
+                });
+            return out;
           })
           .Case<MatmulOp, BatchMatmulOp>([&](auto) -> FailureOr<Values> {
             // Products of large constants stay (their cost is the

@@ -263,7 +263,10 @@ def TensorProgramFoldConstantsPass
     than `max-elements` elements (a broadcast would otherwise turn a scalar
     into a large constant; reshapes and permutations, which never make the
     weights larger, are folded at any size, on the raw bytes), nor one the
-    interpreter cannot evaluate.
+    interpreter cannot evaluate. Gathers (`take`) and `cumsum` of constants
+    are evaluated too: the causal masks and position lookups Hugging Face
+    models build from `iota` at a static sequence length become constants
+    (GPT-2 on CUDA: six launches fewer per call, the cumsum's included).
 
     Inference batch norm is then folded into the convolution before it (as
     Inductor's freezing does): `mul(conv(x, w, b), s)` and
