@@ -275,6 +275,44 @@ def test_refusals():
         model(torch.rand(5, 6))
 
 
+def test_call_structures():
+    """A compiled module's calls with plain positional tensors skip pytree
+    (TorchModel's fast path) and return what eager returns: one tensor, a
+    tuple of them, or a dict (through pytree); keyword arguments, tensor
+    subclasses and a wrong argument count take the general path."""
+    class Pair(torch.nn.Module):
+        def forward(self, x, y):
+            return x + y, x * y
+
+    class Single(torch.nn.Module):
+        def forward(self, x, scale=None):
+            return x * 2 if scale is None else x * scale
+
+    class Named(torch.nn.Module):
+        def forward(self, x):
+            return {"a": x + 1, "b": x - 1}
+
+    x, y = torch.rand(3, 4), torch.rand(3, 4)
+    pair = wrapper_mlir.compile(Pair().eval(), [x, y])
+    got = pair(x, y)
+    assert isinstance(got, tuple) and len(got) == 2
+    assert_close(got, eager(Pair(), [x, y]), "pair")
+    single = wrapper_mlir.compile(Single().eval(), [x])
+    out = single(x)
+    assert isinstance(out, torch.Tensor)
+    assert_close(out, x * 2, "single")
+    # A parameter (a tensor subclass) as the input: the general path.
+    assert_close(single(torch.nn.Parameter(x, requires_grad=False)), x * 2, "parameter input")
+    with pytest.raises(wrapper_mlir.WrapperError, match="structure the model was exported"):
+        single(x, x)
+    named = wrapper_mlir.compile(Named().eval(), [x])
+    result = named(x)
+    assert isinstance(result, dict) and sorted(result) == ["a", "b"]
+    assert_close(result["a"], x + 1, "named a")
+    kw = wrapper_mlir.compile(Single().eval(), [], example_kwargs={"x": x})
+    assert_close(kw(x=x), x * 2, "keyword call")
+
+
 def test_training_mode_module_is_compiled_in_eval_mode():
     module = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))
     x = torch.rand(3, 4)

@@ -188,6 +188,28 @@ def flatten_arguments(args, kwargs, in_spec):
     return flat
 
 
+def _plain_arity(in_spec):
+    """N when `in_spec` is the spec of N positional leaves and no keyword
+    arguments (a call with N tensors then needs no pytree); else -1."""
+    if in_spec is None:
+        return -1
+    count = in_spec.num_leaves
+    return count if pytree.tree_flatten((tuple([0] * count), {}))[1] == in_spec else -1
+
+
+def _output_kind(out_spec):
+    """"leaf" (one tensor), "tuple" (a tuple of tensors) or None (another
+    structure: pytree rebuilds it)."""
+    if out_spec is None:
+        return None
+    if out_spec.is_leaf():
+        return "leaf"
+    count = out_spec.num_leaves
+    if pytree.tree_flatten(tuple([0] * count))[1] == out_spec:
+        return "tuple"
+    return None
+
+
 class TorchModel:
     """A compiled torch model: call it as the module (args and kwargs) or
     the graph; torch tensors in and out (NumPy arrays in give NumPy out)."""
@@ -201,6 +223,12 @@ class TorchModel:
         self.out_spec = out_spec
         self.program = program
         self.options = None  # the compiler options, where known (recompile)
+        # The per-call fast paths (a model's call costs ~20 us of pytree
+        # otherwise): how many positional tensors a call takes when its
+        # exported signature is just that, and whether the output structure
+        # is one tensor or a tuple of them.
+        self._positional = _plain_arity(in_spec)
+        self._output_kind = _output_kind(out_spec)
 
     @property
     def inputs(self):
@@ -218,11 +246,20 @@ class TorchModel:
         return self.imported.stale(args)
 
     def __call__(self, *args, **kwargs):
-        flat = flatten_arguments(args, kwargs, self.in_spec)
+        if (not kwargs and len(args) == self._positional
+                and all(type(a) is torch.Tensor for a in args)):
+            flat = list(args)
+        else:
+            flat = flatten_arguments(args, kwargs, self.in_spec)
         outputs = _run(self.imported, self.compiled, flat)
-        if self.out_spec is not None:
-            return pytree.tree_unflatten(list(outputs), self.out_spec)
-        return outputs
+        if self.out_spec is None:
+            return outputs
+        if self._output_kind == "leaf" and isinstance(outputs, (list, tuple)) \
+                and len(outputs) == 1:
+            return outputs[0]
+        if self._output_kind == "tuple" and isinstance(outputs, (list, tuple)):
+            return tuple(outputs)
+        return pytree.tree_unflatten(list(outputs), self.out_spec)
 
     def recompile(self, **options):
         """The same imported program compiled again with other compiler
