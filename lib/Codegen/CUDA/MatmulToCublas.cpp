@@ -206,8 +206,9 @@ linalg::FillOp zeroFillBefore(Operation *op, Value out) {
 
 /// The buffer `copy` writes when it is a plain copy of its one input into
 /// a buffer of the same type (identity maps and layouts) that `product` may
-/// write in its place: defined before it and not used between the two.
-/// Null otherwise.
+/// write in its place: defined before it, with no other use before the
+/// copy (none that could see it, or alias it through a view, while the
+/// product has written it early). Null otherwise.
 Value copyTarget(linalg::GenericOp copy, Operation *product) {
   if (copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
       !llvm::all_of(copy.getIndexingMapsArray(),
@@ -230,8 +231,8 @@ Value copyTarget(linalg::GenericOp copy, Operation *product) {
                  : cast<BlockArgument>(target).getOwner() != block)
     return {};
   for (Operation *user : target.getUsers())
-    if (user != copy.getOperation() && user->getBlock() == block &&
-        product->isBeforeInBlock(user) && user->isBeforeInBlock(copy))
+    if (user != copy.getOperation() &&
+        (user->getBlock() != block || !copy->isBeforeInBlock(user)))
       return {};
   return target;
 }

@@ -254,3 +254,34 @@ func.func @accumulator_kept(%a: memref<8x32xbf16>, %b: memref<32x16xbf16>, %out:
   memref.dealloc %acc2 : memref<8x16xf32>
   return
 }
+
+
+// -----
+
+// The result buffer has a view written between the product and the copy:
+// cuBLAS writing the result early would lose that write under the copy, so
+// the product is narrowed but the copy stays.
+// CHECK-LABEL: func.func @narrow_result_with_view
+// CHECK: %[[NARROW:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8x16xf16>
+// CHECK: memref.extract_aligned_pointer_as_index %[[NARROW]]
+// CHECK: call @wrapperCudaGemm({{.*}}, %c394758_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}})
+// CHECK: memref.copy
+// CHECK: linalg.generic {{.*}} ins(%[[NARROW]] : memref<8x16xf16>)
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @narrow_result_with_view(%a: memref<8x32xf16>, %b: memref<32x16xf16>, %row: memref<16xf16>) -> memref<8x16xf16> {
+  %zero = arith.constant 0.0 : f32
+  %result = gpu.alloc () : memref<8x16xf16>
+  %first = memref.subview %result[0, 0] [1, 16] [1, 1] : memref<8x16xf16> to memref<16xf16, strided<[1]>>
+  %acc = memref.alloc() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<8x16xf32>)
+  linalg.matmul ins(%a, %b : memref<8x32xf16>, memref<32x16xf16>) outs(%acc : memref<8x16xf32>)
+  memref.copy %row, %first : memref<16xf16> to memref<16xf16, strided<[1]>>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<8x16xf32>) outs(%result : memref<8x16xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %acc : memref<8x16xf32>
+  return %result : memref<8x16xf16>
+}
