@@ -1,6 +1,7 @@
 """compile(): tensor_program text to a callable on NumPy arrays."""
 
 import ctypes
+import functools
 import math
 import os
 import shlex
@@ -599,7 +600,7 @@ class CompiledModel:
         if given != count:
             raise WrapperError(f"the model takes {count} inputs, got {given}")
         results = len(self.outputs)
-        outputs = (_Array * max(1, results))()
+        outputs = _array_type(results)()
         self._check(self._run_model(self._handle, arrays, count, outputs, results))
         return outputs
 
@@ -627,12 +628,11 @@ class CompiledModel:
         results = len(self.outputs)
         if not self._outputs_by_dlpack:
             return [_to_torch(o) for o in self._adopt_outputs(outputs, True)]
-        from torch._C import _from_dlpack  # torch.utils.dlpack's, less its checks
-
-        managed = (ctypes.c_void_p * max(1, results))()
+        from_dlpack = _torch_from_dlpack()
+        managed = _pointer_array_type(results)()
         if self._dlpack_arrays(outputs, results, managed) != 0:
             raise WrapperError(f"the outputs: {self._lib.wrapper_last_error().decode()}")
-        return [_from_dlpack(_capsule_new(managed[i], _DLTENSOR, None))
+        return [from_dlpack(_capsule_new(managed[i], _DLTENSOR, None))
                 for i in range(results)]
 
     def ir(self, stage="frontend", full=False):
@@ -654,24 +654,62 @@ class CompiledModel:
                     f"wrapper-compile --emit-mlir={stage}")
 
 
+_ARRAY_SIZE = ctypes.sizeof(_Array)
+_TORCH_TENSOR_CODES = None
+
+
+_FROM_DLPACK = None
+
+
+def _torch_from_dlpack():
+    """torch.utils.dlpack's from_dlpack less its checks, looked up once."""
+    global _FROM_DLPACK
+    if _FROM_DLPACK is None:
+        from torch._C import _from_dlpack
+
+        _FROM_DLPACK = _from_dlpack
+    return _FROM_DLPACK
+
+
+def _torch_tensor_codes():
+    """torch.Tensor and the ABI's dtype codes of torch dtypes, looked up
+    once (imports inside a per-call function cost a microsecond a call)."""
+    global _TORCH_TENSOR_CODES
+    if _TORCH_TENSOR_CODES is None:
+        import torch
+
+        from .importer.fallback import TORCH_DTYPE_CODES
+
+        _TORCH_TENSOR_CODES = (torch.Tensor, TORCH_DTYPE_CODES)
+    return _TORCH_TENSOR_CODES
+
+
+@functools.lru_cache(maxsize=None)
+def _array_type(count):
+    """The ctypes array type of `count` (at least one) runtime descriptors."""
+    return _Array * max(1, count)
+
+
+@functools.lru_cache(maxsize=None)
+def _pointer_array_type(count):
+    """The ctypes array type of `count` (at least one) pointers."""
+    return ctypes.c_void_p * max(1, count)
+
+
 def _tensor_arrays(args):
     """Runtime array descriptors over torch CPU tensors (contiguous copies
     where needed) and the tensors they point into (keep them alive); None
     when an argument is anything else (not a tensor, another device, a
     dtype the ABI does not pass, no storage): the NumPy path then takes
     the call and says what is wrong."""
-    import torch
-
-    from .importer.fallback import TORCH_DTYPE_CODES
-
-    Tensor = torch.Tensor
-    arrays = (_Array * max(1, len(args)))()
-    size = ctypes.sizeof(_Array)
+    Tensor, codes = _torch_tensor_codes()
+    arrays = _array_type(len(args))()
+    size = _ARRAY_SIZE
     keep = []
     for index, value in enumerate(args):
         if type(value) is not Tensor and not isinstance(value, Tensor):
             return None
-        code = TORCH_DTYPE_CODES.get(value.dtype)
+        code = codes.get(value.dtype)
         rank = value.dim()
         if code is None or not value.is_cpu or rank > _MAX_RANK:
             return None
