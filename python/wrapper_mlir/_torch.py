@@ -4,7 +4,6 @@ GraphModules through the core ATen importer, and the torch.compile backend
 
 import time
 import warnings
-from contextlib import nullcontext
 
 import numpy as np
 import torch
@@ -417,6 +416,9 @@ class _CompiledGraph:
         self.eager = eager
         self.donated = tuple(donated)
         self.warned_negative = False
+        # The caller positions of the sizes the program takes (checked for
+        # negative values on every call).
+        self.size_positions = tuple(p[1] for p in imported.arguments if is_size_position(p))
 
     def __call__(self, args):
         if self.compiled is not None:
@@ -428,8 +430,7 @@ class _CompiledGraph:
                 self.compiled = None
         if self.compiled is None:
             return self.eager(*args)
-        negative = next((p[1] for p in self.imported.arguments
-                         if is_size_position(p) and args[p[1]] < 0), None)
+        negative = next((i for i in self.size_positions if args[i] < 0), None)
         if negative is not None:
             # A size the program takes by a carrier's length cannot be
             # negative; the eager graph takes any integer.
@@ -439,10 +440,12 @@ class _CompiledGraph:
                               stacklevel=2)
                 self.warned_negative = True
             return self.eager(*args)
-        given_up = donating([args[i] for i in self.donated
-                             if isinstance(args[i], torch.Tensor)], args) if self.donated \
-            else nullcontext()
-        with given_up:
+        if not self.donated:
+            result = _run(self.imported, self.compiled, args, check_frozen=False)
+            args.clear()
+            return result
+        with donating([args[i] for i in self.donated if isinstance(args[i], torch.Tensor)],
+                      args):
             result = _run(self.imported, self.compiled, args, check_frozen=False)
         args.clear()
         return result
