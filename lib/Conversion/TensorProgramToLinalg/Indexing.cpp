@@ -512,18 +512,58 @@ struct LowerCumsum : public OpRewritePattern<tp::CumsumOp> {
   }
 };
 
-/// cumsum for parallel targets. A static scan of at most kMaxTriangularScan
-/// positions is one triangular sum (each position adds up the ones up to it,
-/// in order); longer and dynamic ones take ceil(log2 n) parallel steps
-/// (Hillis and Steele's scan): step k adds to each position the running sum
-/// 2^k places before it, every position at once. For targets where each step of
-/// LowerCumsum's loop is a kernel launch (CUDA: a scan over 128 positions was
-/// 256 launches); the work grows to n log n, the launches to log n. Sums are
-/// associated differently from the sequential loop (floating-point results may
-/// differ in the last bits; integers are exact). Static scans up to this long
-/// are one triangular sum instead of steps.
+/// Static scans up to this long are one prefix sum per element instead of
+/// steps.
 constexpr int64_t kMaxTriangularScan = 1024;
 
+/// The cumsum of `input` (already in the accumulator type `accType`) along
+/// `dim` as one elementwise generic whose element i adds up positions 0..i
+/// in a loop of its own: n^2 / 2 additions per row but one kernel (GPT-2's
+/// mask over 128 positions was seven step kernels), summed in the
+/// sequential loop's order.
+static Value buildPrefixSums(OpBuilder &b, Location loc, Value input,
+                             RankedTensorType accType, int64_t dim,
+                             ValueRange dynamic) {
+  int64_t rank = accType.getRank();
+  Type compute = accType.getElementType();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto body = [&](OpBuilder &gb, Location l, ValueRange) {
+    SmallVector<Value> coords;
+    for (int64_t d = 0; d < rank; ++d)
+      coords.push_back(linalg::IndexOp::create(gb, l, d));
+    Value zero = arith::ConstantIndexOp::create(gb, l, 0);
+    Value one = arith::ConstantIndexOp::create(gb, l, 1);
+    Value end = arith::AddIOp::create(gb, l, coords[dim], one);
+    auto loop = scf::ForOp::create(
+        gb, l, zero, end, one, ValueRange{scalarConstant(gb, l, compute, 0)},
+        [&](OpBuilder &fb, Location fl, Value j, ValueRange sums) {
+          SmallVector<Value> at = coords;
+          at[dim] = j;
+          Value x = tensor::ExtractOp::create(fb, fl, input, at);
+          scf::YieldOp::create(
+              fb, fl,
+              reductionCombineImpl(fb, fl, ReductionKind::Sum, sums[0], x));
+        });
+    linalg::YieldOp::create(gb, l, loop.getResult(0));
+  };
+  return linalg::GenericOp::create(
+             b, loc, accType, ValueRange{},
+             createEmpty(b, loc, accType, dynamic),
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iterators,
+             body)
+      .getResult(0);
+}
+
+/// cumsum for parallel targets. A static scan of at most kMaxTriangularScan
+/// positions is one prefix sum per element (buildPrefixSums); longer and
+/// dynamic ones take ceil(log2 n) parallel steps (Hillis and Steele's
+/// scan): step k adds to each position the running sum 2^k places before
+/// it, every position at once. For targets where each step of LowerCumsum's
+/// loop is a kernel launch (CUDA: a scan over 128 positions was 256
+/// launches); the work grows to n log n, the launches to log n. Sums are
+/// associated differently from the sequential loop (floating-point results
+/// may differ in the last bits; integers are exact).
 struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tp::CumsumOp op,
@@ -574,38 +614,7 @@ struct LowerCumsumInSteps : public OpRewritePattern<tp::CumsumOp> {
     };
     int64_t n = type.getDimSize(dim);
     if (!ShapedType::isDynamic(n) && n <= kMaxTriangularScan) {
-      // Short and static: one elementwise generic whose element i adds up
-      // the positions up to i in a loop of its own: n^2 / 2 additions per
-      // row but one kernel (GPT-2's mask over 128 positions was seven), in
-      // the sequential loop's order.
-      Value previous = acc;
-      acc =
-          linalg::GenericOp::create(
-              rewriter, loc, accType, ValueRange{},
-              createEmpty(rewriter, loc, accType, dynamic),
-              ArrayRef<AffineMap>{identity}, iterators,
-              [&](OpBuilder &b, Location l, ValueRange) {
-                SmallVector<Value> coords;
-                for (int64_t d = 0; d < rank; ++d)
-                  coords.push_back(linalg::IndexOp::create(b, l, d));
-                Value zero = arith::ConstantIndexOp::create(b, l, 0);
-                Value one = arith::ConstantIndexOp::create(b, l, 1);
-                Value end = arith::AddIOp::create(b, l, coords[dim], one);
-                auto loop = scf::ForOp::create(
-                    b, l, zero, end, one,
-                    ValueRange{scalarConstant(b, l, compute, 0)},
-                    [&](OpBuilder &fb, Location fl, Value j, ValueRange sums) {
-                      SmallVector<Value> at = coords;
-                      at[dim] = j;
-                      Value x = tensor::ExtractOp::create(fb, fl, previous, at);
-                      scf::YieldOp::create(
-                          fb, fl,
-                          reductionCombineImpl(fb, fl, ReductionKind::Sum,
-                                               sums[0], x));
-                    });
-                linalg::YieldOp::create(b, l, loop.getResult(0));
-              })
-              .getResult(0);
+      acc = buildPrefixSums(rewriter, loc, acc, accType, dim, dynamic);
     } else if (!ShapedType::isDynamic(n)) {
       // Static: the steps unrolled (shift 1, 2, 4, ... below n).
       for (int64_t shift = 1; shift < n; shift *= 2)
