@@ -204,25 +204,27 @@ linalg::FillOp zeroFillBefore(Operation *op, Value out) {
   return {};
 }
 
-/// The buffer `copy` writes when it is a plain copy of its one input into
-/// a buffer of the same type (identity maps and layouts) that `product` may
-/// write in its place: defined before it, with no other use before the
-/// copy (none that could see it, or alias it through a view, while the
-/// product has written it early). Null otherwise.
-Value copyTarget(linalg::GenericOp copy, Operation *product) {
+/// The buffer `copy` writes when it only rounds its one input (the f32
+/// product) to `narrow` into a buffer of the input's shape and the identity
+/// layout that `product` may write in its place: defined before it, with no
+/// other use before the copy (none that could see it, or alias it through a
+/// view, while the product has written it early). Null otherwise.
+Value copyTarget(linalg::GenericOp copy, Operation *product, Type narrow) {
   if (copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
       !llvm::all_of(copy.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }))
     return {};
   Block &body = *copy.getBlock();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (body.getOperations().size() != 1 ||
-      yield.getOperand(0) != body.getArgument(0))
+  auto truncation = yield.getOperand(0).getDefiningOp<arith::TruncFOp>();
+  if (body.getOperations().size() != 2 || !truncation ||
+      truncation.getIn() != body.getArgument(0))
     return {};
-  Value source = copy.getDpsInputOperand(0)->get();
+  auto source = cast<MemRefType>(copy.getDpsInputOperand(0)->get().getType());
   Value target = copy.getDpsInitOperand(0)->get();
   auto type = dyn_cast<MemRefType>(target.getType());
-  if (!type || type != source.getType() || !type.getLayout().isIdentity())
+  if (!type || type.getElementType() != narrow ||
+      type.getShape() != source.getShape() || !type.getLayout().isIdentity())
     return {};
   Operation *definition = target.getDefiningOp();
   Block *block = product->getBlock();
@@ -279,6 +281,22 @@ Value narrowAccumulator(linalg::LinalgOp op, Value out, linalg::FillOp fill) {
   }
   if (readers.empty())
     return {};
+  fill->erase();
+  Value output = op.getDpsInitOperand(0)->get();
+  // A reader that only rounds the product into another buffer (a product
+  // that is the function's result): cuBLAS writes that buffer instead.
+  if (readers.size() == 1) {
+    if (Value target = copyTarget(readers.front().first, op, narrow)) {
+      output.replaceUsesWithIf(target, [&](OpOperand &use) {
+        return use.getOwner() == op.getOperation();
+      });
+      readers.front().first->erase();
+      if (dealloc)
+        dealloc->erase();
+      alloc->erase();
+      return target;
+    }
+  }
   OpBuilder b(alloc);
   auto narrowType = MemRefType::get(alloc.getType().getShape(), narrow);
   auto replacement = memref::AllocOp::create(
@@ -295,22 +313,8 @@ Value narrowAccumulator(linalg::LinalgOp op, Value out, linalg::FillOp fill) {
   }
   if (dealloc)
     dealloc->setOperand(0, replacement);
-  fill->erase();
   op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(), replacement);
   alloc->erase();
-  // A reader that only copies the narrow product into another buffer of
-  // its type (a product that is the function's result): cuBLAS writes
-  // that buffer instead.
-  if (readers.size() == 1) {
-    if (Value target = copyTarget(readers.front().first, op)) {
-      op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(), target);
-      readers.front().first->erase();
-      if (dealloc)
-        dealloc->erase();
-      replacement->erase();
-      return target;
-    }
-  }
   return replacement;
 }
 
